@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The software composer: blends the visible planes of a CRTC into one
+ * frame, row by row, feeding the CRC and the writeback connector.  It only
+ * runs while somebody consumes its output (CRC capture or a pending
+ * writeback job): scan-out itself needs no composition.
+ */
+
+#include <linux/crc32.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+
+#include <drm/drm_blend.h>
+#include <drm/drm_crtc.h>
+#include <drm/drm_debugfs_crc.h>
+#include <drm/drm_framebuffer.h>
+#include <drm/drm_fourcc.h>
+#include <drm/drm_print.h>
+#include <drm/drm_vblank.h>
+#include <drm/drm_writeback.h>
+
+#include "vflipq_drv.h"
+
+static inline u32 mul16(u32 a, u32 b)
+{
+	return (a * b + 32767) / 65535;
+}
+
+static __always_inline void blend_px(struct vflipq_px *d,
+				     const struct vflipq_px *s,
+				     u32 pa, u16 mode)
+{
+	u32 a, r, g, b, inv;
+
+	switch (mode) {
+	case DRM_MODE_BLEND_PIXEL_NONE:
+		a = pa;
+		r = mul16(s->r, pa);
+		g = mul16(s->g, pa);
+		b = mul16(s->b, pa);
+		break;
+	case DRM_MODE_BLEND_COVERAGE:
+		a = mul16(s->a, pa);
+		r = mul16(s->r, a);
+		g = mul16(s->g, a);
+		b = mul16(s->b, a);
+		break;
+	default:
+		a = mul16(s->a, pa);
+		r = mul16(s->r, pa);
+		g = mul16(s->g, pa);
+		b = mul16(s->b, pa);
+		break;
+	}
+	inv = 0xffff - a;
+	/* Invalid premultiplied input (colour > alpha) saturates. */
+	d->r = min_t(u32, r + mul16(d->r, inv), 0xffff);
+	d->g = min_t(u32, g + mul16(d->g, inv), 0xffff);
+	d->b = min_t(u32, b + mul16(d->b, inv), 0xffff);
+}
+
+static void blend_row(struct vflipq_px *dst, const struct vflipq_px *src,
+		      unsigned int n, u32 pa, u16 mode)
+{
+	unsigned int i;
+
+	/* One loop per mode keeps the switch out of the pixel loop. */
+	switch (mode) {
+	case DRM_MODE_BLEND_PIXEL_NONE:
+		for (i = 0; i < n; i++)
+			blend_px(&dst[i], &src[i], pa, DRM_MODE_BLEND_PIXEL_NONE);
+		break;
+	case DRM_MODE_BLEND_COVERAGE:
+		for (i = 0; i < n; i++)
+			blend_px(&dst[i], &src[i], pa, DRM_MODE_BLEND_COVERAGE);
+		break;
+	default:
+		for (i = 0; i < n; i++)
+			blend_px(&dst[i], &src[i], pa, DRM_MODE_BLEND_PREMULTI);
+		break;
+	}
+}
+
+static int ensure_line_bufs(struct vflipq_line_bufs *lb, unsigned int width)
+{
+	struct vflipq_px *out, *stage;
+
+	if (lb->width >= width)
+		return 0;
+
+	out = kvmalloc_array(width, sizeof(*out), GFP_KERNEL);
+	stage = kvmalloc_array(width, sizeof(*stage), GFP_KERNEL);
+	if (!out || !stage) {
+		kvfree(out);
+		kvfree(stage);
+		return -ENOMEM;
+	}
+	kvfree(lb->out);
+	kvfree(lb->stage);
+	lb->out = out;
+	lb->stage = stage;
+	lb->width = width;
+	return 0;
+}
+
+static void plane_src(const struct vflipq_plane_state *ps,
+		      struct vflipq_src *src)
+{
+	const struct drm_framebuffer *fb = ps->base.base.fb;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(src->base); i++) {
+		if (i < fb->format->num_planes) {
+			src->base[i] = (const u8 *)ps->base.data[i].vaddr +
+				       fb->offsets[i];
+			src->pitch[i] = fb->pitches[i];
+		} else {
+			src->base[i] = NULL;
+			src->pitch[i] = 0;
+		}
+	}
+}
+
+static void compose_plane_row(struct vflipq_line_bufs *lb,
+			      const struct vflipq_plane_state *ps,
+			      const struct vflipq_src *src, int y)
+{
+	const struct drm_plane_state *st = &ps->base.base;
+	const struct vflipq_xform *xf = &ps->xform;
+	unsigned int n = drm_rect_width(&ps->dst);
+	int row = y - ps->dst.y1;
+	int sx = xf->ox + row * xf->vx;
+	int sy = xf->oy + row * xf->vy;
+	struct vflipq_px *dst = lb->out + ps->dst.x1;
+
+	/* Opaque planes are read straight into the output row. */
+	if (st->alpha == DRM_BLEND_ALPHA_OPAQUE &&
+	    (st->pixel_blend_mode == DRM_MODE_BLEND_PIXEL_NONE ||
+	     !st->fb->format->has_alpha)) {
+		ps->reader->read_row(src, sx, sy, xf->ux, xf->uy, n, dst);
+		return;
+	}
+	ps->reader->read_row(src, sx, sy, xf->ux, xf->uy, n, lb->stage);
+	blend_row(dst, lb->stage, n, st->alpha, st->pixel_blend_mode);
+}
+
+static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
+		   struct vflipq_wb_job *wb, u32 *crc)
+{
+	static const struct vflipq_px background = { .a = 0xffff };
+	struct vflipq_src srcs[VFLIPQ_MAX_OVERLAYS + 2];
+	struct vflipq_line_bufs *lb = &out->line_bufs;
+	unsigned int w = cs->base.mode.hdisplay;
+	unsigned int h = cs->base.mode.vdisplay;
+	unsigned int n = cs->num_active_planes;
+	u8 *wb_row = NULL;
+	unsigned int i, x;
+	int y, ret;
+
+	if (n > ARRAY_SIZE(srcs))
+		return -EINVAL;
+	ret = ensure_line_bufs(lb, w);
+	if (ret)
+		return ret;
+
+	for (i = 0; i < n; i++)
+		plane_src(cs->active_planes[i], &srcs[i]);
+	if (wb)
+		wb_row = (u8 *)wb->data[0].vaddr + wb->fb->offsets[0];
+
+	for (y = 0; y < h; y++) {
+		for (x = 0; x < w; x++)
+			lb->out[x] = background;
+
+		for (i = 0; i < n; i++) {
+			const struct vflipq_plane_state *ps =
+				cs->active_planes[i];
+
+			if (y < ps->dst.y1 || y >= ps->dst.y2)
+				continue;
+			compose_plane_row(lb, ps, &srcs[i], y);
+		}
+
+		*crc = crc32_le(*crc, (const u8 *)lb->out,
+				w * sizeof(*lb->out));
+		if (wb) {
+			wb->writer->write_row(wb_row, lb->out, w);
+			wb_row += wb->fb->pitches[0];
+		}
+	}
+	return 0;
+}
+
+/**
+ * vflipq_composer_worker - compose one frame of a CRTC state
+ * @work: &vflipq_crtc_state.composer_work
+ *
+ * Queued by the vblank timer on the CRTC's ordered workqueue and flushed by
+ * the commit tail before the state it belongs to is freed.
+ */
+void vflipq_composer_worker(struct work_struct *work)
+{
+	struct vflipq_crtc_state *cs =
+		container_of(work, struct vflipq_crtc_state, composer_work);
+	struct drm_crtc *crtc = cs->base.crtc;
+	struct vflipq_output *out = crtc_to_output(crtc);
+	struct vflipq_wb_job *wb;
+	bool crc_pending, wb_pending, force;
+	u64 frame_start, frame_end;
+	u32 crc = 0;
+	int ret;
+
+	spin_lock_irq(&out->composer_lock);
+	frame_start = cs->frame_start;
+	frame_end = cs->frame_end;
+	crc_pending = cs->crc_pending;
+	force = cs->force_compose;
+	wb_pending = cs->wb_pending;
+	wb = cs->active_writeback;
+	cs->frame_start = 0;
+	cs->frame_end = 0;
+	cs->crc_pending = false;
+	cs->force_compose = false;
+	spin_unlock_irq(&out->composer_lock);
+
+	/* The vblank timer raced with an earlier run that did the work. */
+	if (!crc_pending && !force)
+		return;
+
+	ret = compose(out, cs, wb_pending ? wb : NULL, &crc);
+
+	if (wb_pending) {
+		drm_writeback_signal_completion(&out->wb, ret);
+		spin_lock_irq(&out->composer_lock);
+		cs->wb_pending = false;
+		cs->active_writeback = NULL;
+		spin_unlock_irq(&out->composer_lock);
+	}
+	if (ret || !crc_pending)
+		return;
+
+	/* The worker can fall behind the vblank timer: report every frame. */
+	while (frame_start <= frame_end)
+		drm_crtc_add_crc_entry(crtc, true, frame_start++, &crc);
+}
+
+/**
+ * vflipq_composer_get - keep the composer running
+ * @out: output
+ *
+ * The composer runs from the vblank timer, so each user holds a vblank
+ * reference while it wants frames.  Callers only get here with the CRTC
+ * active (CRC open and writeback jobs both require it), but the vblank core
+ * may still refuse; the caller remembers whether it got a reference.
+ *
+ * Return: true if a vblank reference was taken.
+ */
+bool vflipq_composer_get(struct vflipq_output *out)
+{
+	bool ref = !drm_crtc_vblank_get(&out->crtc);
+
+	spin_lock_irq(&out->lock);
+	out->composer_users++;
+	spin_unlock_irq(&out->lock);
+	return ref;
+}
+
+void vflipq_composer_put(struct vflipq_output *out, bool vblank_ref)
+{
+	spin_lock_irq(&out->lock);
+	if (!WARN_ON(!out->composer_users))
+		out->composer_users--;
+	spin_unlock_irq(&out->lock);
+
+	if (vblank_ref)
+		drm_crtc_vblank_put(&out->crtc);
+}

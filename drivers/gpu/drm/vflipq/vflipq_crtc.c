@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * CRTCs: vblank emulated by an hrtimer, atomic state, CRC sources.
+ */
+
+#include <linux/dma-fence.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include <drm/drm_atomic.h>
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_print.h>
+#include <drm/drm_vblank.h>
+
+#include "vflipq_drv.h"
+
+static struct drm_vblank_crtc *vflipq_vblank(struct drm_crtc *crtc)
+{
+	return &crtc->dev->vblank[drm_crtc_index(crtc)];
+}
+
+/*
+ * The "scan-out engine": fires once per frame, forwards the timer before
+ * reporting the vblank (the timestamp is derived from the next expiry, like
+ * hardware whose registers are latched before the interrupt is raised) and
+ * kicks the composer if anybody consumes its output.
+ */
+static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
+{
+	struct vflipq_output *out =
+		container_of(timer, struct vflipq_output, vblank_timer);
+	struct drm_crtc *crtc = &out->crtc;
+	struct vflipq_crtc_state *state;
+	bool fence_cookie, composer;
+	u64 overrun;
+
+	fence_cookie = dma_fence_begin_signalling();
+
+	overrun = hrtimer_forward_now(timer, out->period);
+	if (overrun != 1)
+		drm_dbg_driver(crtc->dev, "crtc %u: vblank timer overrun %llu\n",
+			       out->index, overrun);
+
+	spin_lock(&out->lock);
+	drm_crtc_handle_vblank(crtc);
+	state = out->composer_state;
+	composer = out->composer_users > 0;
+	spin_unlock(&out->lock);
+
+	if (state && composer) {
+		u64 frame = drm_crtc_accurate_vblank_count(crtc);
+
+		spin_lock(&out->composer_lock);
+		/* Keep the oldest frame the pending composition covers. */
+		if (!state->crc_pending)
+			state->frame_start = frame;
+		state->frame_end = frame;
+		state->crc_pending = true;
+		spin_unlock(&out->composer_lock);
+
+		queue_work(out->composer_wq, &state->composer_work);
+	}
+
+	dma_fence_end_signalling(fence_cookie);
+
+	return HRTIMER_RESTART;
+}
+
+static int vflipq_enable_vblank(struct drm_crtc *crtc)
+{
+	struct vflipq_output *out = crtc_to_output(crtc);
+	struct drm_vblank_crtc *vblank = vflipq_vblank(crtc);
+
+	drm_calc_timestamping_constants(crtc, &crtc->mode);
+	out->period = ns_to_ktime(vblank->framedur_ns);
+	hrtimer_start(&out->vblank_timer, out->period, HRTIMER_MODE_REL);
+	return 0;
+}
+
+static void vflipq_disable_vblank(struct drm_crtc *crtc)
+{
+	hrtimer_cancel(&crtc_to_output(crtc)->vblank_timer);
+}
+
+static bool vflipq_get_vblank_timestamp(struct drm_crtc *crtc, int *max_error,
+					ktime_t *vblank_time, bool in_vblank_irq)
+{
+	struct vflipq_output *out = crtc_to_output(crtc);
+	struct drm_vblank_crtc *vblank = vflipq_vblank(crtc);
+
+	if (!READ_ONCE(vblank->enabled)) {
+		*vblank_time = ktime_get();
+		return true;
+	}
+
+	/* The timer was forwarded before the vblank was handled: step back. */
+	*vblank_time = ktime_sub(hrtimer_get_expires(&out->vblank_timer),
+				 out->period);
+	return true;
+}
+
+static struct drm_crtc_state *
+vflipq_crtc_duplicate_state(struct drm_crtc *crtc)
+{
+	struct vflipq_crtc_state *state;
+
+	if (WARN_ON(!crtc->state))
+		return NULL;
+
+	state = kzalloc(sizeof(*state), GFP_KERNEL);
+	if (!state)
+		return NULL;
+
+	__drm_atomic_helper_crtc_duplicate_state(crtc, &state->base);
+	INIT_WORK(&state->composer_work, vflipq_composer_worker);
+	return &state->base;
+}
+
+static void vflipq_crtc_destroy_state(struct drm_crtc *crtc,
+				      struct drm_crtc_state *base)
+{
+	struct vflipq_crtc_state *state = to_vflipq_crtc_state(base);
+
+	__drm_atomic_helper_crtc_destroy_state(base);
+	WARN_ON(work_pending(&state->composer_work));
+	kfree(state->active_planes);
+	kfree(state);
+}
+
+static void vflipq_crtc_reset(struct drm_crtc *crtc)
+{
+	struct vflipq_crtc_state *state = kzalloc(sizeof(*state), GFP_KERNEL);
+
+	if (crtc->state)
+		vflipq_crtc_destroy_state(crtc, crtc->state);
+
+	__drm_atomic_helper_crtc_reset(crtc, state ? &state->base : NULL);
+	if (state)
+		INIT_WORK(&state->composer_work, vflipq_composer_worker);
+}
+
+static const char *const vflipq_crc_sources[] = { "auto" };
+
+const char *const *vflipq_get_crc_sources(struct drm_crtc *crtc,
+					  size_t *count)
+{
+	*count = ARRAY_SIZE(vflipq_crc_sources);
+	return vflipq_crc_sources;
+}
+
+static int vflipq_crc_parse_source(const char *name, bool *enabled)
+{
+	*enabled = false;
+	if (!name)
+		return 0;
+	if (strcmp(name, "auto"))
+		return -EINVAL;
+	*enabled = true;
+	return 0;
+}
+
+int vflipq_verify_crc_source(struct drm_crtc *crtc, const char *src_name,
+			     size_t *values_cnt)
+{
+	bool enabled;
+
+	if (vflipq_crc_parse_source(src_name, &enabled))
+		return -EINVAL;
+	*values_cnt = 1;
+	return 0;
+}
+
+/* Called by the DRM CRC code with its own lock held, never concurrently. */
+int vflipq_set_crc_source(struct drm_crtc *crtc, const char *src_name)
+{
+	struct vflipq_output *out = crtc_to_output(crtc);
+	bool enabled;
+	int ret;
+
+	ret = vflipq_crc_parse_source(src_name, &enabled);
+	if (ret)
+		return ret;
+	if (enabled == out->crc_enabled)
+		return 0;
+
+	if (enabled) {
+		out->crc_vblank_ref = vflipq_composer_get(out);
+	} else {
+		vflipq_composer_put(out, out->crc_vblank_ref);
+		out->crc_vblank_ref = false;
+	}
+	out->crc_enabled = enabled;
+	return 0;
+}
+
+static const struct drm_crtc_funcs vflipq_crtc_funcs = {
+	.set_config		= drm_atomic_helper_set_config,
+	.page_flip		= drm_atomic_helper_page_flip,
+	.reset			= vflipq_crtc_reset,
+	.atomic_duplicate_state	= vflipq_crtc_duplicate_state,
+	.atomic_destroy_state	= vflipq_crtc_destroy_state,
+	.enable_vblank		= vflipq_enable_vblank,
+	.disable_vblank		= vflipq_disable_vblank,
+	.get_vblank_timestamp	= vflipq_get_vblank_timestamp,
+	.get_crc_sources	= vflipq_get_crc_sources,
+	.set_crc_source		= vflipq_set_crc_source,
+	.verify_crc_source	= vflipq_verify_crc_source,
+};
+
+static int cmp_zpos(const void *a, const void *b)
+{
+	const struct vflipq_plane_state *pa = *(struct vflipq_plane_state **)a;
+	const struct vflipq_plane_state *pb = *(struct vflipq_plane_state **)b;
+
+	return (int)pa->base.base.normalized_zpos -
+	       (int)pb->base.base.normalized_zpos;
+}
+
+/*
+ * Snapshot the visible planes in blending order.  The array belongs to the
+ * state, so the composer reads it without locks.
+ */
+static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
+				    struct drm_atomic_state *state)
+{
+	struct drm_crtc_state *crtc_state =
+		drm_atomic_get_new_crtc_state(state, crtc);
+	struct vflipq_crtc_state *vstate = to_vflipq_crtc_state(crtc_state);
+	struct vflipq_plane_state **planes;
+	const struct drm_plane_state *ps;
+	struct drm_plane *plane;
+	unsigned int n = 0;
+	int ret;
+
+	ret = drm_atomic_add_affected_planes(state, crtc);
+	if (ret)
+		return ret;
+
+	kfree(vstate->active_planes);
+	vstate->active_planes = NULL;
+	vstate->num_active_planes = 0;
+
+	drm_for_each_plane_mask(plane, crtc->dev, crtc_state->plane_mask) {
+		ps = drm_atomic_get_new_plane_state(state, plane);
+		if (ps && ps->visible)
+			n++;
+	}
+	if (!n)
+		return 0;
+
+	planes = kcalloc(n, sizeof(*planes), GFP_KERNEL);
+	if (!planes)
+		return -ENOMEM;
+
+	n = 0;
+	drm_for_each_plane_mask(plane, crtc->dev, crtc_state->plane_mask) {
+		ps = drm_atomic_get_new_plane_state(state, plane);
+		if (ps && ps->visible)
+			planes[n++] = to_vflipq_plane_state((struct drm_plane_state *)ps);
+	}
+	sort(planes, n, sizeof(*planes), cmp_zpos, NULL);
+
+	vstate->active_planes = planes;
+	vstate->num_active_planes = n;
+	return 0;
+}
+
+static void vflipq_crtc_atomic_enable(struct drm_crtc *crtc,
+				      struct drm_atomic_state *state)
+{
+	drm_crtc_vblank_on(crtc);
+}
+
+static void vflipq_crtc_atomic_disable(struct drm_crtc *crtc,
+				       struct drm_atomic_state *state)
+{
+	drm_crtc_vblank_off(crtc);
+}
+
+/**
+ * vflipq_crtc_finish_writeback - complete the writeback job of a state
+ * @old: CRTC state about to be replaced
+ *
+ * A writeback job waits for the next composed frame of the state that
+ * queued it.  Before that state is replaced (new planes, or the pipe turns
+ * off) the frame is composed now, as hardware finishes the frame it is
+ * writing back before it latches the next configuration.
+ */
+void vflipq_crtc_finish_writeback(struct drm_crtc_state *old)
+{
+	struct vflipq_crtc_state *vold = to_vflipq_crtc_state(old);
+	struct vflipq_output *out = crtc_to_output(old->crtc);
+	bool pending;
+
+	flush_workqueue(out->composer_wq);
+
+	spin_lock_irq(&out->composer_lock);
+	pending = vold->wb_pending;
+	vold->force_compose = pending;
+	spin_unlock_irq(&out->composer_lock);
+
+	if (pending) {
+		queue_work(out->composer_wq, &vold->composer_work);
+		flush_workqueue(out->composer_wq);
+	}
+}
+
+/*
+ * Held from atomic_begin to atomic_flush so that the vblank timer never
+ * composes a half-updated set of planes.
+ */
+static void vflipq_crtc_atomic_begin(struct drm_crtc *crtc,
+				     struct drm_atomic_state *state)
+	__acquires(&crtc_to_output(crtc)->lock)
+{
+	spin_lock_irq(&crtc_to_output(crtc)->lock);
+}
+
+static void vflipq_crtc_atomic_flush(struct drm_crtc *crtc,
+				     struct drm_atomic_state *state)
+	__releases(&crtc_to_output(crtc)->lock)
+{
+	struct vflipq_output *out = crtc_to_output(crtc);
+
+	if (crtc->state->event) {
+		spin_lock(&crtc->dev->event_lock);
+		if (drm_crtc_vblank_get(crtc) != 0)
+			drm_crtc_send_vblank_event(crtc, crtc->state->event);
+		else
+			drm_crtc_arm_vblank_event(crtc, crtc->state->event);
+		spin_unlock(&crtc->dev->event_lock);
+		crtc->state->event = NULL;
+	}
+
+	out->composer_state = to_vflipq_crtc_state(crtc->state);
+	spin_unlock_irq(&out->lock);
+}
+
+static const struct drm_crtc_helper_funcs vflipq_crtc_helper_funcs = {
+	.atomic_check	= vflipq_crtc_atomic_check,
+	.atomic_begin	= vflipq_crtc_atomic_begin,
+	.atomic_flush	= vflipq_crtc_atomic_flush,
+	.atomic_enable	= vflipq_crtc_atomic_enable,
+	.atomic_disable	= vflipq_crtc_atomic_disable,
+};
+
+static void vflipq_crtc_release(struct drm_device *drm, void *data)
+{
+	struct vflipq_output *out = data;
+
+	hrtimer_cancel(&out->vblank_timer);
+	if (out->composer_wq)
+		destroy_workqueue(out->composer_wq);
+	kvfree(out->line_bufs.out);
+	kvfree(out->line_bufs.stage);
+}
+
+int vflipq_crtc_init(struct vflipq_output *out)
+{
+	struct drm_device *drm = &out->vdev->drm;
+	int ret;
+
+	spin_lock_init(&out->lock);
+	spin_lock_init(&out->composer_lock);
+	atomic_set(&out->wb_jobs, 0);
+	init_waitqueue_head(&out->wb_idle);
+	hrtimer_init(&out->vblank_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	out->vblank_timer.function = vflipq_vblank_simulate;
+
+	ret = drmm_crtc_init_with_planes(drm, &out->crtc, out->primary,
+					 out->cursor, &vflipq_crtc_funcs,
+					 "crtc-%u", out->index);
+	if (ret)
+		return ret;
+	drm_crtc_helper_add(&out->crtc, &vflipq_crtc_helper_funcs);
+
+	out->composer_wq = alloc_ordered_workqueue("vflipq-%d-crtc%u", 0,
+						   out->vdev->id, out->index);
+	if (!out->composer_wq)
+		return -ENOMEM;
+
+	return drmm_add_action_or_reset(drm, vflipq_crtc_release, out);
+}

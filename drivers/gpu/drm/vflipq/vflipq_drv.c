@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/**
+ * DOC: vflipq
+ *
+ * vflipq is a virtual display adapter: a KMS driver with no hardware behind
+ * it, in the spirit of vkms, that models several devices with several CRTCs
+ * each, primary/overlay/cursor planes, hrtimer-driven vblanks and a software
+ * composer whose output is exposed as CRCs and through writeback
+ * connectors.  Devices come from the module parameters (the "default"
+ * device) and from configfs.
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/idr.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+
+#include <drm/drm_atomic.h>
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_debugfs.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_gem_framebuffer_helper.h>
+#include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_print.h>
+#include <drm/drm_vblank.h>
+
+#include "vflipq_drm.h"
+#include "vflipq_drv.h"
+
+static unsigned int param_crtcs = 2;
+module_param_named(crtcs, param_crtcs, uint, 0444);
+MODULE_PARM_DESC(crtcs, "CRTCs of the default device (1-8, default 2)");
+
+static unsigned int param_overlays = 2;
+module_param_named(overlays, param_overlays, uint, 0444);
+MODULE_PARM_DESC(overlays, "Overlay planes per CRTC of the default device (0-8, default 2)");
+
+static bool param_cursor = true;
+module_param_named(cursor, param_cursor, bool, 0444);
+MODULE_PARM_DESC(cursor, "Cursor planes on the default device (default on)");
+
+static bool param_writeback = true;
+module_param_named(writeback, param_writeback, bool, 0444);
+MODULE_PARM_DESC(writeback, "Writeback connectors on the default device (default on)");
+
+static bool param_create_default = true;
+module_param_named(create_default, param_create_default, bool, 0444);
+MODULE_PARM_DESC(create_default, "Create the default device at load (default on)");
+
+static DEFINE_IDA(vflipq_ida);
+static struct vflipq_device *vflipq_default;
+
+DEFINE_DRM_GEM_FOPS(vflipq_fops);
+
+static const struct drm_ioctl_desc vflipq_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(VFLIPQ_GET_CAPS, vflipq_ioctl_get_caps,
+			  DRM_RENDER_ALLOW),
+};
+
+static int vflipq_config_show(struct seq_file *m, void *data)
+{
+	struct drm_info_node *node = m->private;
+	struct vflipq_device *vdev = to_vflipq_device(node->minor->dev);
+	const struct vflipq_config *cfg = &vdev->config;
+	char mode[32];
+	unsigned int i;
+
+	seq_printf(m, "name=%s\nid=%d\ncrtcs=%u\noverlays=%u\n", cfg->name,
+		   vdev->id, cfg->crtcs, cfg->overlays);
+	seq_printf(m, "cursor=%d\nwriteback=%d\n", cfg->cursor,
+		   cfg->writeback);
+	for (i = 0; i < cfg->num_modes; i++) {
+		vflipq_format_mode(&cfg->modes[i], mode, sizeof(mode));
+		seq_printf(m, "mode=%s%s\n", mode,
+			   i == cfg->preferred ? " preferred" : "");
+	}
+	return 0;
+}
+
+static const struct drm_info_list vflipq_debugfs_list[] = {
+	{ "vflipq_config", vflipq_config_show, 0, NULL },
+};
+
+static void vflipq_debugfs_init(struct drm_minor *minor)
+{
+	drm_debugfs_create_files(vflipq_debugfs_list,
+				 ARRAY_SIZE(vflipq_debugfs_list),
+				 minor->debugfs_root, minor);
+}
+
+static const struct drm_driver vflipq_driver = {
+	.driver_features	= DRIVER_MODESET | DRIVER_ATOMIC | DRIVER_GEM,
+	.fops			= &vflipq_fops,
+	.ioctls			= vflipq_ioctls,
+	.num_ioctls		= ARRAY_SIZE(vflipq_ioctls),
+	.debugfs_init		= vflipq_debugfs_init,
+	DRM_GEM_SHMEM_DRIVER_OPS,
+
+	.name			= VFLIPQ_DRIVER_NAME,
+	.desc			= VFLIPQ_DRIVER_DESC,
+	.date			= "20261122",
+	.major			= VFLIPQ_UAPI_VERSION_MAJOR,
+	.minor			= VFLIPQ_UAPI_VERSION_MINOR,
+};
+
+static void vflipq_atomic_commit_tail(struct drm_atomic_state *old_state)
+{
+	struct drm_device *drm = old_state->dev;
+	struct drm_crtc_state *old_crtc_state;
+	struct drm_crtc *crtc;
+	int i;
+
+	for_each_old_crtc_in_state(old_state, crtc, old_crtc_state, i)
+		vflipq_crtc_finish_writeback(old_crtc_state);
+
+	drm_atomic_helper_commit_modeset_disables(drm, old_state);
+	drm_atomic_helper_commit_planes(drm, old_state, 0);
+	drm_atomic_helper_commit_modeset_enables(drm, old_state);
+	drm_atomic_helper_fake_vblank(old_state);
+	drm_atomic_helper_commit_hw_done(old_state);
+	drm_atomic_helper_wait_for_flip_done(drm, old_state);
+
+	/* The composer may still read the old planes' mappings. */
+	for_each_old_crtc_in_state(old_state, crtc, old_crtc_state, i)
+		flush_work(&to_vflipq_crtc_state(old_crtc_state)->composer_work);
+
+	drm_atomic_helper_cleanup_planes(drm, old_state);
+}
+
+static const struct drm_mode_config_funcs vflipq_mode_funcs = {
+	.fb_create	= drm_gem_fb_create,
+	.atomic_check	= drm_atomic_helper_check,
+	.atomic_commit	= drm_atomic_helper_commit,
+};
+
+static const struct drm_mode_config_helper_funcs vflipq_mode_helpers = {
+	.atomic_commit_tail = vflipq_atomic_commit_tail,
+};
+
+static int vflipq_modeset_init(struct vflipq_device *vdev)
+{
+	struct drm_device *drm = &vdev->drm;
+	unsigned int i;
+	int ret;
+
+	ret = drmm_mode_config_init(drm);
+	if (ret)
+		return ret;
+
+	drm->mode_config.funcs = &vflipq_mode_funcs;
+	drm->mode_config.helper_private = &vflipq_mode_helpers;
+	drm->mode_config.min_width = VFLIPQ_MIN_DIM;
+	drm->mode_config.min_height = VFLIPQ_MIN_DIM;
+	drm->mode_config.max_width = VFLIPQ_MAX_DIM;
+	drm->mode_config.max_height = VFLIPQ_MAX_DIM;
+	drm->mode_config.cursor_width = VFLIPQ_CURSOR_MAX;
+	drm->mode_config.cursor_height = VFLIPQ_CURSOR_MAX;
+	drm->mode_config.preferred_depth = 24;
+	/* Planes are sorted by the zpos helpers before our atomic_check. */
+	drm->mode_config.normalize_zpos = true;
+
+	for (i = 0; i < vdev->config.crtcs; i++) {
+		ret = vflipq_output_init(vdev, i);
+		if (ret)
+			return ret;
+	}
+
+	drm_mode_config_reset(drm);
+	return 0;
+}
+
+static void vflipq_release_id(struct drm_device *drm, void *data)
+{
+	ida_free(&vflipq_ida, to_vflipq_device(drm)->id);
+}
+
+/**
+ * vflipq_device_create - create and register a device
+ * @cfg: validated configuration, copied
+ *
+ * Return: the device or an ERR_PTR.
+ */
+struct vflipq_device *vflipq_device_create(const struct vflipq_config *cfg)
+{
+	struct platform_device *pdev;
+	struct vflipq_device *vdev;
+	int id, ret;
+
+	ret = vflipq_config_validate(cfg);
+	if (ret)
+		return ERR_PTR(ret);
+
+	id = ida_alloc(&vflipq_ida, GFP_KERNEL);
+	if (id < 0)
+		return ERR_PTR(id);
+
+	pdev = platform_device_register_simple(VFLIPQ_DRIVER_NAME, id, NULL, 0);
+	if (IS_ERR(pdev)) {
+		ida_free(&vflipq_ida, id);
+		return ERR_CAST(pdev);
+	}
+
+	if (!devres_open_group(&pdev->dev, NULL, GFP_KERNEL)) {
+		ret = -ENOMEM;
+		goto err_unregister;
+	}
+
+	vdev = devm_drm_dev_alloc(&pdev->dev, &vflipq_driver,
+				  struct vflipq_device, drm);
+	if (IS_ERR(vdev)) {
+		ret = PTR_ERR(vdev);
+		goto err_devres;
+	}
+	vdev->pdev = pdev;
+	vdev->id = id;
+	vdev->config = *cfg;
+
+	/* From here on the id is released with the DRM device. */
+	ret = drmm_add_action_or_reset(&vdev->drm, vflipq_release_id, NULL);
+	id = -1;
+	if (ret)
+		goto err_devres;
+
+	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret)
+		goto err_devres;
+
+	ret = drm_vblank_init(&vdev->drm, cfg->crtcs);
+	if (ret)
+		goto err_devres;
+
+	ret = vflipq_modeset_init(vdev);
+	if (ret)
+		goto err_devres;
+
+	ret = drm_dev_register(&vdev->drm, 0);
+	if (ret)
+		goto err_devres;
+
+	drm_info(&vdev->drm, "device %d \"%s\": %u CRTC(s), %u overlay(s) each\n",
+		 vdev->id, cfg->name, cfg->crtcs, cfg->overlays);
+	return vdev;
+
+err_devres:
+	devres_release_group(&pdev->dev, NULL);
+err_unregister:
+	platform_device_unregister(pdev);
+	if (id >= 0)
+		ida_free(&vflipq_ida, id);
+	return ERR_PTR(ret);
+}
+
+/**
+ * vflipq_device_destroy - unplug and remove a device
+ * @vdev: device
+ *
+ * Open file descriptors stay valid (their ioctls fail with -ENODEV); the
+ * DRM device is freed when the last one is closed.
+ */
+void vflipq_device_destroy(struct vflipq_device *vdev)
+{
+	struct platform_device *pdev = vdev->pdev;
+	unsigned int i;
+
+	drm_dev_unplug(&vdev->drm);
+	drm_atomic_helper_shutdown(&vdev->drm);
+
+	/* Writeback cleanup runs from a workqueue and touches the outputs. */
+	for (i = 0; i < vdev->config.crtcs; i++) {
+		struct vflipq_output *out = vdev->outputs[i];
+
+		wait_event(out->wb_idle, !atomic_read(&out->wb_jobs));
+	}
+
+	devres_release_group(&pdev->dev, NULL);
+	platform_device_unregister(pdev);
+}
+
+int vflipq_device_minor(struct vflipq_device *vdev)
+{
+	return vdev->drm.primary ? vdev->drm.primary->index : -1;
+}
+
+static int __init vflipq_init(void)
+{
+	struct vflipq_config *cfg;
+	int ret;
+
+	ret = vflipq_configfs_register();
+	if (ret)
+		return ret;
+
+	if (!param_create_default)
+		return 0;
+
+	cfg = kmalloc(sizeof(*cfg), GFP_KERNEL);
+	if (!cfg) {
+		ret = -ENOMEM;
+		goto err_configfs;
+	}
+	vflipq_config_init_defaults(cfg, "default");
+	cfg->crtcs = param_crtcs;
+	cfg->overlays = param_overlays;
+	cfg->cursor = param_cursor;
+	cfg->writeback = param_writeback;
+
+	vflipq_default = vflipq_device_create(cfg);
+	kfree(cfg);
+	if (IS_ERR(vflipq_default)) {
+		ret = PTR_ERR(vflipq_default);
+		vflipq_default = NULL;
+		pr_err("vflipq: cannot create the default device: %d\n", ret);
+		goto err_configfs;
+	}
+	return 0;
+
+err_configfs:
+	vflipq_configfs_unregister();
+	return ret;
+}
+
+static void __exit vflipq_exit(void)
+{
+	vflipq_configfs_unregister();
+	if (vflipq_default)
+		vflipq_device_destroy(vflipq_default);
+}
+
+module_init(vflipq_init);
+module_exit(vflipq_exit);
+
+MODULE_DESCRIPTION(VFLIPQ_DRIVER_DESC);
+MODULE_LICENSE("GPL");

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef _VFLIPQ_DRV_H_
+#define _VFLIPQ_DRV_H_
+
+#include <linux/hrtimer.h>
+#include <linux/atomic.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include <drm/drm_connector.h>
+#include <drm/drm_crtc.h>
+#include <drm/drm_device.h>
+#include <drm/drm_encoder.h>
+#include <drm/drm_gem_atomic_helper.h>
+#include <drm/drm_plane.h>
+#include <drm/drm_rect.h>
+#include <drm/drm_writeback.h>
+
+#include "vflipq_config.h"
+#include "vflipq_formats.h"
+
+#define VFLIPQ_DRIVER_NAME	"vflipq"
+#define VFLIPQ_DRIVER_DESC	"vflipq virtual display adapter"
+
+#define VFLIPQ_CURSOR_MAX	512
+#define VFLIPQ_MIN_DIM		16
+#define VFLIPQ_MAX_DIM		8192
+
+struct vflipq_device;
+struct vflipq_output;
+
+/**
+ * struct vflipq_plane - a plane of one output
+ * @base: DRM plane
+ * @out: the output whose CRTC is the plane's only possible CRTC
+ */
+struct vflipq_plane {
+	struct drm_plane base;
+	struct vflipq_output *out;
+};
+
+/**
+ * struct vflipq_plane_state - plane state with what the composer needs
+ * @base: shadow plane state; its @data holds the CPU mapping of the fb,
+ *	established in prepare_fb so that the composer never maps memory
+ * @src: clipped source rectangle, integer pixels, framebuffer coordinates
+ * @dst: clipped destination rectangle on the CRTC
+ * @xform: how destination pixels walk the source (rotation/reflection)
+ * @reader: row reader for the framebuffer format
+ */
+struct vflipq_plane_state {
+	struct drm_shadow_plane_state base;
+	struct drm_rect src;
+	struct drm_rect dst;
+	struct vflipq_xform xform;
+	const struct vflipq_format_ops *reader;
+};
+
+/**
+ * struct vflipq_wb_job - writeback job private data
+ * @map: kernel mapping of the writeback framebuffer
+ * @data: address of each plane's data in @map
+ * @fb: the framebuffer (reference held for the job's lifetime)
+ * @writer: row writer for the framebuffer format
+ * @composer: the job keeps the composer running
+ * @vblank_ref: the job holds a vblank reference
+ */
+struct vflipq_wb_job {
+	struct iosys_map map[DRM_FORMAT_MAX_PLANES];
+	struct iosys_map data[DRM_FORMAT_MAX_PLANES];
+	struct drm_framebuffer *fb;
+	const struct vflipq_format_ops *writer;
+	bool composer;
+	bool vblank_ref;
+};
+
+/**
+ * struct vflipq_crtc_state - CRTC state
+ * @base: base state
+ * @composer_work: composes the frame described by this state
+ * @num_active_planes: number of entries in @active_planes
+ * @active_planes: visible planes of this CRTC sorted by normalized zpos,
+ *	bottom first; built in atomic_check, so it never changes once the
+ *	state is committed
+ * @active_writeback: writeback job to fill on the next composition
+ * @crc_pending: the vblank timer asked for a frame (with CRCs)
+ * @force_compose: compose once without CRCs, to finish a writeback job
+ * @wb_pending: @active_writeback waits for a composition
+ * @frame_start: first vblank count covered by the pending composition
+ * @frame_end: last vblank count covered by the pending composition
+ *
+ * @active_writeback, @crc_pending, @force_compose, @wb_pending,
+ * @frame_start and @frame_end are protected by
+ * &vflipq_output.composer_lock.
+ */
+struct vflipq_crtc_state {
+	struct drm_crtc_state base;
+	struct work_struct composer_work;
+
+	unsigned int num_active_planes;
+	struct vflipq_plane_state **active_planes;
+	struct vflipq_wb_job *active_writeback;
+
+	bool crc_pending;
+	bool force_compose;
+	bool wb_pending;
+	u64 frame_start;
+	u64 frame_end;
+};
+
+/**
+ * struct vflipq_output - one display pipe: CRTC, encoder, connector, planes
+ * @vdev: owning device
+ * @index: CRTC index
+ * @crtc: the CRTC
+ * @encoder: virtual encoder
+ * @connector: virtual connector, always connected
+ * @wb: writeback connector, if the device has writeback
+ * @primary: primary plane
+ * @cursor: cursor plane or NULL
+ * @overlays: overlay planes
+ * @vblank_timer: emulates the scan-out engine's vblank interrupt
+ * @period: frame duration of the current mode
+ * @composer_wq: ordered queue for composer work of this CRTC
+ * @lock: protects @composer_state and @composer_users against the vblank
+ *	timer; held across atomic_begin..atomic_flush so that the timer never
+ *	sees a half-updated composer
+ * @composer_users: CRC capture plus pending writeback jobs
+ * @crc_enabled: CRC capture is on (under the CRTC's crc lock)
+ * @crc_vblank_ref: CRC capture holds a vblank reference
+ * @wb_jobs: writeback jobs prepared and not yet cleaned up
+ * @wb_idle: woken when @wb_jobs drops to zero
+ * @composer_state: CRTC state the composer uses
+ * @composer_lock: protects the frame bookkeeping in &vflipq_crtc_state
+ * @line_bufs: scratch rows for the composer (only used from @composer_wq)
+ */
+struct vflipq_output {
+	struct vflipq_device *vdev;
+	unsigned int index;
+	struct drm_crtc crtc;
+	struct drm_encoder encoder;
+	struct drm_connector connector;
+	struct drm_writeback_connector wb;
+	struct drm_plane *primary;
+	struct drm_plane *cursor;
+	struct drm_plane *overlays[VFLIPQ_MAX_OVERLAYS];
+
+	struct hrtimer vblank_timer;
+	ktime_t period;
+
+	struct workqueue_struct *composer_wq;
+	/* composer_state, composer_users vs. the vblank timer */
+	spinlock_t lock;
+	unsigned int composer_users;
+	bool crc_enabled;
+	bool crc_vblank_ref;
+	atomic_t wb_jobs;
+	wait_queue_head_t wb_idle;
+	struct vflipq_crtc_state *composer_state;
+	/* frame bookkeeping in vflipq_crtc_state */
+	spinlock_t composer_lock;
+
+	struct vflipq_line_bufs line_bufs;
+};
+
+/**
+ * struct vflipq_device - one virtual display adapter
+ * @drm: DRM device
+ * @pdev: platform device the DRM device hangs off
+ * @id: device id, stable for the device's lifetime
+ * @config: configuration the device was created from (immutable)
+ * @outputs: one per CRTC
+ */
+struct vflipq_device {
+	struct drm_device drm;
+	struct platform_device *pdev;
+	int id;
+	struct vflipq_config config;
+	struct vflipq_output *outputs[VFLIPQ_MAX_CRTCS];
+};
+
+static inline struct vflipq_device *to_vflipq_device(struct drm_device *drm)
+{
+	return container_of(drm, struct vflipq_device, drm);
+}
+
+static inline struct vflipq_output *crtc_to_output(struct drm_crtc *crtc)
+{
+	return container_of(crtc, struct vflipq_output, crtc);
+}
+
+static inline struct vflipq_crtc_state *
+to_vflipq_crtc_state(struct drm_crtc_state *state)
+{
+	return container_of(state, struct vflipq_crtc_state, base);
+}
+
+static inline struct vflipq_plane_state *
+to_vflipq_plane_state(struct drm_plane_state *state)
+{
+	return container_of(state, struct vflipq_plane_state, base.base);
+}
+
+/* vflipq_drv.c */
+struct vflipq_device *vflipq_device_create(const struct vflipq_config *cfg);
+void vflipq_device_destroy(struct vflipq_device *vdev);
+int vflipq_device_minor(struct vflipq_device *vdev);
+
+/* vflipq_configfs.c */
+int vflipq_configfs_register(void);
+void vflipq_configfs_unregister(void);
+
+/* vflipq_output.c */
+int vflipq_output_init(struct vflipq_device *vdev, unsigned int index);
+
+/* vflipq_crtc.c */
+int vflipq_crtc_init(struct vflipq_output *out);
+void vflipq_crtc_finish_writeback(struct drm_crtc_state *old);
+const char *const *vflipq_get_crc_sources(struct drm_crtc *crtc,
+					  size_t *count);
+int vflipq_set_crc_source(struct drm_crtc *crtc, const char *src_name);
+int vflipq_verify_crc_source(struct drm_crtc *crtc, const char *src_name,
+			     size_t *values_cnt);
+
+/* vflipq_plane.c */
+struct drm_plane *vflipq_plane_init(struct vflipq_output *out,
+				    enum drm_plane_type type,
+				    unsigned int overlay_index);
+
+/* vflipq_composer.c */
+void vflipq_composer_worker(struct work_struct *work);
+bool vflipq_composer_get(struct vflipq_output *out);
+void vflipq_composer_put(struct vflipq_output *out, bool vblank_ref);
+
+/* vflipq_writeback.c */
+int vflipq_writeback_init(struct vflipq_output *out);
+
+/* vflipq_ioctl.c */
+int vflipq_ioctl_get_caps(struct drm_device *drm, void *data,
+			  struct drm_file *file);
+
+#endif /* _VFLIPQ_DRV_H_ */

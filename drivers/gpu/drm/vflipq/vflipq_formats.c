@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Pixel format conversions.  The composer works on whole rows: one indirect
+ * call per plane row, with the per-pixel decode inlined, which is what keeps
+ * a software composer usable at 1080p.
+ */
+
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include <drm/drm_blend.h>
+#include <drm/drm_fourcc.h>
+
+#include "vflipq_formats.h"
+
+const u32 vflipq_plane_formats[] = {
+	DRM_FORMAT_XRGB8888,
+	DRM_FORMAT_ARGB8888,
+	DRM_FORMAT_XBGR8888,
+	DRM_FORMAT_ABGR8888,
+	DRM_FORMAT_XRGB2101010,
+	DRM_FORMAT_ARGB2101010,
+	DRM_FORMAT_XBGR2101010,
+	DRM_FORMAT_ABGR2101010,
+	DRM_FORMAT_XRGB16161616F,
+	DRM_FORMAT_ARGB16161616F,
+	DRM_FORMAT_XBGR16161616F,
+	DRM_FORMAT_ABGR16161616F,
+	DRM_FORMAT_RGB565,
+};
+
+const unsigned int vflipq_num_plane_formats = ARRAY_SIZE(vflipq_plane_formats);
+
+const u32 vflipq_overlay_formats[] = {
+	DRM_FORMAT_XRGB8888,
+	DRM_FORMAT_ARGB8888,
+	DRM_FORMAT_XBGR8888,
+	DRM_FORMAT_ABGR8888,
+	DRM_FORMAT_XRGB2101010,
+	DRM_FORMAT_ARGB2101010,
+	DRM_FORMAT_XBGR2101010,
+	DRM_FORMAT_ABGR2101010,
+	DRM_FORMAT_XRGB16161616F,
+	DRM_FORMAT_ARGB16161616F,
+	DRM_FORMAT_XBGR16161616F,
+	DRM_FORMAT_ABGR16161616F,
+	DRM_FORMAT_RGB565,
+	DRM_FORMAT_NV12,
+};
+
+const unsigned int vflipq_num_overlay_formats =
+	ARRAY_SIZE(vflipq_overlay_formats);
+
+const u32 vflipq_cursor_formats[] = {
+	DRM_FORMAT_ARGB8888,
+	DRM_FORMAT_XRGB8888,
+	DRM_FORMAT_ABGR8888,
+	DRM_FORMAT_XBGR8888,
+};
+
+const unsigned int vflipq_num_cursor_formats =
+	ARRAY_SIZE(vflipq_cursor_formats);
+
+const u32 vflipq_wb_formats[] = {
+	DRM_FORMAT_XRGB8888,
+	DRM_FORMAT_ARGB8888,
+	DRM_FORMAT_XRGB2101010,
+	DRM_FORMAT_ABGR8888,
+};
+
+const unsigned int vflipq_num_wb_formats = ARRAY_SIZE(vflipq_wb_formats);
+
+/*
+ * Framebuffer pitches and offsets are only as aligned as userspace made
+ * them: load and store through memcpy, which compiles to plain moves.
+ */
+static inline u16 load_le16(const u8 *p)
+{
+	__le16 v;
+
+	memcpy(&v, p, sizeof(v));
+	return le16_to_cpu(v);
+}
+
+static inline u32 load_le32(const u8 *p)
+{
+	__le32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return le32_to_cpu(v);
+}
+
+static inline u64 load_le64(const u8 *p)
+{
+	__le64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return le64_to_cpu(v);
+}
+
+static inline void store_le32(u32 v, u8 *p)
+{
+	__le32 le = cpu_to_le32(v);
+
+	memcpy(p, &le, sizeof(le));
+}
+
+static inline u16 unorm8_to_16(u32 v)
+{
+	return (v & 0xff) * 257;
+}
+
+static inline u16 unorm10_to_16(u32 v)
+{
+	v &= 0x3ff;
+	return (v << 6) | (v >> 4);
+}
+
+static inline u16 unorm2_to_16(u32 v)
+{
+	return (v & 0x3) * 0x5555;
+}
+
+static inline u32 unorm16_to_8(u16 v)
+{
+	/* round(v * 255 / 65535) == round(v / 257) */
+	return (v + 128) / 257;
+}
+
+static inline u32 unorm16_to_10(u16 v)
+{
+	return ((u32)v * 1023 + 32767) / 65535;
+}
+
+/*
+ * IEEE half to unorm16 without the FPU: negative and NaN clamp to 0,
+ * values at or above 1.0 (and +inf) to 0xffff, the rest round to nearest.
+ */
+static inline u16 half_to_unorm16(u16 h)
+{
+	unsigned int exp = (h >> 10) & 0x1f;
+	unsigned int man = h & 0x3ff;
+	unsigned int shift;
+	u64 v;
+
+	if (h & 0x8000)
+		return 0;
+	if (exp == 0x1f)
+		return man ? 0 : 0xffff;
+	if (exp >= 15)
+		return 0xffff;
+	if (exp == 0) {
+		v = (u64)man * 65535;
+		shift = 24;
+	} else {
+		v = (u64)(man | 0x400) * 65535;
+		shift = 25 - exp;
+	}
+	return (v + (1ULL << (shift - 1))) >> shift;
+}
+
+static __always_inline void
+read_row32(const struct vflipq_src *src, int x, int y, int ux, int uy,
+	   unsigned int n, struct vflipq_px *out,
+	   void (*decode)(u32 v, struct vflipq_px *px))
+{
+	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
+		      (ptrdiff_t)x * 4;
+	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 4;
+	unsigned int i;
+
+	for (i = 0; i < n; i++, p += step)
+		decode(load_le32(p), &out[i]);
+}
+
+static __always_inline void
+read_row64(const struct vflipq_src *src, int x, int y, int ux, int uy,
+	   unsigned int n, struct vflipq_px *out,
+	   void (*decode)(u64 v, struct vflipq_px *px))
+{
+	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
+		      (ptrdiff_t)x * 8;
+	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 8;
+	unsigned int i;
+
+	for (i = 0; i < n; i++, p += step)
+		decode(load_le64(p), &out[i]);
+}
+
+static __always_inline void decode_xrgb8888(u32 v, struct vflipq_px *px)
+{
+	px->a = 0xffff;
+	px->r = unorm8_to_16(v >> 16);
+	px->g = unorm8_to_16(v >> 8);
+	px->b = unorm8_to_16(v);
+}
+
+static __always_inline void decode_argb8888(u32 v, struct vflipq_px *px)
+{
+	px->a = unorm8_to_16(v >> 24);
+	px->r = unorm8_to_16(v >> 16);
+	px->g = unorm8_to_16(v >> 8);
+	px->b = unorm8_to_16(v);
+}
+
+static __always_inline void decode_xbgr8888(u32 v, struct vflipq_px *px)
+{
+	px->a = 0xffff;
+	px->b = unorm8_to_16(v >> 16);
+	px->g = unorm8_to_16(v >> 8);
+	px->r = unorm8_to_16(v);
+}
+
+static __always_inline void decode_abgr8888(u32 v, struct vflipq_px *px)
+{
+	px->a = unorm8_to_16(v >> 24);
+	px->b = unorm8_to_16(v >> 16);
+	px->g = unorm8_to_16(v >> 8);
+	px->r = unorm8_to_16(v);
+}
+
+static __always_inline void decode_xrgb2101010(u32 v, struct vflipq_px *px)
+{
+	px->a = 0xffff;
+	px->r = unorm10_to_16(v >> 20);
+	px->g = unorm10_to_16(v >> 10);
+	px->b = unorm10_to_16(v);
+}
+
+static __always_inline void decode_argb2101010(u32 v, struct vflipq_px *px)
+{
+	px->a = unorm2_to_16(v >> 30);
+	px->r = unorm10_to_16(v >> 20);
+	px->g = unorm10_to_16(v >> 10);
+	px->b = unorm10_to_16(v);
+}
+
+static __always_inline void decode_xbgr2101010(u32 v, struct vflipq_px *px)
+{
+	px->a = 0xffff;
+	px->b = unorm10_to_16(v >> 20);
+	px->g = unorm10_to_16(v >> 10);
+	px->r = unorm10_to_16(v);
+}
+
+static __always_inline void decode_abgr2101010(u32 v, struct vflipq_px *px)
+{
+	px->a = unorm2_to_16(v >> 30);
+	px->b = unorm10_to_16(v >> 20);
+	px->g = unorm10_to_16(v >> 10);
+	px->r = unorm10_to_16(v);
+}
+
+static __always_inline void decode_xrgb16f(u64 v, struct vflipq_px *px)
+{
+	px->a = 0xffff;
+	px->r = half_to_unorm16(v >> 32);
+	px->g = half_to_unorm16(v >> 16);
+	px->b = half_to_unorm16(v);
+}
+
+static __always_inline void decode_argb16f(u64 v, struct vflipq_px *px)
+{
+	px->a = half_to_unorm16(v >> 48);
+	px->r = half_to_unorm16(v >> 32);
+	px->g = half_to_unorm16(v >> 16);
+	px->b = half_to_unorm16(v);
+}
+
+static __always_inline void decode_xbgr16f(u64 v, struct vflipq_px *px)
+{
+	px->a = 0xffff;
+	px->b = half_to_unorm16(v >> 32);
+	px->g = half_to_unorm16(v >> 16);
+	px->r = half_to_unorm16(v);
+}
+
+static __always_inline void decode_abgr16f(u64 v, struct vflipq_px *px)
+{
+	px->a = half_to_unorm16(v >> 48);
+	px->b = half_to_unorm16(v >> 32);
+	px->g = half_to_unorm16(v >> 16);
+	px->r = half_to_unorm16(v);
+}
+
+#define VFLIPQ_READER(name, width)					\
+static void read_##name(const struct vflipq_src *src, int x, int y,	\
+			int ux, int uy, unsigned int n,			\
+			struct vflipq_px *out)				\
+{									\
+	read_row##width(src, x, y, ux, uy, n, out, decode_##name);	\
+}
+
+VFLIPQ_READER(xrgb8888, 32)
+VFLIPQ_READER(argb8888, 32)
+VFLIPQ_READER(xbgr8888, 32)
+VFLIPQ_READER(abgr8888, 32)
+VFLIPQ_READER(xrgb2101010, 32)
+VFLIPQ_READER(argb2101010, 32)
+VFLIPQ_READER(xbgr2101010, 32)
+VFLIPQ_READER(abgr2101010, 32)
+VFLIPQ_READER(xrgb16f, 64)
+VFLIPQ_READER(argb16f, 64)
+VFLIPQ_READER(xbgr16f, 64)
+VFLIPQ_READER(abgr16f, 64)
+
+static void read_rgb565(const struct vflipq_src *src, int x, int y,
+			int ux, int uy, unsigned int n, struct vflipq_px *out)
+{
+	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
+		      (ptrdiff_t)x * 2;
+	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 2;
+	unsigned int i;
+
+	for (i = 0; i < n; i++, p += step) {
+		u32 v = load_le16(p);
+		u32 r = (v >> 11) & 0x1f, g = (v >> 5) & 0x3f, b = v & 0x1f;
+
+		out[i].a = 0xffff;
+		out[i].r = (r << 11) | (r << 6) | (r << 1) | (r >> 4);
+		out[i].g = (g << 10) | (g << 4) | (g >> 2);
+		out[i].b = (b << 11) | (b << 6) | (b << 1) | (b >> 4);
+	}
+}
+
+static inline u16 clamp_yuv(int v)
+{
+	return unorm8_to_16(clamp(v, 0, 255));
+}
+
+/* BT.601 limited range, the default of the DRM COLOR_ENCODING/RANGE props. */
+static void read_nv12(const struct vflipq_src *src, int x, int y,
+		      int ux, int uy, unsigned int n, struct vflipq_px *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, x += ux, y += uy) {
+		const u8 *uv = src->base[1] + (ptrdiff_t)(y / 2) * src->pitch[1] +
+			       (ptrdiff_t)(x / 2) * 2;
+		int c = src->base[0][(ptrdiff_t)y * src->pitch[0] + x] - 16;
+		int d = uv[0] - 128;
+		int e = uv[1] - 128;
+
+		out[i].a = 0xffff;
+		out[i].r = clamp_yuv((298 * c + 409 * e + 128) >> 8);
+		out[i].g = clamp_yuv((298 * c - 100 * d - 208 * e + 128) >> 8);
+		out[i].b = clamp_yuv((298 * c + 516 * d + 128) >> 8);
+	}
+}
+
+static void write_xrgb8888(u8 *dst, const struct vflipq_px *in, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, dst += 4)
+		store_le32(0xff000000 | unorm16_to_8(in[i].r) << 16 |
+			   unorm16_to_8(in[i].g) << 8 | unorm16_to_8(in[i].b),
+			   dst);
+}
+
+static void write_argb8888(u8 *dst, const struct vflipq_px *in, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, dst += 4)
+		store_le32(unorm16_to_8(in[i].a) << 24 |
+			   unorm16_to_8(in[i].r) << 16 |
+			   unorm16_to_8(in[i].g) << 8 | unorm16_to_8(in[i].b),
+			   dst);
+}
+
+static void write_abgr8888(u8 *dst, const struct vflipq_px *in, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, dst += 4)
+		store_le32(unorm16_to_8(in[i].a) << 24 |
+			   unorm16_to_8(in[i].b) << 16 |
+			   unorm16_to_8(in[i].g) << 8 | unorm16_to_8(in[i].r),
+			   dst);
+}
+
+static void write_xrgb2101010(u8 *dst, const struct vflipq_px *in,
+			      unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, dst += 4)
+		store_le32(0xc0000000 | unorm16_to_10(in[i].r) << 20 |
+			   unorm16_to_10(in[i].g) << 10 |
+			   unorm16_to_10(in[i].b), dst);
+}
+
+static const struct vflipq_format_ops vflipq_ops[] = {
+	{ DRM_FORMAT_XRGB8888, read_xrgb8888, write_xrgb8888 },
+	{ DRM_FORMAT_ARGB8888, read_argb8888, write_argb8888 },
+	{ DRM_FORMAT_XBGR8888, read_xbgr8888, NULL },
+	{ DRM_FORMAT_ABGR8888, read_abgr8888, write_abgr8888 },
+	{ DRM_FORMAT_XRGB2101010, read_xrgb2101010, write_xrgb2101010 },
+	{ DRM_FORMAT_ARGB2101010, read_argb2101010, NULL },
+	{ DRM_FORMAT_XBGR2101010, read_xbgr2101010, NULL },
+	{ DRM_FORMAT_ABGR2101010, read_abgr2101010, NULL },
+	{ DRM_FORMAT_XRGB16161616F, read_xrgb16f, NULL },
+	{ DRM_FORMAT_ARGB16161616F, read_argb16f, NULL },
+	{ DRM_FORMAT_XBGR16161616F, read_xbgr16f, NULL },
+	{ DRM_FORMAT_ABGR16161616F, read_abgr16f, NULL },
+	{ DRM_FORMAT_RGB565, read_rgb565, NULL },
+	{ DRM_FORMAT_NV12, read_nv12, NULL },
+};
+
+const struct vflipq_format_ops *vflipq_format_ops(u32 format)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vflipq_ops); i++)
+		if (vflipq_ops[i].format == format)
+			return &vflipq_ops[i];
+	return NULL;
+}
+
+/*
+ * Inverse of drm_rect_rotate() for one pixel: destination pixel (X, Y) of a
+ * w x h source maps, before reflection, to
+ *   rotate-0:   (X, Y)             rotate-90:  (w - 1 - Y, X)
+ *   rotate-180: (w - 1 - X, h - 1 - Y)
+ *   rotate-270: (Y, h - 1 - X)
+ * and reflect-x/y then mirror that point inside the source rectangle.
+ */
+void vflipq_xform_init(struct vflipq_xform *xf, int src_x, int src_y,
+		       int src_w, int src_h, unsigned int rotation)
+{
+	int x0 = 0, y0 = 0, xx = 1, xy = 0, yx = 0, yy = 1;
+
+	switch (rotation & DRM_MODE_ROTATE_MASK) {
+	case DRM_MODE_ROTATE_90:
+		x0 = src_w - 1;
+		xx = 0;
+		xy = -1;
+		yx = 1;
+		yy = 0;
+		break;
+	case DRM_MODE_ROTATE_180:
+		x0 = src_w - 1;
+		y0 = src_h - 1;
+		xx = -1;
+		yy = -1;
+		break;
+	case DRM_MODE_ROTATE_270:
+		y0 = src_h - 1;
+		xx = 0;
+		xy = 1;
+		yx = -1;
+		yy = 0;
+		break;
+	default:
+		break;
+	}
+	if (rotation & DRM_MODE_REFLECT_X) {
+		x0 = src_w - 1 - x0;
+		xx = -xx;
+		xy = -xy;
+	}
+	if (rotation & DRM_MODE_REFLECT_Y) {
+		y0 = src_h - 1 - y0;
+		yx = -yx;
+		yy = -yy;
+	}
+	xf->ox = src_x + x0;
+	xf->oy = src_y + y0;
+	xf->ux = xx;
+	xf->uy = yx;
+	xf->vx = xy;
+	xf->vy = yy;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef _VFLIPQ_FORMATS_H_
+#define _VFLIPQ_FORMATS_H_
+
+#include <linux/types.h>
+
+/* Composer pixel: 16 bits per channel, premultiplied once blended. */
+struct vflipq_px {
+	u16 a, r, g, b;
+};
+
+/**
+ * struct vflipq_src - CPU view of a framebuffer for the row readers
+ * @base: first byte of each format plane (mapping + fb offset)
+ * @pitch: bytes per row of each format plane
+ */
+struct vflipq_src {
+	const u8 *base[2];
+	unsigned int pitch[2];
+};
+
+/**
+ * struct vflipq_xform - walk of the source for each destination pixel
+ * @ox: source x (framebuffer pixels) of the first destination pixel
+ * @oy: source y of the first destination pixel
+ * @ux: source x step per destination column
+ * @uy: source y step per destination column
+ * @vx: source x step per destination row
+ * @vy: source y step per destination row
+ *
+ * Rotation and reflection reduce to an integer affine walk because the
+ * planes never scale.
+ */
+struct vflipq_xform {
+	int ox, oy;
+	int ux, uy;
+	int vx, vy;
+};
+
+struct vflipq_line_bufs {
+	struct vflipq_px *out;
+	struct vflipq_px *stage;
+	unsigned int width;
+};
+
+/**
+ * struct vflipq_format_ops - conversions of one DRM format
+ * @format: DRM fourcc
+ * @read_row: convert @n pixels, starting at source (@x, @y) and stepping
+ *	(@ux, @uy), to composer pixels
+ * @write_row: convert @n composer pixels to the format, contiguously
+ */
+struct vflipq_format_ops {
+	u32 format;
+	void (*read_row)(const struct vflipq_src *src, int x, int y,
+			 int ux, int uy, unsigned int n,
+			 struct vflipq_px *out);
+	void (*write_row)(u8 *dst, const struct vflipq_px *in,
+			  unsigned int n);
+};
+
+const struct vflipq_format_ops *vflipq_format_ops(u32 format);
+void vflipq_xform_init(struct vflipq_xform *xf, int src_x, int src_y,
+		       int src_w, int src_h, unsigned int rotation);
+
+extern const u32 vflipq_plane_formats[];
+extern const unsigned int vflipq_num_plane_formats;
+extern const u32 vflipq_overlay_formats[];
+extern const unsigned int vflipq_num_overlay_formats;
+extern const u32 vflipq_cursor_formats[];
+extern const unsigned int vflipq_num_cursor_formats;
+extern const u32 vflipq_wb_formats[];
+extern const unsigned int vflipq_num_wb_formats;
+
+#endif /* _VFLIPQ_FORMATS_H_ */

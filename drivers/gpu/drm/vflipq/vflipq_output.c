@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Outputs: one CRTC with its planes, a virtual encoder and an always
+ * connected virtual connector that offers the device's mode list.
+ */
+
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_connector.h>
+#include <drm/drm_edid.h>
+#include <drm/drm_encoder.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_modes.h>
+#include <drm/drm_probe_helper.h>
+
+#include "vflipq_drv.h"
+
+static int vflipq_conn_get_modes(struct drm_connector *connector)
+{
+	struct vflipq_device *vdev = to_vflipq_device(connector->dev);
+	const struct vflipq_config *cfg = &vdev->config;
+	unsigned int i;
+	int count = 0;
+
+	for (i = 0; i < cfg->num_modes; i++) {
+		const struct vflipq_mode_spec *m = &cfg->modes[i];
+		struct drm_display_mode *mode;
+
+		/* CVT reduced blanking: what a modern panel would report. */
+		mode = drm_cvt_mode(connector->dev, m->width, m->height,
+				    m->refresh, true, false, false);
+		if (!mode)
+			continue;
+		mode->type = DRM_MODE_TYPE_DRIVER;
+		if (i == cfg->preferred)
+			mode->type |= DRM_MODE_TYPE_PREFERRED;
+		drm_mode_set_name(mode);
+		drm_mode_probed_add(connector, mode);
+		count++;
+	}
+	return count;
+}
+
+static const struct drm_connector_helper_funcs vflipq_conn_helper_funcs = {
+	.get_modes = vflipq_conn_get_modes,
+};
+
+static const struct drm_connector_funcs vflipq_conn_funcs = {
+	.fill_modes		= drm_helper_probe_single_connector_modes,
+	.reset			= drm_atomic_helper_connector_reset,
+	.atomic_duplicate_state	= drm_atomic_helper_connector_duplicate_state,
+	.atomic_destroy_state	= drm_atomic_helper_connector_destroy_state,
+};
+
+static int vflipq_output_planes(struct vflipq_output *out)
+{
+	const struct vflipq_config *cfg = &out->vdev->config;
+	unsigned int i;
+
+	out->primary = vflipq_plane_init(out, DRM_PLANE_TYPE_PRIMARY, 0);
+	if (IS_ERR(out->primary))
+		return PTR_ERR(out->primary);
+
+	if (cfg->cursor) {
+		out->cursor = vflipq_plane_init(out, DRM_PLANE_TYPE_CURSOR, 0);
+		if (IS_ERR(out->cursor))
+			return PTR_ERR(out->cursor);
+	}
+
+	for (i = 0; i < cfg->overlays; i++) {
+		out->overlays[i] = vflipq_plane_init(out, DRM_PLANE_TYPE_OVERLAY,
+						     i);
+		if (IS_ERR(out->overlays[i]))
+			return PTR_ERR(out->overlays[i]);
+	}
+	return 0;
+}
+
+/**
+ * vflipq_output_init - create the display pipe of CRTC @index
+ * @vdev: device
+ * @index: CRTC index
+ *
+ * All objects are drmm-managed and live as long as the DRM device.
+ *
+ * Return: 0 or a negative errno.
+ */
+int vflipq_output_init(struct vflipq_device *vdev, unsigned int index)
+{
+	struct drm_device *drm = &vdev->drm;
+	struct vflipq_output *out;
+	int ret;
+
+	out = drmm_kzalloc(drm, sizeof(*out), GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	out->vdev = vdev;
+	out->index = index;
+	vdev->outputs[index] = out;
+
+	ret = vflipq_output_planes(out);
+	if (ret)
+		return ret;
+
+	ret = vflipq_crtc_init(out);
+	if (ret)
+		return ret;
+
+	ret = drmm_encoder_init(drm, &out->encoder, NULL,
+				DRM_MODE_ENCODER_VIRTUAL, NULL);
+	if (ret)
+		return ret;
+	out->encoder.possible_crtcs = drm_crtc_mask(&out->crtc);
+
+	ret = drmm_connector_init(drm, &out->connector, &vflipq_conn_funcs,
+				  DRM_MODE_CONNECTOR_VIRTUAL, NULL);
+	if (ret)
+		return ret;
+	drm_connector_helper_add(&out->connector, &vflipq_conn_helper_funcs);
+
+	ret = drm_connector_attach_encoder(&out->connector, &out->encoder);
+	if (ret)
+		return ret;
+
+	if (vdev->config.writeback) {
+		ret = vflipq_writeback_init(out);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

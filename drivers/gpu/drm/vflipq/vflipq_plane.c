@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Planes: primary, overlays and cursor, all with zpos, alpha, blend mode and
+ * rotation.  Planes never scale; rotation and reflection are free because
+ * the composer walks the source in any direction.
+ */
+
+#include <linux/slab.h>
+
+#include <drm/drm_atomic.h>
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_blend.h>
+#include <drm/drm_fourcc.h>
+#include <drm/drm_framebuffer.h>
+#include <drm/drm_gem_atomic_helper.h>
+#include <drm/drm_gem_framebuffer_helper.h>
+#include <drm/drm_print.h>
+
+#include "vflipq_drv.h"
+
+static const u64 vflipq_modifiers[] = {
+	DRM_FORMAT_MOD_LINEAR,
+	DRM_FORMAT_MOD_INVALID,
+};
+
+static struct drm_plane_state *
+vflipq_plane_duplicate_state(struct drm_plane *plane)
+{
+	struct vflipq_plane_state *state;
+
+	state = kzalloc(sizeof(*state), GFP_KERNEL);
+	if (!state)
+		return NULL;
+
+	__drm_gem_duplicate_shadow_plane_state(plane, &state->base);
+	return &state->base.base;
+}
+
+static void vflipq_plane_destroy_state(struct drm_plane *plane,
+				       struct drm_plane_state *base)
+{
+	struct vflipq_plane_state *state = to_vflipq_plane_state(base);
+
+	__drm_gem_destroy_shadow_plane_state(&state->base);
+	kfree(state);
+}
+
+static void vflipq_plane_reset(struct drm_plane *plane)
+{
+	struct vflipq_plane_state *state;
+
+	if (plane->state) {
+		vflipq_plane_destroy_state(plane, plane->state);
+		plane->state = NULL;
+	}
+
+	state = kzalloc(sizeof(*state), GFP_KERNEL);
+	if (!state)
+		return;
+
+	__drm_gem_reset_shadow_plane(plane, &state->base);
+}
+
+static bool vflipq_plane_format_mod_supported(struct drm_plane *plane,
+					      u32 format, u64 modifier)
+{
+	return modifier == DRM_FORMAT_MOD_LINEAR;
+}
+
+static const struct drm_plane_funcs vflipq_plane_funcs = {
+	.update_plane		= drm_atomic_helper_update_plane,
+	.disable_plane		= drm_atomic_helper_disable_plane,
+	.reset			= vflipq_plane_reset,
+	.atomic_duplicate_state	= vflipq_plane_duplicate_state,
+	.atomic_destroy_state	= vflipq_plane_destroy_state,
+	.format_mod_supported	= vflipq_plane_format_mod_supported,
+};
+
+static int vflipq_plane_atomic_check(struct drm_plane *plane,
+				     struct drm_atomic_state *state)
+{
+	struct drm_plane_state *new = drm_atomic_get_new_plane_state(state, plane);
+	struct vflipq_plane_state *vstate = to_vflipq_plane_state(new);
+	struct drm_framebuffer *fb = new->fb;
+	struct drm_crtc_state *crtc_state;
+	int ret;
+
+	if (!fb || !new->crtc)
+		return 0;
+
+	if (fb->modifier != DRM_FORMAT_MOD_LINEAR)
+		return -EINVAL;
+
+	crtc_state = drm_atomic_get_crtc_state(state, new->crtc);
+	if (IS_ERR(crtc_state))
+		return PTR_ERR(crtc_state);
+
+	ret = drm_atomic_helper_check_plane_state(new, crtc_state,
+						  DRM_PLANE_NO_SCALING,
+						  DRM_PLANE_NO_SCALING,
+						  true, true);
+	if (ret)
+		return ret;
+	if (!new->visible)
+		return 0;
+
+	if (plane->type == DRM_PLANE_TYPE_CURSOR &&
+	    (new->crtc_w > VFLIPQ_CURSOR_MAX || new->crtc_h > VFLIPQ_CURSOR_MAX))
+		return -EINVAL;
+
+	/* Sub-pixel source offsets would need filtering, which we lack. */
+	if ((new->src.x1 | new->src.y1 | new->src.x2 | new->src.y2) & 0xffff)
+		return -EINVAL;
+
+	vstate->reader = vflipq_format_ops(fb->format->format);
+	if (!vstate->reader)
+		return -EINVAL;
+
+	vstate->dst = new->dst;
+	drm_rect_init(&vstate->src, new->src.x1 >> 16, new->src.y1 >> 16,
+		      drm_rect_width(&new->src) >> 16,
+		      drm_rect_height(&new->src) >> 16);
+	vflipq_xform_init(&vstate->xform, vstate->src.x1, vstate->src.y1,
+			  drm_rect_width(&vstate->src),
+			  drm_rect_height(&vstate->src), new->rotation);
+	return 0;
+}
+
+static int vflipq_plane_prepare_fb(struct drm_plane *plane,
+				   struct drm_plane_state *state)
+{
+	struct drm_shadow_plane_state *shadow = to_drm_shadow_plane_state(state);
+	struct drm_framebuffer *fb = state->fb;
+	int ret;
+
+	if (!fb)
+		return 0;
+
+	ret = drm_gem_plane_helper_prepare_fb(plane, state);
+	if (ret)
+		return ret;
+
+	ret = drm_gem_fb_vmap(fb, shadow->map, shadow->data);
+	if (ret)
+		return ret;
+
+	/* The composer reads with plain loads: I/O memory is not for us. */
+	if (shadow->map[0].is_iomem) {
+		drm_gem_fb_vunmap(fb, shadow->map);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void vflipq_plane_cleanup_fb(struct drm_plane *plane,
+				    struct drm_plane_state *state)
+{
+	struct drm_shadow_plane_state *shadow = to_drm_shadow_plane_state(state);
+
+	if (state->fb)
+		drm_gem_fb_vunmap(state->fb, shadow->map);
+}
+
+/*
+ * There are no registers to program: the scan-out engine (the composer)
+ * reads the committed plane state, which atomic_check already reduced to
+ * rectangles and a source walk.
+ */
+static void vflipq_plane_atomic_update(struct drm_plane *plane,
+				       struct drm_atomic_state *state)
+{
+}
+
+static const struct drm_plane_helper_funcs vflipq_plane_helper_funcs = {
+	.atomic_check	= vflipq_plane_atomic_check,
+	.atomic_update	= vflipq_plane_atomic_update,
+	.prepare_fb	= vflipq_plane_prepare_fb,
+	.cleanup_fb	= vflipq_plane_cleanup_fb,
+};
+
+static int vflipq_plane_props(struct drm_plane *plane, unsigned int zpos,
+			      unsigned int zmin, unsigned int zmax)
+{
+	int ret;
+
+	if (zmin == zmax)
+		ret = drm_plane_create_zpos_immutable_property(plane, zpos);
+	else
+		ret = drm_plane_create_zpos_property(plane, zpos, zmin, zmax);
+	if (ret)
+		return ret;
+
+	ret = drm_plane_create_alpha_property(plane);
+	if (ret)
+		return ret;
+
+	ret = drm_plane_create_blend_mode_property(plane,
+						   BIT(DRM_MODE_BLEND_PIXEL_NONE) |
+						   BIT(DRM_MODE_BLEND_PREMULTI) |
+						   BIT(DRM_MODE_BLEND_COVERAGE));
+	if (ret)
+		return ret;
+
+	return drm_plane_create_rotation_property(plane, DRM_MODE_ROTATE_0,
+						  DRM_MODE_ROTATE_MASK |
+						  DRM_MODE_REFLECT_MASK);
+}
+
+/**
+ * vflipq_plane_init - create one plane of an output
+ * @out: output the plane belongs to (its only possible CRTC)
+ * @type: primary, overlay or cursor
+ * @overlay_index: index among the output's overlays (overlays only)
+ *
+ * Stacking: primary at zpos 0, overlays movable in [1, overlays], cursor
+ * always on top.
+ *
+ * Return: the plane or an ERR_PTR.
+ */
+struct drm_plane *vflipq_plane_init(struct vflipq_output *out,
+				    enum drm_plane_type type,
+				    unsigned int overlay_index)
+{
+	struct drm_device *drm = &out->vdev->drm;
+	unsigned int overlays = out->vdev->config.overlays;
+	const u32 *formats = vflipq_plane_formats;
+	unsigned int nformats = vflipq_num_plane_formats;
+	unsigned int zpos = 0, zmin = 0, zmax = 0;
+	struct vflipq_plane *vplane;
+	int ret;
+
+	switch (type) {
+	case DRM_PLANE_TYPE_OVERLAY:
+		formats = vflipq_overlay_formats;
+		nformats = vflipq_num_overlay_formats;
+		zpos = overlay_index + 1;
+		zmin = 1;
+		zmax = overlays;
+		break;
+	case DRM_PLANE_TYPE_CURSOR:
+		formats = vflipq_cursor_formats;
+		nformats = vflipq_num_cursor_formats;
+		zpos = overlays + 1;
+		zmin = zpos;
+		zmax = zpos;
+		break;
+	default:
+		break;
+	}
+
+	vplane = drmm_universal_plane_alloc(drm, struct vflipq_plane, base,
+					    BIT(out->index),
+					    &vflipq_plane_funcs, formats,
+					    nformats, vflipq_modifiers, type,
+					    NULL);
+	if (IS_ERR(vplane))
+		return ERR_CAST(vplane);
+	vplane->out = out;
+
+	drm_plane_helper_add(&vplane->base, &vflipq_plane_helper_funcs);
+	ret = vflipq_plane_props(&vplane->base, zpos, zmin, zmax);
+	if (ret)
+		return ERR_PTR(ret);
+	return &vplane->base;
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Writeback: one connector per CRTC that receives the composer's output.
+ * A job completes on the next composed frame, or when the CRTC turns off.
+ */
+
+#include <linux/slab.h>
+
+#include <drm/drm_atomic.h>
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_edid.h>
+#include <drm/drm_fourcc.h>
+#include <drm/drm_framebuffer.h>
+#include <drm/drm_gem_framebuffer_helper.h>
+#include <drm/drm_print.h>
+#include <drm/drm_probe_helper.h>
+#include <drm/drm_writeback.h>
+
+#include "vflipq_drv.h"
+
+static inline struct vflipq_output *
+wb_to_output(struct drm_writeback_connector *wb)
+{
+	return container_of(wb, struct vflipq_output, wb);
+}
+
+static int vflipq_wb_get_modes(struct drm_connector *connector)
+{
+	return drm_add_modes_noedid(connector, VFLIPQ_MAX_DIM, VFLIPQ_MAX_DIM);
+}
+
+static int vflipq_wb_atomic_check(struct drm_connector *connector,
+				  struct drm_atomic_state *state)
+{
+	struct drm_connector_state *conn_state =
+		drm_atomic_get_new_connector_state(state, connector);
+	const struct drm_display_mode *mode;
+	struct drm_crtc_state *crtc_state;
+	struct drm_framebuffer *fb;
+	unsigned int i;
+
+	if (!conn_state->writeback_job || !conn_state->writeback_job->fb ||
+	    !conn_state->crtc)
+		return 0;
+
+	crtc_state = drm_atomic_get_new_crtc_state(state, conn_state->crtc);
+	if (!crtc_state)
+		return -EINVAL;
+	mode = &crtc_state->mode;
+	fb = conn_state->writeback_job->fb;
+
+	if (fb->width != mode->hdisplay || fb->height != mode->vdisplay) {
+		drm_dbg_kms(connector->dev, "writeback fb %ux%u != mode %ux%u\n",
+			    fb->width, fb->height, mode->hdisplay,
+			    mode->vdisplay);
+		return -EINVAL;
+	}
+	if (fb->modifier != DRM_FORMAT_MOD_LINEAR)
+		return -EINVAL;
+
+	for (i = 0; i < vflipq_num_wb_formats; i++)
+		if (fb->format->format == vflipq_wb_formats[i])
+			return 0;
+	return -EINVAL;
+}
+
+static int vflipq_wb_prepare_job(struct drm_writeback_connector *wb,
+				 struct drm_writeback_job *job)
+{
+	struct vflipq_output *out = wb_to_output(wb);
+	struct vflipq_wb_job *vjob;
+	int ret;
+
+	if (!job->fb)
+		return 0;
+
+	vjob = kzalloc(sizeof(*vjob), GFP_KERNEL);
+	if (!vjob)
+		return -ENOMEM;
+
+	vjob->writer = vflipq_format_ops(job->fb->format->format);
+	if (!vjob->writer || !vjob->writer->write_row) {
+		ret = -EINVAL;
+		goto err_free;
+	}
+
+	ret = drm_gem_fb_vmap(job->fb, vjob->map, vjob->data);
+	if (ret)
+		goto err_free;
+	if (vjob->map[0].is_iomem) {
+		drm_gem_fb_vunmap(job->fb, vjob->map);
+		ret = -EINVAL;
+		goto err_free;
+	}
+
+	vjob->fb = job->fb;
+	drm_framebuffer_get(vjob->fb);
+	job->priv = vjob;
+	atomic_inc(&out->wb_jobs);
+	return 0;
+
+err_free:
+	kfree(vjob);
+	return ret;
+}
+
+/* May run from the writeback core's cleanup work, after the CRTC is off. */
+static void vflipq_wb_cleanup_job(struct drm_writeback_connector *wb,
+				  struct drm_writeback_job *job)
+{
+	struct vflipq_output *out = wb_to_output(wb);
+	struct vflipq_wb_job *vjob = job->priv;
+
+	if (!vjob)
+		return;
+
+	drm_gem_fb_vunmap(vjob->fb, vjob->map);
+	drm_framebuffer_put(vjob->fb);
+	if (vjob->composer)
+		vflipq_composer_put(out, vjob->vblank_ref);
+	kfree(vjob);
+	job->priv = NULL;
+
+	if (atomic_dec_and_test(&out->wb_jobs))
+		wake_up_all(&out->wb_idle);
+}
+
+static void vflipq_wb_atomic_commit(struct drm_connector *connector,
+				    struct drm_atomic_state *state)
+{
+	struct drm_connector_state *conn_state =
+		drm_atomic_get_new_connector_state(state, connector);
+	struct drm_writeback_connector *wb =
+		container_of(connector, struct drm_writeback_connector, base);
+	struct vflipq_output *out = wb_to_output(wb);
+	struct vflipq_crtc_state *cs;
+	struct vflipq_wb_job *vjob;
+
+	if (!conn_state->writeback_job || !conn_state->writeback_job->fb)
+		return;
+
+	vjob = conn_state->writeback_job->priv;
+	cs = to_vflipq_crtc_state(drm_atomic_get_new_crtc_state(state,
+								&out->crtc));
+	vjob->vblank_ref = vflipq_composer_get(out);
+	vjob->composer = true;
+
+	spin_lock_irq(&out->composer_lock);
+	cs->active_writeback = vjob;
+	cs->wb_pending = true;
+	spin_unlock_irq(&out->composer_lock);
+
+	drm_writeback_queue_job(wb, conn_state);
+}
+
+static const struct drm_connector_helper_funcs vflipq_wb_helper_funcs = {
+	.get_modes		= vflipq_wb_get_modes,
+	.prepare_writeback_job	= vflipq_wb_prepare_job,
+	.cleanup_writeback_job	= vflipq_wb_cleanup_job,
+	.atomic_check		= vflipq_wb_atomic_check,
+	.atomic_commit		= vflipq_wb_atomic_commit,
+};
+
+static const struct drm_connector_funcs vflipq_wb_funcs = {
+	.fill_modes		= drm_helper_probe_single_connector_modes,
+	.destroy		= drm_connector_cleanup,
+	.reset			= drm_atomic_helper_connector_reset,
+	.atomic_duplicate_state	= drm_atomic_helper_connector_duplicate_state,
+	.atomic_destroy_state	= drm_atomic_helper_connector_destroy_state,
+};
+
+int vflipq_writeback_init(struct vflipq_output *out)
+{
+	drm_connector_helper_add(&out->wb.base, &vflipq_wb_helper_funcs);
+
+	return drm_writeback_connector_init(&out->vdev->drm, &out->wb,
+					    &vflipq_wb_funcs, NULL,
+					    vflipq_wb_formats,
+					    vflipq_num_wb_formats,
+					    drm_crtc_mask(&out->crtc));
+}
