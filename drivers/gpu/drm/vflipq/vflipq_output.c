@@ -125,6 +125,10 @@ int vflipq_output_init(struct vflipq_device *vdev, unsigned int index)
 		ret = vflipq_writeback_init(out);
 		if (ret)
 			return ret;
+		/* Capture while displaying: both encoders may share the CRTC. */
+		out->encoder.possible_clones = drm_encoder_mask(&out->encoder) |
+					       drm_encoder_mask(&out->wb.encoder);
+		out->wb.encoder.possible_clones = out->encoder.possible_clones;
 	}
 	return 0;
 }

@@ -23,9 +23,15 @@ static const u64 vflipq_modifiers[] = {
 	DRM_FORMAT_MOD_INVALID,
 };
 
+/*
+ * A plane pulled into a commit by its CRTC (drm_atomic_add_affected_planes
+ * in the CRTC's atomic_check) is not checked again, so the duplicate must
+ * carry what atomic_check derived for the composer.
+ */
 static struct drm_plane_state *
 vflipq_plane_duplicate_state(struct drm_plane *plane)
 {
+	struct vflipq_plane_state *old = to_vflipq_plane_state(plane->state);
 	struct vflipq_plane_state *state;
 
 	state = kzalloc(sizeof(*state), GFP_KERNEL);
@@ -33,6 +39,10 @@ vflipq_plane_duplicate_state(struct drm_plane *plane)
 		return NULL;
 
 	__drm_gem_duplicate_shadow_plane_state(plane, &state->base);
+	state->src = old->src;
+	state->dst = old->dst;
+	state->xform = old->xform;
+	state->reader = old->reader;
 	return &state->base.base;
 }
 
