@@ -1,0 +1,606 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Hardware flip queue scheduling core.  See vflipq_fq.h for the contract
+ * and Documentation/vflipq/flip-queue.rst for the rules implemented here;
+ * tests/unit/fq_test.c exercises every rule against a simulated clock.
+ */
+
+#include <linux/bits.h>
+#include <linux/errno.h>
+#include <linux/math64.h>
+#include <linux/string.h>
+
+#include "vflipq_fq.h"
+
+static struct vfq_flip *q_at(struct vfq_plane *p, unsigned int i)
+{
+	return &p->q[(p->head + i) % VFQ_RING];
+}
+
+static const struct vfq_flip *q_peek(const struct vfq_plane *p,
+				     unsigned int i)
+{
+	return &p->q[(p->head + i) % VFQ_RING];
+}
+
+static void q_pop_front(struct vfq_plane *p)
+{
+	p->head = (p->head + 1) % VFQ_RING;
+	p->count--;
+}
+
+static void log_write(struct vfq_plane *p, u64 id, u64 ts)
+{
+	struct vfq_log_entry *e;
+
+	if (!p->log_len)
+		return;
+	e = &p->log[p->log_next];
+	e->present_id = id;
+	e->timestamp_ns = ts;
+	p->log_next = (p->log_next + 1) % p->log_len;
+}
+
+static void fire(struct vfq_crtc *c, unsigned int pi, u64 seq, u64 ts,
+		 bool *raised)
+{
+	c->stats.events++;
+	*raised = true;
+	c->ops->event(c->ctx, pi, seq, ts, c->planes[pi].log_next);
+}
+
+static void update_last_target(struct vfq_plane *p)
+{
+	unsigned int i;
+
+	p->last_target_ns = 0;
+	for (i = p->count; i-- > 0;) {
+		if (!q_peek(p, i)->tombstone) {
+			p->last_target_ns = q_peek(p, i)->target_ns;
+			break;
+		}
+	}
+}
+
+void vfq_init(struct vfq_crtc *c, const struct vfq_ops *ops, void *ctx,
+	      unsigned int depth, unsigned int nplanes)
+{
+	unsigned int i;
+
+	memset(c, 0, sizeof(*c));
+	c->ops = ops;
+	c->ctx = ctx;
+	c->depth = depth > VFQ_MAX_DEPTH ? VFQ_MAX_DEPTH : depth;
+	c->nplanes = nplanes > VFQ_MAX_PLANES ? VFQ_MAX_PLANES : nplanes;
+	c->power = VFQ_POWER_ON;
+	for (i = 0; i < VFQ_MAX_PLANES; i++)
+		c->planes[i].irq_target = VFQ_IRQ_NONE;
+}
+
+void vfq_set_timing(struct vfq_crtc *c, u64 period_ns, u64 phase_ns,
+		    u64 phase_seq)
+{
+	c->period_ns = period_ns;
+	c->phase_ns = phase_ns;
+	c->phase_seq = phase_seq;
+}
+
+/* The first vblank of the grid at or after @t_ns, and its sequence. */
+u64 vfq_vblank_at_or_after(const struct vfq_crtc *c, u64 t_ns, u64 *seq)
+{
+	u64 k;
+
+	if (t_ns >= c->phase_ns) {
+		k = div64_u64(t_ns - c->phase_ns + c->period_ns - 1,
+			      c->period_ns);
+		if (seq)
+			*seq = c->phase_seq + k;
+		return c->phase_ns + k * c->period_ns;
+	}
+	k = div64_u64(c->phase_ns - t_ns, c->period_ns);
+	if (seq)
+		*seq = c->phase_seq - k;
+	return c->phase_ns - k * c->period_ns;
+}
+
+unsigned int vfq_pending(const struct vfq_crtc *c, unsigned int plane)
+{
+	return plane < c->nplanes ? c->planes[plane].live : 0;
+}
+
+unsigned int vfq_pending_total(const struct vfq_crtc *c)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < c->nplanes; i++)
+		n += c->planes[i].live;
+	return n;
+}
+
+static bool cfg_geometry_differs(const struct vfq_plane_cfg *a,
+				 const struct vfq_plane_cfg *b)
+{
+	return a->crtc_x != b->crtc_x || a->crtc_y != b->crtc_y ||
+	       a->crtc_w != b->crtc_w || a->crtc_h != b->crtc_h ||
+	       a->src_x != b->src_x || a->src_y != b->src_y ||
+	       a->src_w != b->src_w || a->src_h != b->src_h;
+}
+
+static int submit_validate(const struct vfq_crtc *c, const struct vfq_submit *s)
+{
+	u32 seen = 0;
+	unsigned int i;
+
+	if (!s->nplanes || s->nplanes > c->nplanes)
+		return -EINVAL;
+
+	for (i = 0; i < s->nplanes; i++) {
+		const struct vfq_submit_plane *sp = &s->p[i];
+		const struct vfq_plane *p;
+
+		if (sp->plane >= c->nplanes || (seen & BIT(sp->plane)))
+			return -EINVAL;
+		seen |= BIT(sp->plane);
+		p = &c->planes[sp->plane];
+
+		if (!sp->present_id || sp->present_id <= p->last_id)
+			return -EINVAL;
+		if (sp->mode > VFQ_MODE_IMMEDIATE_NO_TEARING || !sp->buf)
+			return -EINVAL;
+		if (!p->log_len)
+			return -EINVAL;
+		if (p->live && s->target_ns < p->last_target_ns)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * What the "hardware" cannot queue deeply: a full queue, or anything that
+ * is more than an address change while earlier flips are pending.  Each
+ * hint is only given when the scope it names has pending flips, so a
+ * refusal can always be resolved by waiting.
+ */
+static u32 submit_drain(const struct vfq_crtc *c, const struct vfq_submit *s,
+			u32 *mask)
+{
+	unsigned int i, crtc_pending = vfq_pending_total(c);
+	u32 flags = 0;
+
+	*mask = 0;
+	for (i = 0; i < s->nplanes; i++) {
+		const struct vfq_submit_plane *sp = &s->p[i];
+		const struct vfq_plane *p = &c->planes[sp->plane];
+
+		/* Tombstones only wait behind live flips: draining frees them. */
+		if (p->live >= c->depth || p->count >= VFQ_RING ||
+		    (p->live && p->cfg_valid &&
+		     cfg_geometry_differs(&p->cfg, &sp->cfg))) {
+			flags |= VFQ_DRAIN_NEEDED;
+			*mask |= BIT(sp->plane);
+		}
+		if (!p->cfg_valid || p->cfg.format == sp->cfg.format)
+			continue;
+		/* A new pixel size re-plans bandwidth across the device. */
+		if (p->cfg.cpp != sp->cfg.cpp && s->others_pending)
+			flags |= VFQ_DRAIN_ALL_SOURCES;
+		else if (crtc_pending)
+			flags |= VFQ_DRAIN_ALL_PLANES;
+	}
+	return flags;
+}
+
+/**
+ * vfq_submit - queue one interlocked flip
+ * @c: CRTC
+ * @s: the flip
+ * @now_ns: current time
+ * @drain: out, hints when -EAGAIN is returned
+ *
+ * Return: 0, -EINVAL for a malformed request (nothing changes), -EAGAIN
+ * with @drain set when the flip cannot be queued behind pending ones.
+ */
+int vfq_submit(struct vfq_crtc *c, const struct vfq_submit *s, u64 now_ns,
+	       struct vfq_drain *drain)
+{
+	unsigned int i;
+	int ret;
+
+	memset(drain, 0, sizeof(*drain));
+	ret = submit_validate(c, s);
+	if (ret)
+		return ret;
+
+	drain->flags = submit_drain(c, s, &drain->plane_mask);
+	if (drain->flags)
+		return -EAGAIN;
+
+	c->submissions++;
+	for (i = 0; i < s->nplanes; i++) {
+		const struct vfq_submit_plane *sp = &s->p[i];
+		struct vfq_plane *p = &c->planes[sp->plane];
+		struct vfq_flip *f = q_at(p, p->count);
+
+		f->present_id = sp->present_id;
+		f->target_ns = s->target_ns;
+		f->submission = c->submissions;
+		f->mode = sp->mode;
+		f->tombstone = false;
+		f->buf = sp->buf;
+		p->count++;
+		p->live++;
+		p->last_id = sp->present_id;
+		p->last_target_ns = s->target_ns;
+		p->cfg = sp->cfg;
+		p->cfg_valid = true;
+	}
+	return 0;
+}
+
+/* Log and drop the front entry as cancelled. */
+static void cancel_front(struct vfq_crtc *c, unsigned int pi)
+{
+	struct vfq_plane *p = &c->planes[pi];
+	struct vfq_flip *f = q_at(p, 0);
+
+	log_write(p, f->present_id, VFQ_TS_CANCELLED);
+	c->stats.cancelled++;
+	if (!f->tombstone) {
+		c->ops->release(c->ctx, pi, f->buf);
+		p->live--;
+	}
+	q_pop_front(p);
+}
+
+static void show_front(struct vfq_crtc *c, unsigned int pi, u64 ts, u64 seq,
+		       bool *raised)
+{
+	struct vfq_plane *p = &c->planes[pi];
+	struct vfq_flip *f = q_at(p, 0);
+	void *old = p->shown_buf;
+	u64 id = f->present_id;
+
+	c->ops->show(c->ctx, pi, f->buf, ts, seq);
+	if (old)
+		c->ops->release(c->ctx, pi, old);
+	p->shown_buf = f->buf;
+	p->shown_id = id;
+	log_write(p, id, ts);
+	c->stats.shown++;
+	p->live--;
+	q_pop_front(p);
+
+	if (p->irq_armed && id >= p->irq_target) {
+		p->irq_armed = false;
+		fire(c, pi, seq, ts, raised);
+	}
+}
+
+/* Tombstones at the front have nothing latched ahead of them any more. */
+static void flush_tombstones(struct vfq_crtc *c, unsigned int pi)
+{
+	struct vfq_plane *p = &c->planes[pi];
+
+	while (p->count && q_at(p, 0)->tombstone)
+		cancel_front(c, pi);
+}
+
+/*
+ * Show ring entry @last (live, due) on plane @pi: everything ahead of it is
+ * logged cancelled, in order, and the tombstones right behind it follow.
+ */
+static void latch(struct vfq_crtc *c, unsigned int pi, unsigned int last,
+		  u64 ts, u64 seq, bool *raised)
+{
+	while (last--)
+		cancel_front(c, pi);
+	show_front(c, pi, ts, seq, raised);
+	flush_tombstones(c, pi);
+}
+
+/**
+ * vfq_vblank - what the display engine does at a vblank
+ * @c: CRTC
+ * @vblank_ns: time of this vblank
+ * @seq: its sequence number
+ *
+ * Per plane: among the flips whose target has arrived, the newest is shown
+ * and every older one is logged as cancelled, in PresentId order.
+ */
+void vfq_vblank(struct vfq_crtc *c, u64 vblank_ns, u64 seq)
+{
+	bool raised = false;
+	unsigned int pi;
+
+	c->stats.ticks++;
+	for (pi = 0; pi < c->nplanes; pi++) {
+		struct vfq_plane *p = &c->planes[pi];
+		int newest = -1;
+		unsigned int i;
+
+		for (i = 0; i < p->count; i++) {
+			const struct vfq_flip *f = q_peek(p, i);
+
+			if (f->tombstone)
+				continue;
+			if (f->target_ns > vblank_ns)
+				break;
+			newest = i;
+		}
+		if (newest >= 0)
+			latch(c, pi, newest, vblank_ns, seq, &raised);
+		else
+			flush_tombstones(c, pi);
+
+		if (p->irq_target == VFQ_IRQ_EVERY_VBLANK &&
+		    c->power == VFQ_POWER_ON)
+			fire(c, pi, seq, vblank_ns, &raised);
+	}
+	if (raised)
+		c->stats.irqs++;
+}
+
+/* Earliest target of a pending tearing flip, or ~0 when there is none. */
+u64 vfq_next_immediate(const struct vfq_crtc *c)
+{
+	u64 next = ~0ULL;
+	unsigned int pi, i;
+
+	for (pi = 0; pi < c->nplanes; pi++) {
+		const struct vfq_plane *p = &c->planes[pi];
+
+		for (i = 0; i < p->count; i++) {
+			const struct vfq_flip *f = q_peek(p, i);
+
+			if (!f->tombstone && f->mode == VFQ_MODE_IMMEDIATE &&
+			    f->target_ns < next)
+				next = f->target_ns;
+		}
+	}
+	return next;
+}
+
+/**
+ * vfq_immediate - tearing flips whose target has arrived, between vblanks
+ * @c: CRTC
+ * @now_ns: current time, the timestamp of what is shown now
+ * @seq: sequence of the last vblank
+ *
+ * A tearing flip is shown at its target; older due flips on its plane are
+ * cancelled.  Due flips that wait for a vblank stay queued.
+ */
+void vfq_immediate(struct vfq_crtc *c, u64 now_ns, u64 seq)
+{
+	bool raised = false;
+	unsigned int pi, i;
+
+	c->stats.ticks++;
+	for (pi = 0; pi < c->nplanes; pi++) {
+		struct vfq_plane *p = &c->planes[pi];
+		int newest = -1;
+
+		for (i = 0; i < p->count; i++) {
+			const struct vfq_flip *f = q_peek(p, i);
+
+			if (f->tombstone)
+				continue;
+			if (f->target_ns > now_ns)
+				break;
+			if (f->mode == VFQ_MODE_IMMEDIATE)
+				newest = i;
+		}
+		if (newest >= 0)
+			latch(c, pi, newest, now_ns, seq, &raised);
+	}
+	if (raised)
+		c->stats.irqs++;
+}
+
+/* First ring index of @p that a cancel request for @requested removes. */
+static unsigned int cancel_start(const struct vfq_plane *p, u64 requested,
+				 u64 now_ns)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->count; i++) {
+		const struct vfq_flip *f = q_peek(p, i);
+
+		/* Due flips are latched for the next vblank: they complete. */
+		if (!f->tombstone && f->present_id >= requested &&
+		    f->target_ns > now_ns)
+			break;
+	}
+	return i;
+}
+
+/*
+ * Whether a submission present on both planes would be cancelled on one and
+ * kept on the other.  Rings hold submissions in increasing order and cancel
+ * ranges are suffixes, so one merge walk decides.
+ */
+static bool splits(const struct vfq_plane *a, unsigned int a_start,
+		   const struct vfq_plane *b, unsigned int b_start)
+{
+	unsigned int i = 0, j = 0;
+
+	while (i < a->count && j < b->count) {
+		const struct vfq_flip *fa = q_peek(a, i), *fb = q_peek(b, j);
+
+		if (fa->tombstone || fa->submission < fb->submission) {
+			i++;
+		} else if (fb->tombstone || fb->submission < fa->submission) {
+			j++;
+		} else {
+			if ((i >= a_start) != (j >= b_start))
+				return true;
+			i++;
+			j++;
+		}
+	}
+	return false;
+}
+
+/*
+ * Cancelled flips release their buffer at once but are logged only when
+ * nothing live precedes them, so the log stays in PresentId order whatever
+ * order the cancel requests come in.
+ */
+static void cancel_range(struct vfq_crtc *c, unsigned int pi,
+			 unsigned int start)
+{
+	struct vfq_plane *p = &c->planes[pi];
+	unsigned int k;
+
+	for (k = start; k < p->count; k++) {
+		struct vfq_flip *f = q_at(p, k);
+
+		if (f->tombstone)
+			continue;
+		c->ops->release(c->ctx, pi, f->buf);
+		f->buf = NULL;
+		f->tombstone = true;
+		p->live--;
+	}
+	flush_tombstones(c, pi);
+	update_last_target(p);
+}
+
+/**
+ * vfq_cancel - cancel from a PresentId to the last submitted flip
+ * @c: CRTC
+ * @req: per plane: the first PresentId to cancel; out, the first one that
+ *	was cancelled (0: none)
+ * @n: entries in @req
+ * @now_ns: current time; flips already due are latched and complete
+ *
+ * Interlocked flips get one decision for all their planes.
+ *
+ * Return: 0, or -EINVAL for a malformed request or one that splits an
+ * interlocked flip (nothing changes then).
+ */
+int vfq_cancel(struct vfq_crtc *c, struct vfq_cancel_plane *req,
+	       unsigned int n, u64 now_ns)
+{
+	unsigned int start[VFQ_MAX_PLANES];
+	unsigned int i, a, b;
+	u32 seen = 0;
+
+	if (!n || n > c->nplanes)
+		return -EINVAL;
+	for (i = 0; i < c->nplanes; i++)
+		start[i] = c->planes[i].count;
+	for (i = 0; i < n; i++) {
+		if (req[i].plane >= c->nplanes || (seen & BIT(req[i].plane)) ||
+		    !req[i].requested)
+			return -EINVAL;
+		seen |= BIT(req[i].plane);
+		start[req[i].plane] = cancel_start(&c->planes[req[i].plane],
+						   req[i].requested, now_ns);
+	}
+
+	for (a = 0; a < c->nplanes; a++)
+		for (b = a + 1; b < c->nplanes; b++)
+			if (splits(&c->planes[a], start[a], &c->planes[b],
+				   start[b]))
+				return -EINVAL;
+
+	for (i = 0; i < n; i++) {
+		unsigned int pi = req[i].plane;
+		struct vfq_plane *p = &c->planes[pi];
+		unsigned int s = start[pi];
+
+		req[i].cancelled = s < p->count ? q_peek(p, s)->present_id : 0;
+		if (s < p->count)
+			cancel_range(c, pi, s);
+	}
+	return 0;
+}
+
+/* Mode set, disable, owner gone: every pending flip is logged cancelled. */
+void vfq_cancel_all(struct vfq_crtc *c)
+{
+	unsigned int pi;
+
+	for (pi = 0; pi < c->nplanes; pi++) {
+		while (c->planes[pi].count)
+			cancel_front(c, pi);
+		c->planes[pi].last_target_ns = 0;
+	}
+}
+
+/**
+ * vfq_set_log - set, replace or drop (@log NULL) the log of a plane
+ * @c: CRTC
+ * @plane: plane index
+ * @log: entries, @len of them
+ * @len: number of entries
+ *
+ * Return: 0, -EINVAL for a bad plane or size, -EBUSY while flips are
+ * pending on the plane.
+ */
+int vfq_set_log(struct vfq_crtc *c, unsigned int plane,
+		struct vfq_log_entry *log, u32 len)
+{
+	struct vfq_plane *p;
+
+	if (plane >= c->nplanes || (!log != !len))
+		return -EINVAL;
+	p = &c->planes[plane];
+	if (p->count)
+		return -EBUSY;
+	p->log = log;
+	p->log_len = len;
+	p->log_next = 0;
+	return 0;
+}
+
+u32 vfq_log_first_free(const struct vfq_crtc *c, unsigned int plane)
+{
+	return plane < c->nplanes ? c->planes[plane].log_next : 0;
+}
+
+void vfq_set_irq_target(struct vfq_crtc *c, unsigned int plane, u64 target)
+{
+	struct vfq_plane *p;
+
+	if (plane >= c->nplanes)
+		return;
+	p = &c->planes[plane];
+	p->irq_target = target;
+	p->irq_armed = target != VFQ_IRQ_NONE && target != VFQ_IRQ_EVERY_VBLANK;
+}
+
+/**
+ * vfq_power_update - two-phase quiet of the emulated display engine
+ * @c: CRTC
+ * @now_ns: current time
+ * @external_need: somebody else needs vblanks (DRM vblank users, composer)
+ *
+ * With nothing due and no event wanted the engine first stops raising
+ * events but keeps ticking on its grid; about two periods later it stops
+ * its timer.  Anything wanted brings it back on.
+ *
+ * Return: the new power state.
+ */
+enum vfq_power vfq_power_update(struct vfq_crtc *c, u64 now_ns,
+				bool external_need)
+{
+	bool want = external_need || vfq_pending_total(c);
+	unsigned int pi;
+
+	for (pi = 0; pi < c->nplanes && !want; pi++)
+		if (c->planes[pi].irq_target == VFQ_IRQ_EVERY_VBLANK ||
+		    c->planes[pi].count)
+			want = true;
+
+	if (want) {
+		c->power = VFQ_POWER_ON;
+	} else if (c->power == VFQ_POWER_ON) {
+		c->power = VFQ_POWER_KEEP_PHASE;
+		c->quiet_since_ns = now_ns;
+	} else if (c->power == VFQ_POWER_KEEP_PHASE &&
+		   now_ns - c->quiet_since_ns >= 2 * c->period_ns) {
+		c->power = VFQ_POWER_NO_PHASE;
+	}
+	return c->power;
+}

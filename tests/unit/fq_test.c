@@ -1,0 +1,572 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Host unit tests of the flip-queue core (drivers/gpu/drm/vflipq/vflipq_fq.c)
+ * against a simulated clock: every scheduling rule of the hardware flip
+ * queue, checked through the log, the buffer references and the events.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vflipq_fq.h"
+#include "unit.h"
+
+#define P	16666667ULL	/* 60 Hz */
+#define MAXBUF	8192
+#define LOGLEN	8192
+
+struct ev {
+	unsigned int plane;
+	u64 seq, ts;
+	u32 first_free;
+};
+
+static struct sim {
+	struct vfq_crtc c;
+	struct vfq_log_entry log[VFQ_MAX_PLANES][LOGLEN];
+	int refs[MAXBUF];
+	int shows;
+	struct ev ev[4096];
+	int nev;
+	u64 now;
+} S;
+
+static void *B(unsigned int id)
+{
+	return (void *)(uintptr_t)id;
+}
+
+static void op_show(void *ctx, unsigned int plane, void *buf, u64 ts, u64 seq)
+{
+	(void)ctx; (void)plane; (void)buf; (void)ts; (void)seq;
+	S.shows++;
+}
+
+static void op_release(void *ctx, unsigned int plane, void *buf)
+{
+	(void)ctx; (void)plane;
+	S.refs[(uintptr_t)buf]--;
+}
+
+static void op_event(void *ctx, unsigned int plane, u64 seq, u64 ts,
+		     u32 first_free)
+{
+	(void)ctx;
+	if (S.nev < 4096)
+		S.ev[S.nev++] = (struct ev){ plane, seq, ts, first_free };
+}
+
+static const struct vfq_ops ops = {
+	.show = op_show, .release = op_release, .event = op_event,
+};
+
+static void sim_init(unsigned int depth, unsigned int nplanes)
+{
+	unsigned int i;
+
+	memset(&S, 0, sizeof(S));
+	vfq_init(&S.c, &ops, NULL, depth, nplanes);
+	vfq_set_timing(&S.c, P, 0, 0);
+	for (i = 0; i < nplanes; i++)
+		CHECK_EQ(vfq_set_log(&S.c, i, S.log[i], LOGLEN), 0);
+}
+
+static struct vfq_plane_cfg cfg_default(void)
+{
+	return (struct vfq_plane_cfg){ .format = 1, .cpp = 4, .crtc_w = 64,
+				       .crtc_h = 64, .src_w = 64, .src_h = 64 };
+}
+
+static int submit_cfg(unsigned int plane, u64 id, u64 target, u32 mode,
+		      struct vfq_plane_cfg cfg, bool others,
+		      struct vfq_drain *d)
+{
+	struct vfq_submit s = { .nplanes = 1, .target_ns = target,
+				.others_pending = others };
+	struct vfq_drain dd;
+	int ret;
+
+	s.p[0] = (struct vfq_submit_plane){ plane, id, mode, cfg, B(id) };
+	ret = vfq_submit(&S.c, &s, S.now, d ? d : &dd);
+	if (!ret)
+		S.refs[id]++;
+	return ret;
+}
+
+static int submit1(unsigned int plane, u64 id, u64 target)
+{
+	return submit_cfg(plane, id, target, VFQ_MODE_ON_NEXT_VSYNC,
+			  cfg_default(), false, NULL);
+}
+
+/* Run the engine up to @t: every vblank and tearing deadline in order. */
+static void run_to(u64 t)
+{
+	for (;;) {
+		u64 seq, vb = vfq_vblank_at_or_after(&S.c, S.now + 1, &seq);
+		u64 imm = vfq_next_immediate(&S.c);
+
+		if (imm > S.now && imm < vb && imm <= t) {
+			S.now = imm;
+			vfq_immediate(&S.c, imm, seq - 1);
+			continue;
+		}
+		if (vb > t)
+			break;
+		S.now = vb;
+		vfq_vblank(&S.c, vb, seq);
+	}
+	S.now = t;
+}
+
+static void check_log(unsigned int plane, unsigned int idx, u64 id, u64 ts)
+{
+	CHECK_EQ(S.log[plane][idx].present_id, id);
+	CHECK_EQ(S.log[plane][idx].timestamp_ns, ts);
+}
+
+static void t_batch_on_target(void)
+{
+	unsigned int k;
+
+	sim_init(8, 1);
+	for (k = 1; k <= 8; k++)
+		CHECK_EQ(submit1(0, k, k * P - P / 2), 0);
+	CHECK_EQ(vfq_pending(&S.c, 0), 8);
+	run_to(9 * P);
+	for (k = 1; k <= 8; k++)
+		check_log(0, k - 1, k, k * P);
+	CHECK_EQ(vfq_log_first_free(&S.c, 0), 8);
+	CHECK_EQ(S.c.stats.shown, 8);
+	CHECK_EQ(S.c.stats.cancelled, 0);
+	for (k = 1; k <= 7; k++)
+		CHECK_EQ(S.refs[k], 0);
+	CHECK_EQ(S.refs[8], 1);
+	CHECK_EQ(vfq_pending(&S.c, 0), 0);
+}
+
+static void t_target_on_vblank(void)
+{
+	sim_init(8, 1);
+	CHECK_EQ(submit1(0, 1, 2 * P), 0);
+	run_to(2 * P);
+	check_log(0, 0, 1, 2 * P);
+	CHECK_EQ(S.c.stats.shown, 1);
+}
+
+static void t_collapse(void)
+{
+	sim_init(8, 1);
+	CHECK_EQ(submit1(0, 1, P / 4), 0);
+	CHECK_EQ(submit1(0, 2, P / 3), 0);
+	CHECK_EQ(submit1(0, 3, P / 2), 0);
+	run_to(P);
+	check_log(0, 0, 1, VFQ_TS_CANCELLED);
+	check_log(0, 1, 2, VFQ_TS_CANCELLED);
+	check_log(0, 2, 3, P);
+	CHECK_EQ(S.refs[1], 0);
+	CHECK_EQ(S.refs[2], 0);
+	CHECK_EQ(S.refs[3], 1);
+	CHECK_EQ(S.c.stats.cancelled, 2);
+}
+
+static void t_target_backwards(void)
+{
+	sim_init(8, 1);
+	CHECK_EQ(submit1(0, 1, 3 * P), 0);
+	CHECK_EQ(submit1(0, 2, 2 * P), -EINVAL);
+	CHECK_EQ(vfq_pending(&S.c, 0), 1);
+	CHECK_EQ(submit1(0, 2, 3 * P), 0);
+	CHECK_EQ(vfq_pending(&S.c, 0), 2);
+}
+
+static void t_bad_input(void)
+{
+	struct vfq_submit s = { .target_ns = P };
+	struct vfq_drain d;
+
+	sim_init(8, 2);
+	CHECK_EQ(submit1(0, 5, P), 0);
+	CHECK_EQ(vfq_submit(&S.c, &s, 0, &d), -EINVAL);		/* no plane */
+	CHECK_EQ(submit1(2, 6, P), -EINVAL);			/* bad plane */
+	CHECK_EQ(submit1(0, 0, P), -EINVAL);			/* id 0 */
+	CHECK_EQ(submit1(0, 5, P), -EINVAL);			/* not increasing */
+	CHECK_EQ(submit1(0, 4, P), -EINVAL);
+	CHECK_EQ(submit_cfg(0, 9, P, 3, cfg_default(), false, NULL), -EINVAL);
+	s.nplanes = 2;
+	s.p[0] = (struct vfq_submit_plane){ 1, 7, 0, cfg_default(), B(7) };
+	s.p[1] = (struct vfq_submit_plane){ 1, 8, 0, cfg_default(), B(8) };
+	CHECK_EQ(vfq_submit(&S.c, &s, 0, &d), -EINVAL);		/* dup plane */
+	s.nplanes = 1;
+	s.p[0].buf = NULL;
+	CHECK_EQ(vfq_submit(&S.c, &s, 0, &d), -EINVAL);		/* no buffer */
+	CHECK_EQ(vfq_set_log(&S.c, 1, NULL, 0), 0);
+	CHECK_EQ(submit1(1, 9, P), -EINVAL);			/* no log */
+	CHECK_EQ(vfq_pending_total(&S.c), 1);
+	CHECK_EQ(S.c.stats.cancelled, 0);
+}
+
+static void t_depth_full(void)
+{
+	struct vfq_drain d;
+	unsigned int k;
+
+	sim_init(4, 2);
+	for (k = 1; k <= 4; k++)
+		CHECK_EQ(submit1(1, k, k * P - P / 2), 0);
+	CHECK_EQ(submit_cfg(1, 5, 5 * P, 0, cfg_default(), false, &d), -EAGAIN);
+	CHECK_EQ(d.flags, VFQ_DRAIN_NEEDED);
+	CHECK_EQ(d.plane_mask, 1u << 1);
+	CHECK_EQ(vfq_pending(&S.c, 1), 4);
+	run_to(P);
+	CHECK_EQ(submit1(1, 5, 5 * P), 0);
+}
+
+static void t_no_eagain_without_pending(void)
+{
+	struct vfq_plane_cfg c = cfg_default();
+	struct vfq_drain d;
+
+	sim_init(2, 1);
+	CHECK_EQ(submit1(0, 1, P / 2), 0);
+	run_to(P);
+	c.crtc_x = 10;
+	CHECK_EQ(submit_cfg(0, 2, 2 * P, 0, c, false, &d), 0);
+	run_to(2 * P);
+	c.format = 2;
+	c.cpp = 8;
+	CHECK_EQ(submit_cfg(0, 3, 3 * P, 0, c, false, &d), 0);
+	CHECK_EQ(d.flags, 0);
+}
+
+static void t_drain_hints(void)
+{
+	struct vfq_plane_cfg c = cfg_default();
+	struct vfq_drain d;
+
+	sim_init(8, 2);
+	CHECK_EQ(submit1(0, 1, 5 * P), 0);
+	CHECK_EQ(submit1(1, 1, P / 2), 0);
+	run_to(P);
+	c.crtc_y = 3;
+	CHECK_EQ(submit_cfg(0, 2, 5 * P, 0, c, false, &d), -EAGAIN);
+	CHECK_EQ(d.flags, VFQ_DRAIN_NEEDED);
+	CHECK_EQ(d.plane_mask, 1);
+	c = cfg_default();
+	c.format = 7;
+	CHECK_EQ(submit_cfg(1, 2, 5 * P, 0, c, false, &d), -EAGAIN);
+	CHECK_EQ(d.flags, VFQ_DRAIN_ALL_PLANES);
+	c.cpp = 2;
+	CHECK_EQ(submit_cfg(1, 2, 5 * P, 0, c, true, &d), -EAGAIN);
+	CHECK_EQ(d.flags, VFQ_DRAIN_ALL_SOURCES);
+	CHECK_EQ(vfq_pending_total(&S.c), 1);
+}
+
+static int submit2(u64 id0, u64 id1, u64 target)
+{
+	struct vfq_submit s = { .nplanes = 2, .target_ns = target };
+	struct vfq_drain d;
+	int ret;
+
+	s.p[0] = (struct vfq_submit_plane){ 0, id0, 0, cfg_default(), B(id0) };
+	s.p[1] = (struct vfq_submit_plane){ 1, id1, 0, cfg_default(), B(id1) };
+	ret = vfq_submit(&S.c, &s, S.now, &d);
+	if (!ret) {
+		S.refs[id0]++;
+		S.refs[id1]++;
+	}
+	return ret;
+}
+
+static void t_interlocked(void)
+{
+	struct vfq_cancel_plane cr[2];
+
+	sim_init(8, 2);
+	CHECK_EQ(submit2(10, 20, P / 2), 0);
+	run_to(P);
+	check_log(0, 0, 10, P);
+	check_log(1, 0, 20, P);
+
+	CHECK_EQ(submit2(11, 21, 3 * P), 0);
+	CHECK_EQ(submit1(0, 12, 4 * P), 0);
+	cr[0] = (struct vfq_cancel_plane){ .plane = 0, .requested = 11 };
+	CHECK_EQ(vfq_cancel(&S.c, cr, 1, S.now), -EINVAL);	/* splits */
+	CHECK_EQ(vfq_pending_total(&S.c), 3);
+	cr[0] = (struct vfq_cancel_plane){ .plane = 0, .requested = 12 };
+	CHECK_EQ(vfq_cancel(&S.c, cr, 1, S.now), 0);		/* whole */
+	CHECK_EQ(cr[0].cancelled, 12);
+	cr[0] = (struct vfq_cancel_plane){ .plane = 0, .requested = 11 };
+	cr[1] = (struct vfq_cancel_plane){ .plane = 1, .requested = 21 };
+	CHECK_EQ(vfq_cancel(&S.c, cr, 2, S.now), 0);
+	CHECK_EQ(cr[0].cancelled, 11);
+	CHECK_EQ(cr[1].cancelled, 21);
+	CHECK_EQ(vfq_pending_total(&S.c), 0);
+	/* 12 was cancelled first but waited behind 11: log in id order. */
+	check_log(0, 1, 11, VFQ_TS_CANCELLED);
+	check_log(0, 2, 12, VFQ_TS_CANCELLED);
+	check_log(1, 1, 21, VFQ_TS_CANCELLED);
+}
+
+/* The WDDM example: N..N+4 queued, N+2 already latched when cancelling. */
+static void t_partial_cancel(void)
+{
+	struct vfq_cancel_plane cr = { .plane = 0, .requested = 102 };
+	unsigned int k;
+
+	sim_init(8, 1);
+	for (k = 0; k < 5; k++)
+		CHECK_EQ(submit1(0, 100 + k, (k + 1) * P - P / 2), 0);
+	run_to(2 * P);
+	S.now = 3 * P - P / 4;
+	CHECK_EQ(vfq_cancel(&S.c, &cr, 1, S.now), 0);
+	CHECK_EQ(cr.cancelled, 103);
+	CHECK_EQ(S.refs[103], 0);
+	CHECK_EQ(S.refs[104], 0);
+	CHECK_EQ(vfq_pending(&S.c, 0), 1);
+	CHECK_EQ(vfq_log_first_free(&S.c, 0), 2);
+	run_to(3 * P);
+	check_log(0, 0, 100, P);
+	check_log(0, 1, 101, 2 * P);
+	check_log(0, 2, 102, 3 * P);
+	check_log(0, 3, 103, VFQ_TS_CANCELLED);
+	check_log(0, 4, 104, VFQ_TS_CANCELLED);
+	CHECK_EQ(vfq_log_first_free(&S.c, 0), 5);
+	/* The cancelled ids stay used: PresentIds keep increasing. */
+	CHECK_EQ(submit1(0, 104, 5 * P), -EINVAL);
+	CHECK_EQ(submit1(0, 105, 5 * P), 0);
+}
+
+static void t_cancel_nothing(void)
+{
+	struct vfq_cancel_plane cr = { .plane = 0, .requested = 9 };
+
+	sim_init(8, 1);
+	CHECK_EQ(submit1(0, 1, P / 2), 0);
+	CHECK_EQ(submit1(0, 2, 3 * P), 0);
+	CHECK_EQ(vfq_cancel(&S.c, &cr, 1, 0), 0);
+	CHECK_EQ(cr.cancelled, 0);
+	S.now = P / 2;
+	cr.requested = 1;	/* 1 is latched, 2 is not */
+	CHECK_EQ(vfq_cancel(&S.c, &cr, 1, S.now), 0);
+	CHECK_EQ(cr.cancelled, 2);
+	cr.requested = 1;
+	CHECK_EQ(vfq_cancel(&S.c, &cr, 1, S.now), 0);
+	CHECK_EQ(cr.cancelled, 0);
+	cr.requested = 0;
+	CHECK_EQ(vfq_cancel(&S.c, &cr, 1, S.now), -EINVAL);
+	run_to(P);
+	check_log(0, 0, 1, P);
+	check_log(0, 1, 2, VFQ_TS_CANCELLED);
+}
+
+static void t_cancel_all(void)
+{
+	unsigned int k;
+
+	sim_init(8, 1);
+	for (k = 1; k <= 4; k++)
+		CHECK_EQ(submit1(0, k, k * P), 0);
+	vfq_cancel_all(&S.c);
+	for (k = 1; k <= 4; k++) {
+		check_log(0, k - 1, k, VFQ_TS_CANCELLED);
+		CHECK_EQ(S.refs[k], 0);
+	}
+	CHECK_EQ(vfq_pending_total(&S.c), 0);
+}
+
+static void t_log_rules(void)
+{
+	struct vfq_log_entry small[4];
+	unsigned int k;
+
+	sim_init(8, 1);
+	CHECK_EQ(submit1(0, 1, 2 * P), 0);
+	CHECK_EQ(vfq_set_log(&S.c, 0, small, 4), -EBUSY);
+	CHECK_EQ(vfq_set_log(&S.c, 0, NULL, 0), -EBUSY);
+	CHECK_EQ(vfq_set_log(&S.c, 0, small, 0), -EINVAL);
+	CHECK_EQ(vfq_set_log(&S.c, 1, small, 4), -EINVAL);
+	run_to(2 * P);
+	CHECK_EQ(vfq_set_log(&S.c, 0, small, 4), 0);
+	CHECK_EQ(vfq_log_first_free(&S.c, 0), 0);
+	for (k = 2; k <= 7; k++)
+		CHECK_EQ(submit1(0, k, (k + 1) * P), 0);
+	run_to(8 * P);
+	/* 6 entries into a ring of 4: 6 and 7 wrapped to the start. */
+	CHECK_EQ(vfq_log_first_free(&S.c, 0), 2);
+	CHECK_EQ(small[0].present_id, 6);
+	CHECK_EQ(small[1].present_id, 7);
+	CHECK_EQ(small[2].present_id, 4);
+	CHECK_EQ(small[3].present_id, 5);
+	CHECK_EQ(small[1].timestamp_ns, 8 * P);
+}
+
+static void t_irq_target(void)
+{
+	unsigned int k;
+
+	sim_init(8, 1);
+	vfq_set_irq_target(&S.c, 0, 5);
+	for (k = 1; k <= 8; k++)
+		CHECK_EQ(submit1(0, k, k * P - P / 2), 0);
+	run_to(9 * P);
+	CHECK_EQ(S.nev, 1);
+	CHECK_EQ(S.ev[0].ts, 5 * P);
+	CHECK_EQ(S.ev[0].seq, 5);
+	CHECK_EQ(S.ev[0].first_free, 5);
+	CHECK_EQ(S.c.stats.irqs, 1);
+
+	/* Target at each batch's last frame: one event per depth frames. */
+	S.nev = 0;
+	for (k = 0; k < 8; k++) {
+		unsigned int j;
+
+		vfq_set_irq_target(&S.c, 0, 9 + k * 8 + 7);
+		for (j = 0; j < 8; j++)
+			CHECK_EQ(submit1(0, 9 + k * 8 + j,
+					 (10 + k * 8 + j) * P - P / 2), 0);
+		run_to((10 + k * 8 + 8) * P);
+	}
+	CHECK_EQ(S.nev, 8);
+
+	vfq_set_irq_target(&S.c, 0, VFQ_IRQ_NONE);
+	S.nev = 0;
+	CHECK_EQ(submit1(0, 100, S.now + P), 0);
+	run_to(S.now + 3 * P);
+	CHECK_EQ(S.nev, 0);
+
+	vfq_set_irq_target(&S.c, 0, VFQ_IRQ_EVERY_VBLANK);
+	vfq_power_update(&S.c, S.now, false);
+	run_to(S.now + 4 * P);
+	CHECK_EQ(S.nev, 4);
+}
+
+static void t_two_phase_quiet(void)
+{
+	u64 seq;
+
+	sim_init(8, 1);
+	CHECK_EQ(vfq_power_update(&S.c, 0, true), VFQ_POWER_ON);
+	CHECK_EQ(vfq_power_update(&S.c, P, false), VFQ_POWER_KEEP_PHASE);
+	CHECK_EQ(vfq_power_update(&S.c, 2 * P, false), VFQ_POWER_KEEP_PHASE);
+	CHECK_EQ(vfq_power_update(&S.c, 3 * P, false), VFQ_POWER_NO_PHASE);
+	CHECK_EQ(vfq_power_update(&S.c, 40 * P, false), VFQ_POWER_NO_PHASE);
+	/* Re-enabled much later: back on the same grid, count included. */
+	CHECK_EQ(vfq_vblank_at_or_after(&S.c, 1000 * P + 5, &seq), 1001 * P);
+	CHECK_EQ(seq, 1001);
+	CHECK_EQ(submit1(0, 1, 1000 * P), 0);
+	CHECK_EQ(vfq_power_update(&S.c, 1000 * P, false), VFQ_POWER_ON);
+	/* A pending flip keeps the engine on, events or not. */
+	CHECK_EQ(vfq_power_update(&S.c, 1003 * P, false), VFQ_POWER_ON);
+	/* No events are raised while keeping phase. */
+	vfq_set_irq_target(&S.c, 0, VFQ_IRQ_NONE);
+	S.c.power = VFQ_POWER_KEEP_PHASE;
+	S.c.planes[0].irq_target = VFQ_IRQ_EVERY_VBLANK;
+	vfq_vblank(&S.c, 1004 * P, 1004);
+	CHECK_EQ(S.nev, 0);
+}
+
+static void t_immediate(void)
+{
+	sim_init(8, 2);
+	CHECK_EQ(submit_cfg(0, 1, P + P / 3, VFQ_MODE_IMMEDIATE, cfg_default(),
+			    false, NULL), 0);
+	CHECK_EQ(submit1(1, 1, P + P / 3), 0);
+	CHECK_EQ(vfq_next_immediate(&S.c), P + P / 3);
+	run_to(P + P / 2);
+	check_log(0, 0, 1, P + P / 3);
+	CHECK_EQ(vfq_pending(&S.c, 1), 1);
+	run_to(2 * P);
+	check_log(1, 0, 1, 2 * P);
+	CHECK_EQ(vfq_next_immediate(&S.c), ~0ULL);
+
+	/* No-tearing waits for the vblank like on-next-vsync. */
+	CHECK_EQ(submit_cfg(0, 2, 2 * P + 10, VFQ_MODE_IMMEDIATE_NO_TEARING,
+			    cfg_default(), false, NULL), 0);
+	run_to(3 * P - 1);
+	CHECK_EQ(vfq_pending(&S.c, 0), 1);
+	run_to(3 * P);
+	check_log(0, 1, 2, 3 * P);
+}
+
+/* 5,000+ flips, random targets and cancels: the log stays exact. */
+static void t_soak(void)
+{
+	u64 next_id = 1, target = 0, expect = 1;
+	unsigned int i, n;
+	int shown_refs = 0;
+
+	sim_init(8, 1);
+	srand(12345);
+	while (next_id <= 5200) {
+		int r = rand() % 10;
+
+		if (r < 6) {
+			u64 t = target + (u64)(rand() % 3) * P / 2 +
+				rand() % 1000;
+
+			if (t < S.now)
+				t = S.now + rand() % P;
+			if (submit1(0, next_id, t) == 0) {
+				next_id++;
+				target = t;
+			}
+		} else if (r < 8) {
+			run_to(S.now + (u64)(rand() % 3 + 1) * P / 2);
+		} else {
+			struct vfq_cancel_plane cr = {
+				.plane = 0,
+				.requested = next_id - 1 - rand() % 4,
+			};
+
+			if (cr.requested)
+				CHECK_EQ(vfq_cancel(&S.c, &cr, 1, S.now), 0);
+		}
+	}
+	run_to(target + 2 * P);
+	vfq_cancel_all(&S.c);
+	n = vfq_log_first_free(&S.c, 0);
+	CHECK_EQ(n, next_id - 1);
+	for (i = 0; i < n && i < LOGLEN; i++) {
+		if (S.log[0][i].present_id != expect) {
+			CHECK_EQ(S.log[0][i].present_id, expect);
+			for (unsigned int j = i > 5 ? i - 5 : 0; j < i + 5; j++)
+				fprintf(stderr, "  log[%u] = %llu %llx\n", j,
+					(unsigned long long)S.log[0][j].present_id,
+					(unsigned long long)S.log[0][j].timestamp_ns);
+			break;
+		}
+		expect++;
+	}
+	for (i = 1; i < next_id; i++)
+		shown_refs += S.refs[i];
+	CHECK_EQ(shown_refs, 1);
+	CHECK_EQ(S.c.stats.shown + S.c.stats.cancelled, next_id - 1);
+}
+
+static const struct unit_test tests[] = {
+	{ "batch-on-target", t_batch_on_target },
+	{ "target-on-vblank", t_target_on_vblank },
+	{ "expiry-collapse", t_collapse },
+	{ "target-backwards", t_target_backwards },
+	{ "bad-input", t_bad_input },
+	{ "depth-full", t_depth_full },
+	{ "no-eagain-without-pending", t_no_eagain_without_pending },
+	{ "drain-hints", t_drain_hints },
+	{ "interlocked", t_interlocked },
+	{ "partial-cancel", t_partial_cancel },
+	{ "cancel-nothing", t_cancel_nothing },
+	{ "cancel-all", t_cancel_all },
+	{ "log-rules", t_log_rules },
+	{ "irq-target", t_irq_target },
+	{ "two-phase-quiet", t_two_phase_quiet },
+	{ "immediate", t_immediate },
+	{ "soak", t_soak },
+};
+
+int main(int argc, char **argv)
+{
+	return unit_run("fq", tests, sizeof(tests) / sizeof(tests[0]), argc,
+			argv);
+}
