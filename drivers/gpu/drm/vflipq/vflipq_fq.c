@@ -431,7 +431,9 @@ static bool splits(const struct vfq_plane *a, unsigned int a_start,
 		} else if (fb->tombstone || fb->submission < fa->submission) {
 			j++;
 		} else {
-			if ((i >= a_start) != (j >= b_start))
+			bool cancel_a = i >= a_start, cancel_b = j >= b_start;
+
+			if (cancel_a != cancel_b)
 				return true;
 			i++;
 			j++;

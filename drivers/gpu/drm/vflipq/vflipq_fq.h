@@ -9,6 +9,7 @@
 #ifndef _VFLIPQ_FQ_H_
 #define _VFLIPQ_FQ_H_
 
+#include <linux/bits.h>
 #include <linux/types.h>
 
 #define VFQ_MAX_DEPTH		64
@@ -29,9 +30,9 @@ enum vfq_mode {
 };
 
 /* Drain hints of a refused submission. */
-#define VFQ_DRAIN_NEEDED	(1u << 0)
-#define VFQ_DRAIN_ALL_PLANES	(1u << 1)
-#define VFQ_DRAIN_ALL_SOURCES	(1u << 2)
+#define VFQ_DRAIN_NEEDED	BIT(0)
+#define VFQ_DRAIN_ALL_PLANES	BIT(1)
+#define VFQ_DRAIN_ALL_SOURCES	BIT(2)
 
 enum vfq_power {
 	VFQ_POWER_ON,		/* timer runs, events as requested */
