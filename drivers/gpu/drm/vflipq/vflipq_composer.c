@@ -137,7 +137,13 @@ static void compose_plane_row(struct vflipq_line_bufs *lb,
 	if (st->alpha == DRM_BLEND_ALPHA_OPAQUE &&
 	    (st->pixel_blend_mode == DRM_MODE_BLEND_PIXEL_NONE ||
 	     !st->fb->format->has_alpha)) {
+		unsigned int i;
+
 		ps->reader->read_row(src, sx, sy, xf->ux, xf->uy, n, dst);
+		/* "None" ignores the pixel alpha: the output stays opaque. */
+		if (st->fb->format->has_alpha)
+			for (i = 0; i < n; i++)
+				dst[i].a = 0xffff;
 		return;
 	}
 	ps->reader->read_row(src, sx, sy, xf->ux, xf->uy, n, lb->stage);
@@ -262,6 +268,7 @@ bool vflipq_composer_get(struct vflipq_output *out)
 	spin_lock_irq(&out->lock);
 	out->composer_users++;
 	spin_unlock_irq(&out->lock);
+	vflipq_engine_update(out);
 	return ref;
 }
 

@@ -54,6 +54,9 @@ int vflipq_config_validate(const struct vflipq_config *cfg)
 		return -EINVAL;
 	if (cfg->overlays > VFLIPQ_MAX_OVERLAYS)
 		return -EINVAL;
+	if (cfg->crtcs * (1 + cfg->overlays + cfg->cursor) >
+	    VFLIPQ_MAX_PLANES_TOTAL)
+		return -EINVAL;
 	if (cfg->num_modes < 1 || cfg->num_modes > VFLIPQ_MAX_MODES)
 		return -EINVAL;
 	if (cfg->preferred >= cfg->num_modes)

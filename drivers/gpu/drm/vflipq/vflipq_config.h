@@ -11,6 +11,8 @@
 #define VFLIPQ_MAX_CRTCS	8
 #define VFLIPQ_MAX_OVERLAYS	8
 #define VFLIPQ_MAX_MODES	16
+/* the DRM core allows 32 planes per device (plane masks are u32) */
+#define VFLIPQ_MAX_PLANES_TOTAL	32
 #define VFLIPQ_NAME_LEN		32
 
 #define VFLIPQ_MODE_MIN_DIM	64

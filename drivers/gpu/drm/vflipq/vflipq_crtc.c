@@ -4,6 +4,7 @@
  */
 
 #include <linux/dma-fence.h>
+#include <linux/math64.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 
@@ -20,11 +21,53 @@ static struct drm_vblank_crtc *vflipq_vblank(struct drm_crtc *crtc)
 	return &crtc->dev->vblank[drm_crtc_index(crtc)];
 }
 
+/* The last vblank of the engine's grid at or before @t. */
+static ktime_t vflipq_grid_floor(const struct vflipq_output *out, ktime_t t)
+{
+	u64 k;
+
+	if (ktime_before(t, out->phase) || !out->period_ns)
+		return out->phase;
+	k = div64_u64(ktime_to_ns(ktime_sub(t, out->phase)), out->period_ns);
+	return ktime_add_ns(out->phase, k * out->period_ns);
+}
+
+/* Whether the engine has work; under engine_lock. */
+static bool vflipq_engine_needed(const struct vflipq_output *out)
+{
+	return out->active && (out->vblank_wanted || out->composer_users);
+}
+
 /*
- * The "scan-out engine": fires once per frame, forwards the timer before
- * reporting the vblank (the timestamp is derived from the next expiry, like
- * hardware whose registers are latched before the interrupt is raised) and
- * kicks the composer if anybody consumes its output.
+ * Start the engine if it is stopped: it resumes on its grid, so vblank
+ * timestamps stay in phase with the mode set however long it slept.
+ * Called with engine_lock held.
+ */
+static void vflipq_engine_kick(struct vflipq_output *out)
+{
+	ktime_t next;
+
+	if (out->engine_running || !vflipq_engine_needed(out))
+		return;
+	next = ktime_add_ns(vflipq_grid_floor(out, ktime_get()),
+			   out->period_ns);
+	out->engine_running = true;
+	hrtimer_start(&out->vblank_timer, next, HRTIMER_MODE_ABS);
+}
+
+void vflipq_engine_update(struct vflipq_output *out)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&out->engine_lock, flags);
+	vflipq_engine_kick(out);
+	spin_unlock_irqrestore(&out->engine_lock, flags);
+}
+
+/*
+ * The display engine: one expiry per vblank on an absolute grid.  It stops
+ * itself when nobody needs it; nothing ever cancels it synchronously while
+ * DRM holds its vblank locks (the callback takes them too).
  */
 static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 {
@@ -32,18 +75,28 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 		container_of(timer, struct vflipq_output, vblank_timer);
 	struct drm_crtc *crtc = &out->crtc;
 	struct vflipq_crtc_state *state;
-	bool fence_cookie, composer;
+	bool fence_cookie, composer, vblank;
 	u64 overrun;
 
-	fence_cookie = dma_fence_begin_signalling();
+	spin_lock(&out->engine_lock);
+	if (!vflipq_engine_needed(out)) {
+		out->engine_running = false;
+		spin_unlock(&out->engine_lock);
+		return HRTIMER_NORESTART;
+	}
+	overrun = hrtimer_forward_now(timer, ns_to_ktime(out->period_ns));
+	vblank = out->vblank_wanted;
+	spin_unlock(&out->engine_lock);
 
-	overrun = hrtimer_forward_now(timer, out->period);
 	if (overrun != 1)
 		drm_dbg_driver(crtc->dev, "crtc %u: vblank timer overrun %llu\n",
 			       out->index, overrun);
 
+	fence_cookie = dma_fence_begin_signalling();
+
 	spin_lock(&out->lock);
-	drm_crtc_handle_vblank(crtc);
+	if (vblank)
+		drm_crtc_handle_vblank(crtc);
 	state = out->composer_state;
 	composer = out->composer_users > 0;
 	spin_unlock(&out->lock);
@@ -67,36 +120,43 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
+/* Called by the vblank core with vblank_time_lock held: never wait here. */
 static int vflipq_enable_vblank(struct drm_crtc *crtc)
 {
 	struct vflipq_output *out = crtc_to_output(crtc);
-	struct drm_vblank_crtc *vblank = vflipq_vblank(crtc);
+	unsigned long flags;
 
-	drm_calc_timestamping_constants(crtc, &crtc->mode);
-	out->period = ns_to_ktime(vblank->framedur_ns);
-	hrtimer_start(&out->vblank_timer, out->period, HRTIMER_MODE_REL);
+	spin_lock_irqsave(&out->engine_lock, flags);
+	out->vblank_wanted = true;
+	vflipq_engine_kick(out);
+	spin_unlock_irqrestore(&out->engine_lock, flags);
 	return 0;
 }
 
 static void vflipq_disable_vblank(struct drm_crtc *crtc)
 {
-	hrtimer_cancel(&crtc_to_output(crtc)->vblank_timer);
+	struct vflipq_output *out = crtc_to_output(crtc);
+	unsigned long flags;
+
+	spin_lock_irqsave(&out->engine_lock, flags);
+	out->vblank_wanted = false;
+	spin_unlock_irqrestore(&out->engine_lock, flags);
 }
 
 static bool vflipq_get_vblank_timestamp(struct drm_crtc *crtc, int *max_error,
 					ktime_t *vblank_time, bool in_vblank_irq)
 {
 	struct vflipq_output *out = crtc_to_output(crtc);
-	struct drm_vblank_crtc *vblank = vflipq_vblank(crtc);
+	unsigned long flags;
 
-	if (!READ_ONCE(vblank->enabled)) {
-		*vblank_time = ktime_get();
-		return true;
-	}
-
-	/* The timer was forwarded before the vblank was handled: step back. */
-	*vblank_time = ktime_sub(hrtimer_get_expires(&out->vblank_timer),
-				 out->period);
+	spin_lock_irqsave(&out->engine_lock, flags);
+	if (out->engine_running)
+		/* Forwarded before the vblank was handled: step back. */
+		*vblank_time = ktime_sub_ns(hrtimer_get_expires(&out->vblank_timer),
+					    out->period_ns);
+	else
+		*vblank_time = vflipq_grid_floor(out, ktime_get());
+	spin_unlock_irqrestore(&out->engine_lock, flags);
 	return true;
 }
 
@@ -171,7 +231,6 @@ int vflipq_verify_crc_source(struct drm_crtc *crtc, const char *src_name,
 	return 0;
 }
 
-/* Called by the DRM CRC code with its own lock held, never concurrently. */
 int vflipq_set_crc_source(struct drm_crtc *crtc, const char *src_name)
 {
 	struct vflipq_output *out = crtc_to_output(crtc);
@@ -181,16 +240,18 @@ int vflipq_set_crc_source(struct drm_crtc *crtc, const char *src_name)
 	ret = vflipq_crc_parse_source(src_name, &enabled);
 	if (ret)
 		return ret;
-	if (enabled == out->crc_enabled)
-		return 0;
 
-	if (enabled) {
-		out->crc_vblank_ref = vflipq_composer_get(out);
-	} else {
-		vflipq_composer_put(out, out->crc_vblank_ref);
-		out->crc_vblank_ref = false;
+	mutex_lock(&out->crc_lock);
+	if (enabled != out->crc_enabled) {
+		if (enabled) {
+			out->crc_vblank_ref = vflipq_composer_get(out);
+		} else {
+			vflipq_composer_put(out, out->crc_vblank_ref);
+			out->crc_vblank_ref = false;
+		}
+		out->crc_enabled = enabled;
 	}
-	out->crc_enabled = enabled;
+	mutex_unlock(&out->crc_lock);
 	return 0;
 }
 
@@ -266,16 +327,38 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 	return 0;
 }
 
+/* A mode set restarts the scan-out: the grid starts at this instant. */
 static void vflipq_crtc_atomic_enable(struct drm_crtc *crtc,
 				      struct drm_atomic_state *state)
 {
+	struct vflipq_output *out = crtc_to_output(crtc);
+	unsigned long flags;
+
+	drm_calc_timestamping_constants(crtc, &crtc->state->adjusted_mode);
+
+	spin_lock_irqsave(&out->engine_lock, flags);
+	out->period_ns = vflipq_vblank(crtc)->framedur_ns;
+	out->phase = ktime_get();
+	out->active = true;
+	spin_unlock_irqrestore(&out->engine_lock, flags);
+
 	drm_crtc_vblank_on(crtc);
 }
 
 static void vflipq_crtc_atomic_disable(struct drm_crtc *crtc,
 				       struct drm_atomic_state *state)
 {
+	struct vflipq_output *out = crtc_to_output(crtc);
+	unsigned long flags;
+
 	drm_crtc_vblank_off(crtc);
+
+	spin_lock_irqsave(&out->engine_lock, flags);
+	out->active = false;
+	spin_unlock_irqrestore(&out->engine_lock, flags);
+	/* No DRM lock is held here: the engine can be waited for. */
+	hrtimer_cancel(&out->vblank_timer);
+	out->engine_running = false;
 }
 
 /**
@@ -362,10 +445,14 @@ int vflipq_crtc_init(struct vflipq_output *out)
 	int ret;
 
 	spin_lock_init(&out->lock);
+	spin_lock_init(&out->engine_lock);
+	ret = drmm_mutex_init(drm, &out->crc_lock);
+	if (ret)
+		return ret;
 	spin_lock_init(&out->composer_lock);
 	atomic_set(&out->wb_jobs, 0);
 	init_waitqueue_head(&out->wb_idle);
-	hrtimer_init(&out->vblank_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hrtimer_init(&out->vblank_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	out->vblank_timer.function = vflipq_vblank_simulate;
 
 	ret = drmm_crtc_init_with_planes(drm, &out->crtc, out->primary,

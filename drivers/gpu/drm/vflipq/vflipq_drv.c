@@ -271,7 +271,7 @@ void vflipq_device_destroy(struct vflipq_device *vdev)
 
 	/* Writeback cleanup runs from a workqueue and touches the outputs. */
 	for (i = 0; i < vdev->config.crtcs; i++) {
-		struct vflipq_output *out = vdev->outputs[i];
+		struct vflipq_output *out = &vdev->outputs[i];
 
 		wait_event(out->wb_idle, !atomic_read(&out->wb_jobs));
 	}

@@ -3,6 +3,7 @@
 #define _VFLIPQ_DRV_H_
 
 #include <linux/hrtimer.h>
+#include <linux/mutex.h>
 #include <linux/atomic.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -120,15 +121,23 @@ struct vflipq_crtc_state {
  * @primary: primary plane
  * @cursor: cursor plane or NULL
  * @overlays: overlay planes
- * @vblank_timer: emulates the scan-out engine's vblank interrupt
- * @period: frame duration of the current mode
+ * @vblank_timer: the display engine: expires at every vblank of the grid
+ * @engine_lock: protects @engine_running, @vblank_wanted, @active,
+ *	@period_ns and @phase; never held while calling into the vblank core
+ * @engine_running: @vblank_timer is armed or its callback will re-arm it
+ * @vblank_wanted: the DRM vblank core has vblank interrupts enabled
+ * @active: the CRTC scans out
+ * @period_ns: frame duration of the current mode
+ * @phase: a vblank of the grid: the instant the mode was set
  * @composer_wq: ordered queue for composer work of this CRTC
  * @lock: protects @composer_state and @composer_users against the vblank
  *	timer; held across atomic_begin..atomic_flush so that the timer never
  *	sees a half-updated composer
  * @composer_users: CRC capture plus pending writeback jobs
- * @crc_enabled: CRC capture is on (under the CRTC's crc lock)
- * @crc_vblank_ref: CRC capture holds a vblank reference
+ * @crc_lock: serialises set_crc_source (open of crc/data may overlap the
+ *	release of a previous open)
+ * @crc_enabled: CRC capture is on (under @crc_lock)
+ * @crc_vblank_ref: CRC capture holds a vblank reference (under @crc_lock)
  * @wb_jobs: writeback jobs prepared and not yet cleaned up
  * @wb_idle: woken when @wb_jobs drops to zero
  * @composer_state: CRTC state the composer uses
@@ -147,12 +156,20 @@ struct vflipq_output {
 	struct drm_plane *overlays[VFLIPQ_MAX_OVERLAYS];
 
 	struct hrtimer vblank_timer;
-	ktime_t period;
+	/* engine state vs. the timer callback */
+	spinlock_t engine_lock;
+	bool engine_running;
+	bool vblank_wanted;
+	bool active;
+	u64 period_ns;
+	ktime_t phase;
 
 	struct workqueue_struct *composer_wq;
 	/* composer_state, composer_users vs. the vblank timer */
 	spinlock_t lock;
 	unsigned int composer_users;
+	/* set_crc_source calls */
+	struct mutex crc_lock;
 	bool crc_enabled;
 	bool crc_vblank_ref;
 	atomic_t wb_jobs;
@@ -170,14 +187,16 @@ struct vflipq_output {
  * @pdev: platform device the DRM device hangs off
  * @id: device id, stable for the device's lifetime
  * @config: configuration the device was created from (immutable)
- * @outputs: one per CRTC
+ * @outputs: one per CRTC; embedded because the writeback connectors in
+ *	them are destroyed by the mode-config cleanup, which runs after every
+ *	other drmm release action
  */
 struct vflipq_device {
 	struct drm_device drm;
 	struct platform_device *pdev;
 	int id;
 	struct vflipq_config config;
-	struct vflipq_output *outputs[VFLIPQ_MAX_CRTCS];
+	struct vflipq_output outputs[VFLIPQ_MAX_CRTCS];
 };
 
 static inline struct vflipq_device *to_vflipq_device(struct drm_device *drm)
@@ -217,6 +236,7 @@ int vflipq_output_init(struct vflipq_device *vdev, unsigned int index);
 /* vflipq_crtc.c */
 int vflipq_crtc_init(struct vflipq_output *out);
 void vflipq_crtc_finish_writeback(struct drm_crtc_state *old);
+void vflipq_engine_update(struct vflipq_output *out);
 const char *const *vflipq_get_crc_sources(struct drm_crtc *crtc,
 					  size_t *count);
 int vflipq_set_crc_source(struct drm_crtc *crtc, const char *src_name);

@@ -87,15 +87,11 @@ static int vflipq_output_planes(struct vflipq_output *out)
 int vflipq_output_init(struct vflipq_device *vdev, unsigned int index)
 {
 	struct drm_device *drm = &vdev->drm;
-	struct vflipq_output *out;
+	struct vflipq_output *out = &vdev->outputs[index];
 	int ret;
 
-	out = drmm_kzalloc(drm, sizeof(*out), GFP_KERNEL);
-	if (!out)
-		return -ENOMEM;
 	out->vdev = vdev;
 	out->index = index;
-	vdev->outputs[index] = out;
 
 	ret = vflipq_output_planes(out);
 	if (ret)

@@ -145,12 +145,13 @@ static void vflipq_wb_atomic_commit(struct drm_connector *connector,
 	vjob->vblank_ref = vflipq_composer_get(out);
 	vjob->composer = true;
 
+	/* On the queue first: the composer signals whatever is at its head. */
+	drm_writeback_queue_job(wb, conn_state);
+
 	spin_lock_irq(&out->composer_lock);
 	cs->active_writeback = vjob;
 	cs->wb_pending = true;
 	spin_unlock_irq(&out->composer_lock);
-
-	drm_writeback_queue_job(wb, conn_state);
 }
 
 static const struct drm_connector_helper_funcs vflipq_wb_helper_funcs = {
