@@ -49,8 +49,8 @@ static void vflipq_engine_kick(struct vflipq_output *out)
 
 	if (out->engine_running || !vflipq_engine_needed(out))
 		return;
-	next = ktime_add_ns(vflipq_grid_floor(out, ktime_get()),
-			   out->period_ns);
+	next = vflipq_grid_floor(out, ktime_get());
+	next = ktime_add_ns(next, out->period_ns);
 	out->engine_running = true;
 	hrtimer_start(&out->vblank_timer, next, HRTIMER_MODE_ABS);
 }
