@@ -545,6 +545,29 @@ static void t_soak(void)
 	CHECK_EQ(S.c.stats.shown + S.c.stats.cancelled, next_id - 1);
 }
 
+static void t_reset_client(void)
+{
+	sim_init(8, 1);
+	vfq_set_irq_target(&S.c, 0, 3);
+	CHECK_EQ(submit1(0, 5, P / 2), 0);
+	CHECK_EQ(submit1(0, 6, 9 * P), 0);
+	run_to(P);
+	CHECK_EQ(S.nev, 1);
+	S.nev = 0;
+	vfq_reset_client(&S.c);
+	check_log(0, 0, 5, P);
+	check_log(0, 1, 6, VFQ_TS_CANCELLED);
+	CHECK_EQ(S.refs[6], 0);
+	CHECK_EQ(S.refs[5], 1);	/* still on screen */
+	/* A new client: fresh ids, but it must set a log first. */
+	CHECK_EQ(submit1(0, 1, 2 * P), -EINVAL);
+	CHECK_EQ(vfq_set_log(&S.c, 0, S.log[0], LOGLEN), 0);
+	CHECK_EQ(submit1(0, 1, 2 * P), 0);
+	run_to(2 * P);
+	CHECK_EQ(S.nev, 0);
+	CHECK_EQ(S.refs[5], 0);
+}
+
 static const struct unit_test tests[] = {
 	{ "batch-on-target", t_batch_on_target },
 	{ "target-on-vblank", t_target_on_vblank },
@@ -563,6 +586,7 @@ static const struct unit_test tests[] = {
 	{ "two-phase-quiet", t_two_phase_quiet },
 	{ "immediate", t_immediate },
 	{ "soak", t_soak },
+	{ "reset-client", t_reset_client },
 };
 
 int main(int argc, char **argv)

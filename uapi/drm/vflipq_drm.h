@@ -21,13 +21,19 @@ extern "C" {
 
 /* Version of this interface; minor grows with every compatible addition. */
 #define VFLIPQ_UAPI_VERSION_MAJOR	1
-#define VFLIPQ_UAPI_VERSION_MINOR	0
+#define VFLIPQ_UAPI_VERSION_MINOR	1
 
 /*
  * Driver-private ioctl numbers, relative to DRM_COMMAND_BASE.  Numbers are
  * never reused once published.
  */
 #define DRM_VFLIPQ_GET_CAPS		0x00
+#define DRM_VFLIPQ_FLIPQ_SUBMIT		0x01
+#define DRM_VFLIPQ_FLIPQ_CANCEL		0x02
+#define DRM_VFLIPQ_FLIPQ_SET_LOG	0x03
+#define DRM_VFLIPQ_FLIPQ_UPDATE_LOG	0x04
+#define DRM_VFLIPQ_FLIPQ_SET_IRQ_TARGET	0x05
+#define DRM_VFLIPQ_GET_COUNTERS		0x06
 
 /* Capability bits reported in &drm_vflipq_get_caps.caps. */
 /* The device has at least one CRTC and can scan out (display role). */
@@ -40,6 +46,8 @@ extern "C" {
 #define VFLIPQ_CAP_CRC			_BITULL(3)
 /* The device was created through configfs (not the module default). */
 #define VFLIPQ_CAP_CONFIGFS		_BITULL(4)
+/* Hardware flip queue: @flipq_depth > 1 and the FLIPQ ioctls work. */
+#define VFLIPQ_CAP_FLIP_QUEUE		_BITULL(5)
 
 /**
  * struct drm_vflipq_get_caps - DRM_IOCTL_VFLIPQ_GET_CAPS
@@ -76,6 +84,287 @@ struct drm_vflipq_get_caps {
 #define DRM_IOCTL_VFLIPQ_GET_CAPS \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_GET_CAPS, \
 		 struct drm_vflipq_get_caps)
+
+/*
+ * Hardware flip queue.  All FLIPQ ioctls are for the DRM master only
+ * (-EACCES otherwise); what a master queued belongs to its file and is
+ * cancelled (and logged) when the file is closed or loses master.
+ */
+
+/* Flip modes, &drm_vflipq_flip_plane.mode. */
+/* Shown on the first vblank at or after the target (default). */
+#define VFLIPQ_FLIP_ON_NEXT_VSYNC		0
+/* Shown at the target itself, mid-frame (tearing). */
+#define VFLIPQ_FLIP_IMMEDIATE			1
+/* Shown on the first vblank after the target, never later. */
+#define VFLIPQ_FLIP_IMMEDIATE_NO_TEARING	2
+
+/* &drm_vflipq_flip_plane.flags */
+/* Use crtc_x..src_h below instead of the plane's current geometry. */
+#define VFLIPQ_FLIP_PLANE_GEOMETRY		_BITUL(0)
+
+/* Drain hints of a submission refused with -EAGAIN. */
+/* Wait for the pending flips of the planes in @drain_planes. */
+#define VFLIPQ_DRAIN_NEEDED			_BITUL(0)
+/* Wait for the pending flips of every plane of the CRTC. */
+#define VFLIPQ_DRAIN_ALL_PLANES			_BITUL(1)
+/* Wait for the pending flips of every CRTC of the device. */
+#define VFLIPQ_DRAIN_ALL_SOURCES		_BITUL(2)
+
+/* Log timestamp of a flip that never reached the screen. */
+#define VFLIPQ_TIMESTAMP_CANCELLED		(~0ULL)
+/* Interrupt targets. */
+#define VFLIPQ_IRQ_TARGET_EVERY_VBLANK		0ULL
+#define VFLIPQ_IRQ_TARGET_NONE			(~0ULL)
+
+/**
+ * struct drm_vflipq_flip_plane - one plane of a queued flip
+ *
+ * The plane must already be enabled on the CRTC by an ordinary atomic
+ * commit; a queued flip changes what it shows (and, with
+ * VFLIPQ_FLIP_PLANE_GEOMETRY, where).
+ */
+struct drm_vflipq_flip_plane {
+	/** @plane_id: KMS plane object id, a plane of the CRTC */
+	__u32 plane_id;
+	/** @fb_id: framebuffer to show */
+	__u32 fb_id;
+	/** @present_id: strictly increasing per plane, never 0 */
+	__u64 present_id;
+	/** @mode: VFLIPQ_FLIP_ON_NEXT_VSYNC, _IMMEDIATE, _IMMEDIATE_NO_TEARING */
+	__u32 mode;
+	/** @flags: VFLIPQ_FLIP_PLANE_* */
+	__u32 flags;
+	/** @crtc_x: destination, as the KMS CRTC_X property */
+	__s32 crtc_x;
+	/** @crtc_y: destination, as the KMS CRTC_Y property */
+	__s32 crtc_y;
+	/** @crtc_w: destination width */
+	__u32 crtc_w;
+	/** @crtc_h: destination height */
+	__u32 crtc_h;
+	/** @src_x: source, 16.16 fixed point, as the KMS SRC_X property */
+	__u32 src_x;
+	/** @src_y: source, 16.16 fixed point */
+	__u32 src_y;
+	/** @src_w: source width, 16.16 fixed point */
+	__u32 src_w;
+	/** @src_h: source height, 16.16 fixed point */
+	__u32 src_h;
+};
+
+/**
+ * struct drm_vflipq_flip_submit - DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT
+ *
+ * Queue one interlocked flip: every plane listed becomes visible on the same
+ * vblank.  Returns 0, -EINVAL for a malformed request (nothing queued),
+ * -EAGAIN with @drain_flags/@drain_planes when the flip cannot be queued
+ * behind pending ones, -EBUSY when the CRTC is off, -EOPNOTSUPP without a
+ * flip queue.  Framebuffers must belong to the calling file.
+ *
+ * libdrm's drmIoctl() repeats a call that fails with EAGAIN until it
+ * succeeds: issue this one with ioctl(2) to see the drain hints.
+ */
+struct drm_vflipq_flip_submit {
+	/** @crtc_id: KMS CRTC object id */
+	__u32 crtc_id;
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @target_ns: CLOCK_MONOTONIC time the flip behaves as submitted at */
+	__u64 target_ns;
+	/** @planes_ptr: user pointer to @num_planes drm_vflipq_flip_plane */
+	__u64 planes_ptr;
+	/** @num_planes: 1 to the number of planes of the CRTC */
+	__u32 num_planes;
+	/** @plane_size: sizeof(struct drm_vflipq_flip_plane) of the caller */
+	__u32 plane_size;
+	/** @drain_flags: out, VFLIPQ_DRAIN_* with -EAGAIN */
+	__u32 drain_flags;
+	/** @drain_planes: out, mask of indices into @planes_ptr to drain */
+	__u32 drain_planes;
+	/** @reserved: must be zero */
+	__u64 reserved[4];
+};
+
+/** struct drm_vflipq_cancel_plane - one plane of a cancel request */
+struct drm_vflipq_cancel_plane {
+	/** @plane_id: KMS plane object id */
+	__u32 plane_id;
+	/** @pad: must be zero */
+	__u32 pad;
+	/** @present_id_cancel_requested: cancel from here to the last one */
+	__u64 present_id_cancel_requested;
+	/** @present_id_cancelled: out, first PresentId cancelled, 0: none */
+	__u64 present_id_cancelled;
+};
+
+/**
+ * struct drm_vflipq_flip_cancel - DRM_IOCTL_VFLIPQ_FLIPQ_CANCEL
+ *
+ * Flips already due are latched for the next vblank and complete; the
+ * cancelled range is contiguous and ends at the last submitted flip.
+ * -EINVAL if the request would split an interlocked flip.
+ */
+struct drm_vflipq_flip_cancel {
+	/** @crtc_id: KMS CRTC object id */
+	__u32 crtc_id;
+	/** @num_planes: entries at @planes_ptr */
+	__u32 num_planes;
+	/** @planes_ptr: user pointer to drm_vflipq_cancel_plane entries */
+	__u64 planes_ptr;
+	/** @plane_size: sizeof(struct drm_vflipq_cancel_plane) of the caller */
+	__u32 plane_size;
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @reserved: must be zero */
+	__u64 reserved[2];
+};
+
+/** struct drm_vflipq_log_entry - one entry of a flip-queue log */
+struct drm_vflipq_log_entry {
+	/** @present_id: the flip */
+	__u64 present_id;
+	/** @timestamp_ns: when it reached the screen, or CANCELLED */
+	__u64 timestamp_ns;
+};
+
+/**
+ * struct drm_vflipq_set_log - DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG
+ *
+ * Give a plane a circular log of @num_entries entries (1 to 65536), or drop
+ * it (@num_entries 0).  The driver allocates the log as a GEM object and
+ * returns a handle for this file: map it with DRM_IOCTL_MODE_MAP_DUMB and
+ * mmap.  -EBUSY while flips are pending on the plane.
+ */
+struct drm_vflipq_set_log {
+	/** @crtc_id: KMS CRTC object id */
+	__u32 crtc_id;
+	/** @plane_id: KMS plane object id */
+	__u32 plane_id;
+	/** @num_entries: entries, 0 drops the log */
+	__u32 num_entries;
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @handle: out, GEM handle of the log */
+	__u32 handle;
+	/** @pad: must be zero */
+	__u32 pad;
+	/** @size: out, bytes of the GEM object */
+	__u64 size;
+	/** @reserved: must be zero */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_vflipq_update_log - DRM_IOCTL_VFLIPQ_FLIPQ_UPDATE_LOG
+ *
+ * Bring the log up to date without waiting for an event.
+ */
+struct drm_vflipq_update_log {
+	/** @crtc_id: KMS CRTC object id */
+	__u32 crtc_id;
+	/** @plane_id: KMS plane object id */
+	__u32 plane_id;
+	/** @first_free: out, index of the next entry to be written */
+	__u32 first_free;
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @present_id_shown: out, PresentId on screen (0: none queued yet) */
+	__u64 present_id_shown;
+	/** @reserved: must be zero */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_vflipq_set_irq_target - DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET
+ *
+ * @target: VFLIPQ_IRQ_TARGET_EVERY_VBLANK, VFLIPQ_IRQ_TARGET_NONE, or one
+ * event when a flip with a PresentId >= @target reaches the screen.
+ */
+struct drm_vflipq_set_irq_target {
+	/** @crtc_id: KMS CRTC object id */
+	__u32 crtc_id;
+	/** @plane_id: KMS plane object id */
+	__u32 plane_id;
+	/** @target: see above */
+	__u64 target;
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @pad: must be zero */
+	__u32 pad;
+	/** @reserved: must be zero */
+	__u64 reserved[2];
+};
+
+/* Event read from the DRM fd, &drm_event.type. */
+#define DRM_VFLIPQ_EVENT_FLIPQ			0x80000001
+
+/** struct drm_vflipq_event_flipq - a flip-queue interrupt */
+struct drm_vflipq_event_flipq {
+	/** @base: type DRM_VFLIPQ_EVENT_FLIPQ */
+	struct drm_event base;
+	/** @crtc_id: KMS CRTC object id */
+	__u32 crtc_id;
+	/** @plane_id: KMS plane object id */
+	__u32 plane_id;
+	/** @first_free: index of the next log entry to be written */
+	__u32 first_free;
+	/** @pad: zero */
+	__u32 pad;
+	/** @present_id: PresentId on screen */
+	__u64 present_id;
+	/** @sequence: vblank sequence of the event */
+	__u64 sequence;
+	/** @timestamp_ns: CLOCK_MONOTONIC time of that vblank */
+	__u64 timestamp_ns;
+};
+
+/**
+ * struct drm_vflipq_get_counters - DRM_IOCTL_VFLIPQ_GET_COUNTERS
+ *
+ * Work counters of one CRTC since the device was created.
+ */
+struct drm_vflipq_get_counters {
+	/** @crtc_id: KMS CRTC object id */
+	__u32 crtc_id;
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @timer_expirations: out, display-engine timer expirations */
+	__u64 timer_expirations;
+	/** @vblank_irqs: out, vblanks reported to the DRM vblank core */
+	__u64 vblank_irqs;
+	/** @flipq_irqs: out, expirations that raised flip-queue events */
+	__u64 flipq_irqs;
+	/** @flipq_events: out, flip-queue events raised */
+	__u64 flipq_events;
+	/** @flips_shown: out, queued flips that reached the screen */
+	__u64 flips_shown;
+	/** @flips_cancelled: out, queued flips logged cancelled */
+	__u64 flips_cancelled;
+	/** @frames_composed: out, frames the composer produced */
+	__u64 frames_composed;
+	/** @reserved: must be zero; out, zero */
+	__u64 reserved[8];
+};
+
+#define DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_FLIPQ_SUBMIT, \
+		 struct drm_vflipq_flip_submit)
+#define DRM_IOCTL_VFLIPQ_FLIPQ_CANCEL \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_FLIPQ_CANCEL, \
+		 struct drm_vflipq_flip_cancel)
+#define DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_FLIPQ_SET_LOG, \
+		 struct drm_vflipq_set_log)
+#define DRM_IOCTL_VFLIPQ_FLIPQ_UPDATE_LOG \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_FLIPQ_UPDATE_LOG, \
+		 struct drm_vflipq_update_log)
+#define DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_FLIPQ_SET_IRQ_TARGET, \
+		 struct drm_vflipq_set_irq_target)
+#define DRM_IOCTL_VFLIPQ_GET_COUNTERS \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_GET_COUNTERS, \
+		 struct drm_vflipq_get_counters)
 
 #if defined(__cplusplus)
 }

@@ -103,16 +103,37 @@ static int ensure_line_bufs(struct vflipq_line_bufs *lb, unsigned int width)
 	return 0;
 }
 
-static void plane_src(const struct vflipq_plane_state *ps,
-		      struct vflipq_src *src)
+/**
+ * struct vflipq_layer - one plane as the composer sees it for one frame
+ * @src: CPU view of the framebuffer
+ * @dst: destination rectangle
+ * @xform: source walk
+ * @reader: row reader
+ * @alpha: plane alpha
+ * @blend: blend mode
+ * @has_alpha: the format carries per-pixel alpha
+ * @buf: flip-queue image held for this frame, or NULL for the plane state
+ */
+struct vflipq_layer {
+	struct vflipq_src src;
+	struct drm_rect dst;
+	struct vflipq_xform xform;
+	const struct vflipq_format_ops *reader;
+	u16 alpha;
+	u16 blend;
+	bool has_alpha;
+	struct vflipq_fq_buf *buf;
+};
+
+/* @data comes from drm_gem_fb_vmap(): it already points at fb->offsets. */
+static void fb_src(const struct drm_framebuffer *fb,
+		   const struct iosys_map *data, struct vflipq_src *src)
 {
-	const struct drm_framebuffer *fb = ps->base.base.fb;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(src->base); i++) {
 		if (i < fb->format->num_planes) {
-			src->base[i] = (const u8 *)ps->base.data[i].vaddr +
-				       fb->offsets[i];
+			src->base[i] = data[i].vaddr;
 			src->pitch[i] = fb->pitches[i];
 		} else {
 			src->base[i] = NULL;
@@ -121,40 +142,69 @@ static void plane_src(const struct vflipq_plane_state *ps,
 	}
 }
 
-static void compose_plane_row(struct vflipq_line_bufs *lb,
-			      const struct vflipq_plane_state *ps,
-			      const struct vflipq_src *src, int y)
+/*
+ * What a plane scans out this frame: the image the flip queue latched if
+ * there is one, else the committed state.
+ */
+static void layer_init(struct vflipq_output *out,
+		       const struct vflipq_plane_state *ps,
+		       struct vflipq_layer *l)
 {
 	const struct drm_plane_state *st = &ps->base.base;
-	const struct vflipq_xform *xf = &ps->xform;
-	unsigned int n = drm_rect_width(&ps->dst);
-	int row = y - ps->dst.y1;
+	struct vflipq_plane *vplane = container_of(st->plane,
+						   struct vflipq_plane, base);
+	struct vflipq_fq_buf *buf;
+
+	l->alpha = st->alpha;
+	l->blend = st->pixel_blend_mode;
+	buf = vflipq_flipq_scanout_get(out, vplane->fq_index);
+	l->buf = buf;
+	if (buf) {
+		fb_src(buf->fb, buf->data, &l->src);
+		l->dst = buf->dst;
+		l->xform = buf->xform;
+		l->reader = buf->reader;
+		l->has_alpha = buf->fb->format->has_alpha;
+	} else {
+		fb_src(st->fb, ps->base.data, &l->src);
+		l->dst = ps->dst;
+		l->xform = ps->xform;
+		l->reader = ps->reader;
+		l->has_alpha = st->fb->format->has_alpha;
+	}
+}
+
+static void compose_plane_row(struct vflipq_line_bufs *lb,
+			      const struct vflipq_layer *l, int y)
+{
+	const struct vflipq_xform *xf = &l->xform;
+	unsigned int n = drm_rect_width(&l->dst);
+	int row = y - l->dst.y1;
 	int sx = xf->ox + row * xf->vx;
 	int sy = xf->oy + row * xf->vy;
-	struct vflipq_px *dst = lb->out + ps->dst.x1;
+	struct vflipq_px *dst = lb->out + l->dst.x1;
 
 	/* Opaque planes are read straight into the output row. */
-	if (st->alpha == DRM_BLEND_ALPHA_OPAQUE &&
-	    (st->pixel_blend_mode == DRM_MODE_BLEND_PIXEL_NONE ||
-	     !st->fb->format->has_alpha)) {
+	if (l->alpha == DRM_BLEND_ALPHA_OPAQUE &&
+	    (l->blend == DRM_MODE_BLEND_PIXEL_NONE || !l->has_alpha)) {
 		unsigned int i;
 
-		ps->reader->read_row(src, sx, sy, xf->ux, xf->uy, n, dst);
+		l->reader->read_row(&l->src, sx, sy, xf->ux, xf->uy, n, dst);
 		/* "None" ignores the pixel alpha: the output stays opaque. */
-		if (st->fb->format->has_alpha)
+		if (l->has_alpha)
 			for (i = 0; i < n; i++)
 				dst[i].a = 0xffff;
 		return;
 	}
-	ps->reader->read_row(src, sx, sy, xf->ux, xf->uy, n, lb->stage);
-	blend_row(dst, lb->stage, n, st->alpha, st->pixel_blend_mode);
+	l->reader->read_row(&l->src, sx, sy, xf->ux, xf->uy, n, lb->stage);
+	blend_row(dst, lb->stage, n, l->alpha, l->blend);
 }
 
 static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 		   struct vflipq_wb_job *wb, u32 *crc)
 {
 	static const struct vflipq_px background = { .a = 0xffff };
-	struct vflipq_src srcs[VFLIPQ_MAX_OVERLAYS + 2];
+	struct vflipq_layer layers[VFLIPQ_MAX_OVERLAYS + 2];
 	struct vflipq_line_bufs *lb = &out->line_bufs;
 	unsigned int w = cs->base.mode.hdisplay;
 	unsigned int h = cs->base.mode.vdisplay;
@@ -163,28 +213,25 @@ static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 	unsigned int i, x;
 	int y, ret;
 
-	if (n > ARRAY_SIZE(srcs))
+	if (n > ARRAY_SIZE(layers))
 		return -EINVAL;
 	ret = ensure_line_bufs(lb, w);
 	if (ret)
 		return ret;
 
 	for (i = 0; i < n; i++)
-		plane_src(cs->active_planes[i], &srcs[i]);
+		layer_init(out, cs->active_planes[i], &layers[i]);
 	if (wb)
-		wb_row = (u8 *)wb->data[0].vaddr + wb->fb->offsets[0];
+		wb_row = wb->data[0].vaddr;
 
 	for (y = 0; y < h; y++) {
 		for (x = 0; x < w; x++)
 			lb->out[x] = background;
 
 		for (i = 0; i < n; i++) {
-			const struct vflipq_plane_state *ps =
-				cs->active_planes[i];
-
-			if (y < ps->dst.y1 || y >= ps->dst.y2)
+			if (y < layers[i].dst.y1 || y >= layers[i].dst.y2)
 				continue;
-			compose_plane_row(lb, ps, &srcs[i], y);
+			compose_plane_row(lb, &layers[i], y);
 		}
 
 		*crc = crc32_le(*crc, (const u8 *)lb->out,
@@ -194,6 +241,11 @@ static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 			wb_row += wb->fb->pitches[0];
 		}
 	}
+
+	for (i = 0; i < n; i++)
+		if (layers[i].buf)
+			vflipq_fq_buf_put(layers[i].buf);
+	atomic64_inc(&out->frames_composed);
 	return 0;
 }
 

@@ -32,6 +32,7 @@ void vflipq_config_init_defaults(struct vflipq_config *cfg, const char *name)
 	cfg->overlays = 1;
 	cfg->cursor = true;
 	cfg->writeback = true;
+	cfg->flipq_depth = VFLIPQ_FLIPQ_DEFAULT_DEPTH;
 	cfg->num_modes = ARRAY_SIZE(vflipq_default_modes);
 	memcpy(cfg->modes, vflipq_default_modes, sizeof(vflipq_default_modes));
 	cfg->preferred = VFLIPQ_DEFAULT_PREFERRED;
@@ -56,6 +57,8 @@ int vflipq_config_validate(const struct vflipq_config *cfg)
 		return -EINVAL;
 	if (cfg->crtcs * (1 + cfg->overlays + cfg->cursor) >
 	    VFLIPQ_MAX_PLANES_TOTAL)
+		return -EINVAL;
+	if (cfg->flipq_depth < 1 || cfg->flipq_depth > VFLIPQ_FLIPQ_MAX_DEPTH)
 		return -EINVAL;
 	if (cfg->num_modes < 1 || cfg->num_modes > VFLIPQ_MAX_MODES)
 		return -EINVAL;

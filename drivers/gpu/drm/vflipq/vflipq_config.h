@@ -15,6 +15,9 @@
 #define VFLIPQ_MAX_PLANES_TOTAL	32
 #define VFLIPQ_NAME_LEN		32
 
+#define VFLIPQ_FLIPQ_MAX_DEPTH	64
+#define VFLIPQ_FLIPQ_DEFAULT_DEPTH	8
+
 #define VFLIPQ_MODE_MIN_DIM	64
 #define VFLIPQ_MODE_MAX_DIM	8192
 #define VFLIPQ_MODE_MAX_REFRESH	240
@@ -31,6 +34,10 @@ struct vflipq_config {
 	unsigned int overlays;
 	bool cursor;
 	bool writeback;
+	/* future flips per plane; 1: no flip queue */
+	unsigned int flipq_depth;
+	/* created through configfs rather than the module parameters */
+	bool from_configfs;
 	unsigned int num_modes;
 	struct vflipq_mode_spec modes[VFLIPQ_MAX_MODES];
 	/* index into @modes */

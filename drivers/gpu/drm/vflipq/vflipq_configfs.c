@@ -124,6 +124,20 @@ static ssize_t vflipq_cfs_overlays_store(struct config_item *item,
 			  0, VFLIPQ_MAX_OVERLAYS);
 }
 
+static ssize_t vflipq_cfs_flipq_depth_show(struct config_item *item,
+					   char *page)
+{
+	return show_uint(item, page, &to_cfs_device(item)->cfg.flipq_depth);
+}
+
+static ssize_t vflipq_cfs_flipq_depth_store(struct config_item *item,
+					    const char *page, size_t len)
+{
+	return store_uint(item, page, len,
+			  &to_cfs_device(item)->cfg.flipq_depth, 1,
+			  VFLIPQ_FLIPQ_MAX_DEPTH);
+}
+
 static ssize_t vflipq_cfs_cursor_show(struct config_item *item, char *page)
 {
 	return show_bool(item, page, &to_cfs_device(item)->cfg.cursor);
@@ -277,6 +291,7 @@ static ssize_t vflipq_cfs_device_id_show(struct config_item *item, char *page)
 
 CONFIGFS_ATTR(vflipq_cfs_, crtcs);
 CONFIGFS_ATTR(vflipq_cfs_, overlays);
+CONFIGFS_ATTR(vflipq_cfs_, flipq_depth);
 CONFIGFS_ATTR(vflipq_cfs_, cursor);
 CONFIGFS_ATTR(vflipq_cfs_, writeback);
 CONFIGFS_ATTR(vflipq_cfs_, modes);
@@ -288,6 +303,7 @@ CONFIGFS_ATTR_RO(vflipq_cfs_, device_id);
 static struct configfs_attribute *vflipq_cfs_attrs[] = {
 	&vflipq_cfs_attr_crtcs,
 	&vflipq_cfs_attr_overlays,
+	&vflipq_cfs_attr_flipq_depth,
 	&vflipq_cfs_attr_cursor,
 	&vflipq_cfs_attr_writeback,
 	&vflipq_cfs_attr_modes,
@@ -330,6 +346,7 @@ static struct config_group *vflipq_cfs_make_group(struct config_group *group,
 
 	mutex_init(&d->lock);
 	vflipq_config_init_defaults(&d->cfg, name);
+	d->cfg.from_configfs = true;
 	config_group_init_type_name(&d->group, name, &vflipq_cfs_device_type);
 	return &d->group;
 }

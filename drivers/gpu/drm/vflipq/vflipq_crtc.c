@@ -33,9 +33,10 @@ static ktime_t vflipq_grid_floor(const struct vflipq_output *out, ktime_t t)
 }
 
 /* Whether the engine has work; under engine_lock. */
-static bool vflipq_engine_needed(const struct vflipq_output *out)
+static bool vflipq_engine_needed(struct vflipq_output *out)
 {
-	return out->active && (out->vblank_wanted || out->composer_users);
+	return out->active && (out->vblank_wanted || out->composer_users ||
+			       vflipq_flipq_needed(out));
 }
 
 /*
@@ -43,7 +44,7 @@ static bool vflipq_engine_needed(const struct vflipq_output *out)
  * timestamps stay in phase with the mode set however long it slept.
  * Called with engine_lock held.
  */
-static void vflipq_engine_kick(struct vflipq_output *out)
+void vflipq_engine_kick_locked(struct vflipq_output *out)
 {
 	ktime_t next;
 
@@ -60,7 +61,7 @@ void vflipq_engine_update(struct vflipq_output *out)
 	unsigned long flags;
 
 	spin_lock_irqsave(&out->engine_lock, flags);
-	vflipq_engine_kick(out);
+	vflipq_engine_kick_locked(out);
 	spin_unlock_irqrestore(&out->engine_lock, flags);
 }
 
@@ -75,7 +76,8 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 		container_of(timer, struct vflipq_output, vblank_timer);
 	struct drm_crtc *crtc = &out->crtc;
 	struct vflipq_crtc_state *state;
-	bool fence_cookie, composer, vblank;
+	bool fence_cookie, composer, vblank, fq_work;
+	ktime_t now_vblank;
 	u64 overrun;
 
 	spin_lock(&out->engine_lock);
@@ -85,8 +87,17 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 	}
 	overrun = hrtimer_forward_now(timer, ns_to_ktime(out->period_ns));
+	now_vblank = ktime_sub_ns(hrtimer_get_expires(timer), out->period_ns);
+	out->timer_expirations++;
 	vblank = out->vblank_wanted;
+	if (vblank)
+		out->vblank_irqs++;
+	/* Queued flips latch here, before anybody composes this frame. */
+	fq_work = vflipq_flipq_tick(out, now_vblank);
 	spin_unlock(&out->engine_lock);
+
+	if (fq_work)
+		queue_work(out->vdev->fq_wq, &out->fq_work);
 
 	if (overrun != 1)
 		drm_dbg_driver(crtc->dev, "crtc %u: vblank timer overrun %llu\n",
@@ -128,7 +139,7 @@ static int vflipq_enable_vblank(struct drm_crtc *crtc)
 
 	spin_lock_irqsave(&out->engine_lock, flags);
 	out->vblank_wanted = true;
-	vflipq_engine_kick(out);
+	vflipq_engine_kick_locked(out);
 	spin_unlock_irqrestore(&out->engine_lock, flags);
 	return 0;
 }
@@ -340,6 +351,7 @@ static void vflipq_crtc_atomic_enable(struct drm_crtc *crtc,
 	out->period_ns = vflipq_vblank(crtc)->framedur_ns;
 	out->phase = ktime_get();
 	out->active = true;
+	vflipq_flipq_mode_set(out);
 	spin_unlock_irqrestore(&out->engine_lock, flags);
 
 	drm_crtc_vblank_on(crtc);
@@ -358,6 +370,7 @@ static void vflipq_crtc_atomic_disable(struct drm_crtc *crtc,
 	spin_unlock_irqrestore(&out->engine_lock, flags);
 	/* No DRM lock is held here: the engine can be waited for. */
 	hrtimer_cancel(&out->vblank_timer);
+	hrtimer_cancel(&out->fq_imm_timer);
 	out->engine_running = false;
 }
 

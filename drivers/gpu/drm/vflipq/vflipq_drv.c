@@ -47,6 +47,10 @@ static bool param_writeback = true;
 module_param_named(writeback, param_writeback, bool, 0444);
 MODULE_PARM_DESC(writeback, "Writeback connectors on the default device (default on)");
 
+static unsigned int param_flipq_depth = VFLIPQ_FLIPQ_DEFAULT_DEPTH;
+module_param_named(flipq_depth, param_flipq_depth, uint, 0444);
+MODULE_PARM_DESC(flipq_depth, "Future flips per plane on the default device (1-64, 1: no flip queue, default 8)");
+
 static bool param_create_default = true;
 module_param_named(create_default, param_create_default, bool, 0444);
 MODULE_PARM_DESC(create_default, "Create the default device at load (default on)");
@@ -54,11 +58,52 @@ MODULE_PARM_DESC(create_default, "Create the default device at load (default on)
 static DEFINE_IDA(vflipq_ida);
 static struct vflipq_device *vflipq_default;
 
-DEFINE_DRM_GEM_FOPS(vflipq_fops);
+static int vflipq_release(struct inode *inode, struct file *filp)
+{
+	struct drm_file *file = filp->private_data;
+
+	vflipq_flipq_file_gone(to_vflipq_device(file->minor->dev), file);
+	return drm_release(inode, filp);
+}
+
+/*
+ * The DRM core releases a file's pending events before any driver hook
+ * runs; the flip queue has to let go of the file (and stop sending it
+ * events) before that, so the release fop comes first.
+ */
+static const struct file_operations vflipq_fops = {
+	.owner		= THIS_MODULE,
+	.open		= drm_open,
+	.release	= vflipq_release,
+	.unlocked_ioctl	= drm_ioctl,
+	.compat_ioctl	= drm_compat_ioctl,
+	.poll		= drm_poll,
+	.read		= drm_read,
+	.llseek		= noop_llseek,
+	.mmap		= drm_gem_mmap,
+#ifdef VFLIPQ_HAVE_FOP_UNSIGNED_OFFSET
+	.fop_flags	= FOP_UNSIGNED_OFFSET,
+#endif
+};
+
+static void vflipq_master_drop(struct drm_device *drm, struct drm_file *file)
+{
+	vflipq_flipq_file_gone(to_vflipq_device(drm), file);
+}
 
 static const struct drm_ioctl_desc vflipq_ioctls[] = {
-	DRM_IOCTL_DEF_DRV(VFLIPQ_GET_CAPS, vflipq_ioctl_get_caps,
-			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VFLIPQ_GET_CAPS, vflipq_ioctl_get_caps, 0),
+	DRM_IOCTL_DEF_DRV(VFLIPQ_FLIPQ_SUBMIT, vflipq_ioctl_flipq_submit,
+			  DRM_MASTER),
+	DRM_IOCTL_DEF_DRV(VFLIPQ_FLIPQ_CANCEL, vflipq_ioctl_flipq_cancel,
+			  DRM_MASTER),
+	DRM_IOCTL_DEF_DRV(VFLIPQ_FLIPQ_SET_LOG, vflipq_ioctl_flipq_set_log,
+			  DRM_MASTER),
+	DRM_IOCTL_DEF_DRV(VFLIPQ_FLIPQ_UPDATE_LOG,
+			  vflipq_ioctl_flipq_update_log, DRM_MASTER),
+	DRM_IOCTL_DEF_DRV(VFLIPQ_FLIPQ_SET_IRQ_TARGET,
+			  vflipq_ioctl_flipq_set_irq_target, DRM_MASTER),
+	DRM_IOCTL_DEF_DRV(VFLIPQ_GET_COUNTERS, vflipq_ioctl_get_counters, 0),
 };
 
 static int vflipq_config_show(struct seq_file *m, void *data)
@@ -71,8 +116,8 @@ static int vflipq_config_show(struct seq_file *m, void *data)
 
 	seq_printf(m, "name=%s\nid=%d\ncrtcs=%u\noverlays=%u\n", cfg->name,
 		   vdev->id, cfg->crtcs, cfg->overlays);
-	seq_printf(m, "cursor=%d\nwriteback=%d\n", cfg->cursor,
-		   cfg->writeback);
+	seq_printf(m, "cursor=%d\nwriteback=%d\nflipq_depth=%u\n", cfg->cursor,
+		   cfg->writeback, cfg->flipq_depth);
 	for (i = 0; i < cfg->num_modes; i++) {
 		vflipq_format_mode(&cfg->modes[i], mode, sizeof(mode));
 		seq_printf(m, "mode=%s%s\n", mode,
@@ -95,6 +140,7 @@ static void vflipq_debugfs_init(struct drm_minor *minor)
 static const struct drm_driver vflipq_driver = {
 	.driver_features	= DRIVER_MODESET | DRIVER_ATOMIC | DRIVER_GEM,
 	.fops			= &vflipq_fops,
+	.master_drop		= vflipq_master_drop,
 	.ioctls			= vflipq_ioctls,
 	.num_ioctls		= ARRAY_SIZE(vflipq_ioctls),
 	.debugfs_init		= vflipq_debugfs_init,
@@ -110,12 +156,24 @@ static const struct drm_driver vflipq_driver = {
 static void vflipq_atomic_commit_tail(struct drm_atomic_state *old_state)
 {
 	struct drm_device *drm = old_state->dev;
-	struct drm_crtc_state *old_crtc_state;
+	struct drm_crtc_state *old_crtc_state, *new_crtc_state;
+	struct drm_plane_state *old_plane_state, *new_plane_state;
+	struct drm_plane *plane;
 	struct drm_crtc *crtc;
 	int i;
 
 	for_each_old_crtc_in_state(old_state, crtc, old_crtc_state, i)
 		vflipq_crtc_finish_writeback(old_crtc_state);
+
+	/* Queued flips do not survive a mode set, DPMS off or disable. */
+	for_each_new_crtc_in_state(old_state, crtc, new_crtc_state, i)
+		if (drm_atomic_crtc_needs_modeset(new_crtc_state))
+			vflipq_flipq_drain(crtc_to_output(crtc));
+	/* Nor does the plane they were queued on being switched off. */
+	for_each_oldnew_plane_in_state(old_state, plane, old_plane_state,
+				       new_plane_state, i)
+		if (old_plane_state->crtc && !new_plane_state->crtc)
+			vflipq_flipq_drain(crtc_to_output(old_plane_state->crtc));
 
 	drm_atomic_helper_commit_modeset_disables(drm, old_state);
 	drm_atomic_helper_commit_planes(drm, old_state, 0);
@@ -178,6 +236,11 @@ static void vflipq_release_id(struct drm_device *drm, void *data)
 	ida_free(&vflipq_ida, to_vflipq_device(drm)->id);
 }
 
+static void vflipq_release_wq(struct drm_device *drm, void *data)
+{
+	destroy_workqueue(to_vflipq_device(drm)->fq_wq);
+}
+
 /**
  * vflipq_device_create - create and register a device
  * @cfg: validated configuration, copied
@@ -222,6 +285,16 @@ struct vflipq_device *vflipq_device_create(const struct vflipq_config *cfg)
 	/* From here on the id is released with the DRM device. */
 	ret = drmm_add_action_or_reset(&vdev->drm, vflipq_release_id, NULL);
 	id = -1;
+	if (ret)
+		goto err_devres;
+
+	/* Before the mode config: drained only after every user is gone. */
+	vdev->fq_wq = alloc_ordered_workqueue("vflipq-%d-fq", 0, vdev->id);
+	if (!vdev->fq_wq) {
+		ret = -ENOMEM;
+		goto err_devres;
+	}
+	ret = drmm_add_action_or_reset(&vdev->drm, vflipq_release_wq, NULL);
 	if (ret)
 		goto err_devres;
 
@@ -307,6 +380,7 @@ static int __init vflipq_init(void)
 	cfg->overlays = param_overlays;
 	cfg->cursor = param_cursor;
 	cfg->writeback = param_writeback;
+	cfg->flipq_depth = param_flipq_depth;
 
 	vflipq_default = vflipq_device_create(cfg);
 	kfree(cfg);

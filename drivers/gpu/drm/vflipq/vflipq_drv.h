@@ -3,6 +3,7 @@
 #define _VFLIPQ_DRV_H_
 
 #include <linux/hrtimer.h>
+#include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/atomic.h>
 #include <linux/spinlock.h>
@@ -13,6 +14,7 @@
 #include <drm/drm_crtc.h>
 #include <drm/drm_device.h>
 #include <drm/drm_encoder.h>
+#include <drm/drm_gem.h>
 #include <drm/drm_gem_atomic_helper.h>
 #include <drm/drm_plane.h>
 #include <drm/drm_rect.h>
@@ -20,11 +22,14 @@
 
 #include "vflipq_config.h"
 #include "vflipq_formats.h"
+#include "vflipq_fq.h"
 
 #define VFLIPQ_DRIVER_NAME	"vflipq"
 #define VFLIPQ_DRIVER_DESC	"vflipq virtual display adapter"
 
 #define VFLIPQ_CURSOR_MAX	512
+#define VFLIPQ_LOG_MAX_ENTRIES	65536
+#define VFLIPQ_FQ_EVENTS	64
 #define VFLIPQ_MIN_DIM		16
 #define VFLIPQ_MAX_DIM		8192
 
@@ -35,10 +40,71 @@ struct vflipq_output;
  * struct vflipq_plane - a plane of one output
  * @base: DRM plane
  * @out: the output whose CRTC is the plane's only possible CRTC
+ * @fq_index: the plane's index in the output's flip queue
  */
 struct vflipq_plane {
 	struct drm_plane base;
 	struct vflipq_output *out;
+	unsigned int fq_index;
+};
+
+/**
+ * struct vflipq_log - a flip-queue log, a GEM object userspace maps
+ * @base: GEM object
+ * @entries: vmalloc_user memory the engine writes
+ * @num_entries: entries in @entries
+ */
+struct vflipq_log {
+	struct drm_gem_object base;
+	struct vfq_log_entry *entries;
+	u32 num_entries;
+};
+
+/**
+ * struct vflipq_fq_buf - a framebuffer handed to the flip queue
+ * @ref: held by the queue, the scan-out, a pending state sync and the
+ *	composer while it reads; the last put frees from a workqueue
+ * @free_work: drops the mapping and the framebuffer in process context
+ * @vdev: device (its workqueue runs @free_work)
+ * @fb: the framebuffer (one reference)
+ * @map: kernel mapping of @fb
+ * @data: address of each plane's data in @map
+ * @src: clipped source, integer pixels
+ * @dst: clipped destination on the CRTC
+ * @xform: source walk
+ * @reader: row reader of the format
+ * @crtc_x: KMS geometry the flip shows, for the plane state once synced
+ * @crtc_y: see @crtc_x
+ * @crtc_w: see @crtc_x
+ * @crtc_h: see @crtc_x
+ * @src_x: see @crtc_x (16.16)
+ * @src_y: see @crtc_x
+ * @src_w: see @crtc_x
+ * @src_h: see @crtc_x
+ */
+struct vflipq_fq_buf {
+	struct kref ref;
+	struct work_struct free_work;
+	struct vflipq_device *vdev;
+	struct drm_framebuffer *fb;
+	struct iosys_map map[DRM_FORMAT_MAX_PLANES];
+	struct iosys_map data[DRM_FORMAT_MAX_PLANES];
+	struct drm_rect src;
+	struct drm_rect dst;
+	struct vflipq_xform xform;
+	const struct vflipq_format_ops *reader;
+	s32 crtc_x, crtc_y;
+	u32 crtc_w, crtc_h;
+	u32 src_x, src_y, src_w, src_h;
+};
+
+/* A flip-queue interrupt waiting to become a DRM event. */
+struct vflipq_fq_event {
+	u32 plane;
+	u32 first_free;
+	u64 present_id;
+	u64 seq;
+	u64 ts;
 };
 
 /**
@@ -143,6 +209,21 @@ struct vflipq_crtc_state {
  * @composer_state: CRTC state the composer uses
  * @composer_lock: protects the frame bookkeeping in &vflipq_crtc_state
  * @line_bufs: scratch rows for the composer (only used from @composer_wq)
+ * @fq: flip-queue core (under @engine_lock)
+ * @fq_imm_timer: fires at the target of the next tearing flip
+ * @fq_planes: flip-queue index to plane (immutable)
+ * @scanout: image the flip queue put on each plane; overrides the plane
+ *	state for the composer (under @engine_lock)
+ * @sync: shown flips whose plane state is not updated yet (@engine_lock)
+ * @fq_events: interrupts not yet delivered (under @engine_lock)
+ * @fq_nevents: entries in @fq_events
+ * @fq_events_dropped: interrupts lost to a full @fq_events
+ * @fq_owner: file that owns what is queued (under @engine_lock)
+ * @fq_logs: logs of the planes (under the CRTC's modeset lock)
+ * @fq_work: syncs plane states, then delivers events
+ * @timer_expirations: expirations of @vblank_timer (under @engine_lock)
+ * @vblank_irqs: vblanks reported to the DRM core (under @engine_lock)
+ * @frames_composed: frames the composer produced
  */
 struct vflipq_output {
 	struct vflipq_device *vdev;
@@ -179,6 +260,21 @@ struct vflipq_output {
 	spinlock_t composer_lock;
 
 	struct vflipq_line_bufs line_bufs;
+
+	struct vfq_crtc fq;
+	struct hrtimer fq_imm_timer;
+	struct drm_plane *fq_planes[VFQ_MAX_PLANES];
+	struct vflipq_fq_buf *scanout[VFQ_MAX_PLANES];
+	struct vflipq_fq_buf *sync[VFQ_MAX_PLANES];
+	struct vflipq_fq_event fq_events[VFLIPQ_FQ_EVENTS];
+	unsigned int fq_nevents;
+	u64 fq_events_dropped;
+	struct drm_file *fq_owner;
+	struct vflipq_log *fq_logs[VFQ_MAX_PLANES];
+	struct work_struct fq_work;
+	u64 timer_expirations;
+	u64 vblank_irqs;
+	atomic64_t frames_composed;
 };
 
 /**
@@ -187,6 +283,7 @@ struct vflipq_output {
  * @pdev: platform device the DRM device hangs off
  * @id: device id, stable for the device's lifetime
  * @config: configuration the device was created from (immutable)
+ * @fq_wq: ordered queue for flip-queue work and buffer frees
  * @outputs: one per CRTC; embedded because the writeback connectors in
  *	them are destroyed by the mode-config cleanup, which runs after every
  *	other drmm release action
@@ -196,6 +293,7 @@ struct vflipq_device {
 	struct platform_device *pdev;
 	int id;
 	struct vflipq_config config;
+	struct workqueue_struct *fq_wq;
 	struct vflipq_output outputs[VFLIPQ_MAX_CRTCS];
 };
 
@@ -237,6 +335,7 @@ int vflipq_output_init(struct vflipq_device *vdev, unsigned int index);
 int vflipq_crtc_init(struct vflipq_output *out);
 void vflipq_crtc_finish_writeback(struct drm_crtc_state *old);
 void vflipq_engine_update(struct vflipq_output *out);
+void vflipq_engine_kick_locked(struct vflipq_output *out);
 const char *const *vflipq_get_crc_sources(struct drm_crtc *crtc,
 					  size_t *count);
 int vflipq_set_crc_source(struct drm_crtc *crtc, const char *src_name);
@@ -259,5 +358,36 @@ int vflipq_writeback_init(struct vflipq_output *out);
 /* vflipq_ioctl.c */
 int vflipq_ioctl_get_caps(struct drm_device *drm, void *data,
 			  struct drm_file *file);
+int vflipq_ioctl_get_counters(struct drm_device *drm, void *data,
+			      struct drm_file *file);
+
+/* vflipq_flipq.c */
+int vflipq_flipq_init(struct vflipq_output *out);
+bool vflipq_flipq_tick(struct vflipq_output *out, ktime_t vblank_ts);
+bool vflipq_flipq_needed(struct vflipq_output *out);
+void vflipq_flipq_mode_set(struct vflipq_output *out);
+void vflipq_flipq_drain(struct vflipq_output *out);
+bool vflipq_flipq_plane_busy(struct vflipq_plane *vplane);
+void vflipq_flipq_plane_taken(struct vflipq_plane *vplane);
+struct vflipq_fq_buf *vflipq_flipq_scanout_get(struct vflipq_output *out,
+					       unsigned int fq_index);
+void vflipq_fq_buf_put(struct vflipq_fq_buf *buf);
+void vflipq_fq_buf_init(struct vflipq_fq_buf *buf, struct vflipq_device *vdev,
+			struct drm_framebuffer *fb);
+void vflipq_flipq_arm_immediate(struct vflipq_output *out);
+void vflipq_flipq_file_gone(struct vflipq_device *vdev, struct drm_file *file);
+int vflipq_ioctl_flipq_submit(struct drm_device *drm, void *data,
+			      struct drm_file *file);
+int vflipq_ioctl_flipq_cancel(struct drm_device *drm, void *data,
+			      struct drm_file *file);
+int vflipq_ioctl_flipq_set_log(struct drm_device *drm, void *data,
+			       struct drm_file *file);
+int vflipq_ioctl_flipq_update_log(struct drm_device *drm, void *data,
+				  struct drm_file *file);
+int vflipq_ioctl_flipq_set_irq_target(struct drm_device *drm, void *data,
+				      struct drm_file *file);
+
+/* vflipq_log.c */
+struct vflipq_log *vflipq_log_create(struct drm_device *drm, u32 num_entries);
 
 #endif /* _VFLIPQ_DRV_H_ */

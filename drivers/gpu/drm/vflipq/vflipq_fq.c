@@ -103,6 +103,21 @@ u64 vfq_vblank_at_or_after(const struct vfq_crtc *c, u64 t_ns, u64 *seq)
 	return c->phase_ns - k * c->period_ns;
 }
 
+/*
+ * Somebody else (an ordinary commit) now decides what the plane shows: the
+ * queue hands back the buffer it had on screen.
+ */
+void *vfq_forget_shown(struct vfq_crtc *c, unsigned int plane)
+{
+	void *buf;
+
+	if (plane >= c->nplanes)
+		return NULL;
+	buf = c->planes[plane].shown_buf;
+	c->planes[plane].shown_buf = NULL;
+	return buf;
+}
+
 unsigned int vfq_pending(const struct vfq_crtc *c, unsigned int plane)
 {
 	return plane < c->nplanes ? c->planes[plane].live : 0;
@@ -527,6 +542,30 @@ void vfq_cancel_all(struct vfq_crtc *c)
 		while (c->planes[pi].count)
 			cancel_front(c, pi);
 		c->planes[pi].last_target_ns = 0;
+	}
+}
+
+/*
+ * The client is gone: what it queued is cancelled, and the next one starts
+ * its own PresentId sequence, without log or interrupt target.  What is on
+ * screen stays there.
+ */
+void vfq_reset_client(struct vfq_crtc *c)
+{
+	unsigned int pi;
+
+	vfq_cancel_all(c);
+	for (pi = 0; pi < c->nplanes; pi++) {
+		struct vfq_plane *p = &c->planes[pi];
+
+		p->last_id = 0;
+		p->shown_id = 0;
+		p->cfg_valid = false;
+		p->log = NULL;
+		p->log_len = 0;
+		p->log_next = 0;
+		p->irq_target = VFQ_IRQ_NONE;
+		p->irq_armed = false;
 	}
 }
 

@@ -174,6 +174,7 @@ int vfq_submit(struct vfq_crtc *c, const struct vfq_submit *s, u64 now_ns,
 int vfq_cancel(struct vfq_crtc *c, struct vfq_cancel_plane *req,
 	       unsigned int n, u64 now_ns);
 void vfq_cancel_all(struct vfq_crtc *c);
+void vfq_reset_client(struct vfq_crtc *c);
 
 void vfq_vblank(struct vfq_crtc *c, u64 vblank_ns, u64 seq);
 u64 vfq_next_immediate(const struct vfq_crtc *c);
@@ -184,6 +185,7 @@ int vfq_set_log(struct vfq_crtc *c, unsigned int plane,
 u32 vfq_log_first_free(const struct vfq_crtc *c, unsigned int plane);
 void vfq_set_irq_target(struct vfq_crtc *c, unsigned int plane, u64 target);
 
+void *vfq_forget_shown(struct vfq_crtc *c, unsigned int plane);
 unsigned int vfq_pending(const struct vfq_crtc *c, unsigned int plane);
 unsigned int vfq_pending_total(const struct vfq_crtc *c);
 enum vfq_power vfq_power_update(struct vfq_crtc *c, u64 now_ns,

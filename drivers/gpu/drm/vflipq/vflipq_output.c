@@ -101,6 +101,10 @@ int vflipq_output_init(struct vflipq_device *vdev, unsigned int index)
 	if (ret)
 		return ret;
 
+	ret = vflipq_flipq_init(out);
+	if (ret)
+		return ret;
+
 	ret = drmm_encoder_init(drm, &out->encoder, NULL,
 				DRM_MODE_ENCODER_VIRTUAL, NULL);
 	if (ret)

@@ -86,6 +86,42 @@ static const struct drm_plane_funcs vflipq_plane_funcs = {
 	.format_mod_supported	= vflipq_plane_format_mod_supported,
 };
 
+static bool plane_changes(const struct drm_plane_state *a,
+			  const struct drm_plane_state *b)
+{
+	return a->fb != b->fb || a->crtc != b->crtc ||
+	       a->crtc_x != b->crtc_x || a->crtc_y != b->crtc_y ||
+	       a->crtc_w != b->crtc_w || a->crtc_h != b->crtc_h ||
+	       a->src_x != b->src_x || a->src_y != b->src_y ||
+	       a->src_w != b->src_w || a->src_h != b->src_h ||
+	       a->rotation != b->rotation;
+}
+
+/*
+ * A plane with queued flips belongs to the flip queue: ordinary commits
+ * that change it are refused until the queue drained.  Two kinds of commit
+ * go through and cancel the queue instead: a mode set, and disabling the
+ * plane (which is also how the core removes a framebuffer on screen).
+ */
+static int vflipq_plane_check_queue(struct drm_plane *plane,
+				    struct drm_atomic_state *state)
+{
+	struct drm_plane_state *old = drm_atomic_get_old_plane_state(state, plane);
+	struct drm_plane_state *new = drm_atomic_get_new_plane_state(state, plane);
+	struct vflipq_plane *vplane = container_of(plane, struct vflipq_plane,
+						   base);
+	struct drm_crtc_state *crtc_state;
+
+	if (!plane_changes(old, new) || !vflipq_flipq_plane_busy(vplane))
+		return 0;
+	if (!new->fb && !new->crtc)
+		return 0;
+	crtc_state = drm_atomic_get_new_crtc_state(state, &vplane->out->crtc);
+	if (crtc_state && drm_atomic_crtc_needs_modeset(crtc_state))
+		return 0;
+	return -EBUSY;
+}
+
 static int vflipq_plane_atomic_check(struct drm_plane *plane,
 				     struct drm_atomic_state *state)
 {
@@ -94,6 +130,10 @@ static int vflipq_plane_atomic_check(struct drm_plane *plane,
 	struct drm_framebuffer *fb = new->fb;
 	struct drm_crtc_state *crtc_state;
 	int ret;
+
+	ret = vflipq_plane_check_queue(plane, state);
+	if (ret)
+		return ret;
 
 	if (!fb || !new->crtc)
 		return 0;
@@ -174,11 +214,19 @@ static void vflipq_plane_cleanup_fb(struct drm_plane *plane,
 /*
  * There are no registers to program: the scan-out engine (the composer)
  * reads the committed plane state, which atomic_check already reduced to
- * rectangles and a source walk.
+ * rectangles and a source walk.  Called between atomic_begin and
+ * atomic_flush, under the output's lock.
  */
 static void vflipq_plane_atomic_update(struct drm_plane *plane,
 				       struct drm_atomic_state *state)
 {
+	struct drm_plane_state *old = drm_atomic_get_old_plane_state(state, plane);
+	struct drm_plane_state *new = drm_atomic_get_new_plane_state(state, plane);
+
+	/* What the flip queue put on screen gives way to this commit. */
+	if (old->fb != new->fb || old->crtc != new->crtc)
+		vflipq_flipq_plane_taken(container_of(plane, struct vflipq_plane,
+						      base));
 }
 
 static const struct drm_plane_helper_funcs vflipq_plane_helper_funcs = {

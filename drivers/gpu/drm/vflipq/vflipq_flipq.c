@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The hardware flip queue in the driver: the DRM side of vflipq_fq.c.
+ *
+ * The display engine (the CRTC's vblank timer) runs the core's rules under
+ * engine_lock, in hard interrupt context: it switches what the composer
+ * scans out and writes the logs without waking anybody.  A worker then does
+ * what needs process context, in this order: it updates the DRM plane
+ * states to the framebuffers actually shown (under the plane's modeset
+ * lock), then delivers the interrupts the client asked for as DRM events,
+ * so a client woken by an event always reads a consistent KMS state.
+ *
+ * Lock order: modeset locks -> out->lock -> engine_lock.
+ */
+
+#include <linux/math64.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_atomic.h>
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_atomic_uapi.h>
+#include <drm/drm_blend.h>
+#include <drm/drm_file.h>
+#include <drm/drm_fourcc.h>
+#include <drm/drm_framebuffer.h>
+#include <drm/drm_gem_framebuffer_helper.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_modeset_lock.h>
+#include <drm/drm_print.h>
+
+#include "vflipq_drm.h"
+#include "vflipq_drv.h"
+
+static void vflipq_fq_buf_free_work(struct work_struct *work)
+{
+	struct vflipq_fq_buf *buf =
+		container_of(work, struct vflipq_fq_buf, free_work);
+
+	drm_gem_fb_vunmap(buf->fb, buf->map);
+	drm_framebuffer_put(buf->fb);
+	kfree(buf);
+}
+
+static void vflipq_fq_buf_release(struct kref *ref)
+{
+	struct vflipq_fq_buf *buf = container_of(ref, struct vflipq_fq_buf, ref);
+
+	/* The last reference may go in the engine's interrupt context. */
+	queue_work(buf->vdev->fq_wq, &buf->free_work);
+}
+
+void vflipq_fq_buf_put(struct vflipq_fq_buf *buf)
+{
+	kref_put(&buf->ref, vflipq_fq_buf_release);
+}
+
+/* @fb's reference passes to the buffer. */
+void vflipq_fq_buf_init(struct vflipq_fq_buf *buf, struct vflipq_device *vdev,
+			struct drm_framebuffer *fb)
+{
+	kref_init(&buf->ref);
+	INIT_WORK(&buf->free_work, vflipq_fq_buf_free_work);
+	buf->vdev = vdev;
+	buf->fb = fb;
+}
+
+/* Core callbacks, all under engine_lock. */
+static void fq_show(void *ctx, unsigned int pi, void *b, u64 ts, u64 seq)
+{
+	struct vflipq_output *out = ctx;
+	struct vflipq_fq_buf *buf = b;
+
+	kref_get(&buf->ref);
+	if (out->scanout[pi])
+		vflipq_fq_buf_put(out->scanout[pi]);
+	out->scanout[pi] = buf;
+
+	kref_get(&buf->ref);
+	if (out->sync[pi])
+		vflipq_fq_buf_put(out->sync[pi]);
+	out->sync[pi] = buf;
+}
+
+static void fq_release(void *ctx, unsigned int pi, void *b)
+{
+	vflipq_fq_buf_put(b);
+}
+
+static void fq_event(void *ctx, unsigned int pi, u64 seq, u64 ts,
+		     u32 first_free)
+{
+	struct vflipq_output *out = ctx;
+	struct vflipq_fq_event *e;
+
+	if (out->fq_nevents == VFLIPQ_FQ_EVENTS) {
+		out->fq_events_dropped++;
+		return;
+	}
+	e = &out->fq_events[out->fq_nevents++];
+	e->plane = pi;
+	e->first_free = first_free;
+	e->present_id = out->fq.planes[pi].shown_id;
+	e->seq = seq;
+	e->ts = ts;
+}
+
+static const struct vfq_ops vflipq_fq_ops = {
+	.show = fq_show,
+	.release = fq_release,
+	.event = fq_event,
+};
+
+static bool fq_has_work(struct vflipq_output *out)
+{
+	unsigned int i;
+
+	if (out->fq_nevents)
+		return true;
+	for (i = 0; i < out->fq.nplanes; i++)
+		if (out->sync[i])
+			return true;
+	return false;
+}
+
+static u64 grid_seq(struct vflipq_output *out, u64 ts)
+{
+	if (ts <= ktime_to_ns(out->phase) || !out->period_ns)
+		return 0;
+	return div64_u64(ts - ktime_to_ns(out->phase), out->period_ns);
+}
+
+/**
+ * vflipq_flipq_tick - the flip-queue part of one vblank of the engine
+ * @out: output
+ * @vblank_ts: time of this vblank
+ *
+ * Called by the engine with engine_lock held.
+ *
+ * Return: true if the worker has something to do.
+ */
+bool vflipq_flipq_tick(struct vflipq_output *out, ktime_t vblank_ts)
+{
+	u64 ts = ktime_to_ns(vblank_ts);
+
+	if (out->fq.depth <= 1)
+		return false;
+	vfq_vblank(&out->fq, ts, grid_seq(out, ts));
+	vfq_power_update(&out->fq, ts, out->vblank_wanted ||
+			 out->composer_users);
+	return fq_has_work(out);
+}
+
+/* Whether the queue keeps the engine running; under engine_lock. */
+bool vflipq_flipq_needed(struct vflipq_output *out)
+{
+	return out->fq.depth > 1 && out->fq.power != VFQ_POWER_NO_PHASE;
+}
+
+/* Under engine_lock. */
+void vflipq_flipq_arm_immediate(struct vflipq_output *out)
+{
+	u64 next = vfq_next_immediate(&out->fq);
+
+	if (next != ~0ULL)
+		hrtimer_start(&out->fq_imm_timer, ns_to_ktime(next),
+			      HRTIMER_MODE_ABS);
+}
+
+static enum hrtimer_restart vflipq_fq_imm_fire(struct hrtimer *timer)
+{
+	struct vflipq_output *out =
+		container_of(timer, struct vflipq_output, fq_imm_timer);
+	u64 now = ktime_get_ns(), next;
+	bool work;
+
+	spin_lock(&out->engine_lock);
+	if (!out->active) {
+		spin_unlock(&out->engine_lock);
+		return HRTIMER_NORESTART;
+	}
+	vfq_immediate(&out->fq, now, grid_seq(out, now));
+	out->timer_expirations++;
+	next = vfq_next_immediate(&out->fq);
+	work = fq_has_work(out);
+	spin_unlock(&out->engine_lock);
+
+	if (work)
+		queue_work(out->vdev->fq_wq, &out->fq_work);
+	if (next == ~0ULL)
+		return HRTIMER_NORESTART;
+	hrtimer_set_expires(timer, ns_to_ktime(next));
+	return HRTIMER_RESTART;
+}
+
+/*
+ * Make a plane state show what the queue put on screen.  Only while the
+ * plane is still enabled on this CRTC: a commit that disabled or moved it
+ * since then decided otherwise.  Called with the plane's modeset lock.
+ */
+static void fq_adopt(struct vflipq_output *out, struct drm_plane *plane,
+		     struct vflipq_fq_buf *buf)
+{
+	struct drm_plane_state *state = plane->state;
+	struct vflipq_plane_state *vstate = to_vflipq_plane_state(state);
+	struct drm_shadow_plane_state *shadow = &vstate->base;
+
+	if (state->crtc != &out->crtc || !state->fb || state->fb == buf->fb)
+		return;
+
+	drm_gem_fb_vunmap(state->fb, shadow->map);
+	memset(shadow->map, 0, sizeof(shadow->map));
+	memset(shadow->data, 0, sizeof(shadow->data));
+	drm_atomic_set_fb_for_plane(state, buf->fb);
+	if (drm_gem_fb_vmap(buf->fb, shadow->map, shadow->data))
+		memset(shadow->map, 0, sizeof(shadow->map));
+
+	state->crtc_x = buf->crtc_x;
+	state->crtc_y = buf->crtc_y;
+	state->crtc_w = buf->crtc_w;
+	state->crtc_h = buf->crtc_h;
+	state->src_x = buf->src_x;
+	state->src_y = buf->src_y;
+	state->src_w = buf->src_w;
+	state->src_h = buf->src_h;
+	state->src.x1 = buf->src.x1 << 16;
+	state->src.y1 = buf->src.y1 << 16;
+	state->src.x2 = buf->src.x2 << 16;
+	state->src.y2 = buf->src.y2 << 16;
+	state->dst = buf->dst;
+	vstate->src = buf->src;
+	vstate->dst = buf->dst;
+	vstate->xform = buf->xform;
+	vstate->reader = buf->reader;
+}
+
+/* Take up to @max pending interrupts, oldest first. */
+static unsigned int fq_take_events(struct vflipq_output *out,
+				   struct vflipq_fq_event *ev, unsigned int max,
+				   struct drm_file **owner)
+{
+	unsigned int n;
+
+	spin_lock_irq(&out->engine_lock);
+	n = min(out->fq_nevents, max);
+	memcpy(ev, out->fq_events, n * sizeof(ev[0]));
+	out->fq_nevents -= n;
+	memmove(out->fq_events, out->fq_events + n,
+		out->fq_nevents * sizeof(ev[0]));
+	*owner = out->fq_owner;
+	spin_unlock_irq(&out->engine_lock);
+	return n;
+}
+
+static void fq_send_one(struct drm_device *drm, struct vflipq_output *out,
+			struct drm_file *owner, const struct vflipq_fq_event *ev)
+{
+	struct drm_pending_event *p;
+	struct drm_vflipq_event_flipq *e;
+
+	p = kzalloc(sizeof(*p) + sizeof(*e), GFP_KERNEL);
+	if (!p)
+		return;
+	e = (struct drm_vflipq_event_flipq *)(p + 1);
+	e->base.type = DRM_VFLIPQ_EVENT_FLIPQ;
+	e->base.length = sizeof(*e);
+	e->crtc_id = out->crtc.base.id;
+	e->plane_id = out->fq_planes[ev->plane]->base.id;
+	e->first_free = ev->first_free;
+	e->present_id = ev->present_id;
+	e->sequence = ev->seq;
+	e->timestamp_ns = ev->ts;
+	p->event = &e->base;
+	/* A client that does not read its events loses new ones. */
+	if (drm_event_reserve_init(drm, owner, p, &e->base)) {
+		kfree(p);
+		return;
+	}
+	drm_send_event(drm, p);
+}
+
+static void fq_send_events(struct vflipq_output *out)
+{
+	struct drm_device *drm = out->crtc.dev;
+	struct vflipq_fq_event ev[8];
+	struct drm_file *owner;
+	unsigned int i, n;
+
+	/* The owner cannot go away meanwhile: its release flushes us. */
+	while ((n = fq_take_events(out, ev, ARRAY_SIZE(ev), &owner)))
+		for (i = 0; owner && i < n; i++)
+			fq_send_one(drm, out, owner, &ev[i]);
+}
+
+static void vflipq_fq_work(struct work_struct *work)
+{
+	struct vflipq_output *out =
+		container_of(work, struct vflipq_output, fq_work);
+	unsigned int i;
+
+	for (i = 0; i < out->fq.nplanes; i++) {
+		struct drm_plane *plane = out->fq_planes[i];
+		struct vflipq_fq_buf *buf;
+
+		spin_lock_irq(&out->engine_lock);
+		buf = out->sync[i];
+		out->sync[i] = NULL;
+		spin_unlock_irq(&out->engine_lock);
+		if (!buf)
+			continue;
+
+		drm_modeset_lock(&plane->mutex, NULL);
+		fq_adopt(out, plane, buf);
+		drm_modeset_unlock(&plane->mutex);
+		vflipq_fq_buf_put(buf);
+	}
+	fq_send_events(out);
+}
+
+struct vflipq_fq_buf *vflipq_flipq_scanout_get(struct vflipq_output *out,
+					       unsigned int fq_index)
+{
+	struct vflipq_fq_buf *buf;
+	unsigned long flags;
+
+	spin_lock_irqsave(&out->engine_lock, flags);
+	buf = fq_index < VFQ_MAX_PLANES ? out->scanout[fq_index] : NULL;
+	if (buf)
+		kref_get(&buf->ref);
+	spin_unlock_irqrestore(&out->engine_lock, flags);
+	return buf;
+}
+
+/* Queued flips, or shown ones KMS does not report yet. */
+bool vflipq_flipq_plane_busy(struct vflipq_plane *vplane)
+{
+	struct vflipq_output *out = vplane->out;
+	unsigned long flags;
+	bool busy;
+
+	spin_lock_irqsave(&out->engine_lock, flags);
+	busy = vfq_pending(&out->fq, vplane->fq_index) ||
+	       out->sync[vplane->fq_index];
+	spin_unlock_irqrestore(&out->engine_lock, flags);
+	return busy;
+}
+
+/*
+ * An ordinary commit changed what the plane shows: the queue's image stops
+ * overriding it.  Called from atomic_update, under out->lock.
+ */
+void vflipq_flipq_plane_taken(struct vflipq_plane *vplane)
+{
+	struct vflipq_output *out = vplane->out;
+	unsigned int pi = vplane->fq_index;
+	struct vflipq_fq_buf *shown, *scanout;
+
+	spin_lock(&out->engine_lock);
+	shown = vfq_forget_shown(&out->fq, pi);
+	scanout = out->scanout[pi];
+	out->scanout[pi] = NULL;
+	spin_unlock(&out->engine_lock);
+
+	if (shown)
+		vflipq_fq_buf_put(shown);
+	if (scanout)
+		vflipq_fq_buf_put(scanout);
+}
+
+/* A mode set restarts the grid; called with engine_lock held. */
+void vflipq_flipq_mode_set(struct vflipq_output *out)
+{
+	vfq_set_timing(&out->fq, out->period_ns, ktime_to_ns(out->phase), 0);
+}
+
+/*
+ * Mode set, disable, DPMS off, removal: what is queued is cancelled and
+ * logged before the pipe changes.
+ */
+void vflipq_flipq_drain(struct vflipq_output *out)
+{
+	bool work;
+
+	spin_lock_irq(&out->engine_lock);
+	vfq_cancel_all(&out->fq);
+	hrtimer_try_to_cancel(&out->fq_imm_timer);
+	work = fq_has_work(out);
+	spin_unlock_irq(&out->engine_lock);
+	if (work)
+		queue_work(out->vdev->fq_wq, &out->fq_work);
+}
+
+static void vflipq_flipq_release(struct drm_device *drm, void *data)
+{
+	struct vflipq_output *out = data;
+	unsigned int i;
+
+	hrtimer_cancel(&out->fq_imm_timer);
+	vfq_cancel_all(&out->fq);
+	flush_work(&out->fq_work);
+	for (i = 0; i < VFQ_MAX_PLANES; i++) {
+		if (out->scanout[i])
+			vflipq_fq_buf_put(out->scanout[i]);
+		if (out->sync[i])
+			vflipq_fq_buf_put(out->sync[i]);
+		if (out->fq.planes[i].shown_buf)
+			vflipq_fq_buf_put(out->fq.planes[i].shown_buf);
+		if (out->fq_logs[i])
+			drm_gem_object_put(&out->fq_logs[i]->base);
+	}
+	flush_workqueue(out->vdev->fq_wq);
+}
+
+int vflipq_flipq_init(struct vflipq_output *out)
+{
+	struct drm_device *drm = &out->vdev->drm;
+	unsigned int n = 0, i;
+
+	out->fq_planes[n++] = out->primary;
+	for (i = 0; i < out->vdev->config.overlays; i++)
+		out->fq_planes[n++] = out->overlays[i];
+	if (out->cursor)
+		out->fq_planes[n++] = out->cursor;
+	for (i = 0; i < n; i++)
+		container_of(out->fq_planes[i], struct vflipq_plane,
+			     base)->fq_index = i;
+
+	vfq_init(&out->fq, &vflipq_fq_ops, out, out->vdev->config.flipq_depth,
+		 n);
+	hrtimer_init(&out->fq_imm_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	out->fq_imm_timer.function = vflipq_fq_imm_fire;
+	INIT_WORK(&out->fq_work, vflipq_fq_work);
+	atomic64_set(&out->frames_composed, 0);
+	return drmm_add_action_or_reset(drm, vflipq_flipq_release, out);
+}
+
+/*
+ * The owner is gone (file closed or master dropped): everything it queued
+ * is cancelled and logged, its interrupt targets and logs go away.
+ */
+void vflipq_flipq_file_gone(struct vflipq_device *vdev, struct drm_file *file)
+{
+	unsigned int i, pi;
+
+	for (i = 0; i < vdev->config.crtcs; i++) {
+		struct vflipq_output *out = &vdev->outputs[i];
+		struct vflipq_log *logs[VFQ_MAX_PLANES] = { };
+		bool owned;
+
+		drm_modeset_lock(&out->crtc.mutex, NULL);
+		spin_lock_irq(&out->engine_lock);
+		owned = out->fq_owner == file;
+		if (owned) {
+			vfq_reset_client(&out->fq);
+			hrtimer_try_to_cancel(&out->fq_imm_timer);
+			for (pi = 0; pi < out->fq.nplanes; pi++) {
+				logs[pi] = out->fq_logs[pi];
+				out->fq_logs[pi] = NULL;
+			}
+			out->fq_owner = NULL;
+		}
+		spin_unlock_irq(&out->engine_lock);
+		drm_modeset_unlock(&out->crtc.mutex);
+
+		if (!owned)
+			continue;
+		/* Events in flight to this file are sent or dropped now. */
+		queue_work(vdev->fq_wq, &out->fq_work);
+		flush_work(&out->fq_work);
+		for (pi = 0; pi < VFQ_MAX_PLANES; pi++)
+			if (logs[pi])
+				drm_gem_object_put(&logs[pi]->base);
+	}
+}

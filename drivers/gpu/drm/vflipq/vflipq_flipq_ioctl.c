@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Flip-queue ioctls.  Each one takes the modeset lock of its CRTC, which
+ * serialises them against each other and against commits on that CRTC;
+ * the engine is only ever touched under engine_lock.  Every field is
+ * validated before anything changes.
+ */
+
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_crtc.h>
+#include <drm/drm_file.h>
+#include <drm/drm_fourcc.h>
+#include <drm/drm_framebuffer.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_gem_framebuffer_helper.h>
+#include <drm/drm_modeset_lock.h>
+#include <drm/drm_plane.h>
+
+#include "vflipq_drm.h"
+#include "vflipq_drv.h"
+
+static bool all_zero(const void *p, size_t len)
+{
+	return !memchr_inv(p, 0, len);
+}
+
+static struct vflipq_output *fq_output(struct drm_device *drm,
+				       struct drm_file *file, u32 crtc_id,
+				       int *err)
+{
+	struct drm_crtc *crtc = drm_crtc_find(drm, file, crtc_id);
+	struct vflipq_output *out;
+
+	*err = -EINVAL;
+	if (!crtc)
+		return NULL;
+	out = crtc_to_output(crtc);
+	if (out->fq.depth <= 1) {
+		*err = -EOPNOTSUPP;
+		return NULL;
+	}
+	*err = 0;
+	return out;
+}
+
+static struct vflipq_plane *fq_plane(struct vflipq_output *out,
+				     struct drm_file *file, u32 plane_id)
+{
+	struct drm_plane *plane = drm_plane_find(out->crtc.dev, file, plane_id);
+	struct vflipq_plane *vplane;
+
+	if (!plane)
+		return NULL;
+	vplane = container_of(plane, struct vflipq_plane, base);
+	return vplane->out == out ? vplane : NULL;
+}
+
+/* The output of @crtc_id and its plane @plane_id; 0 or -errno. */
+static int fq_output_plane(struct drm_device *drm, struct drm_file *file,
+			   u32 crtc_id, u32 plane_id, struct vflipq_output **out,
+			   struct vflipq_plane **vplane)
+{
+	int ret;
+
+	*out = fq_output(drm, file, crtc_id, &ret);
+	if (!*out)
+		return ret;
+	*vplane = fq_plane(*out, file, plane_id);
+	return *vplane ? 0 : -EINVAL;
+}
+
+static bool plane_has_format(struct drm_plane *plane, u32 format)
+{
+	unsigned int i;
+
+	for (i = 0; i < plane->format_count; i++)
+		if (plane->format_types[i] == format)
+			return true;
+	return false;
+}
+
+/*
+ * KMS lets any client name any framebuffer; the flip queue only takes the
+ * submitter's own, so one client cannot make another's buffers outlive it
+ * in a queue.
+ */
+static bool fb_owned_by(struct drm_framebuffer *fb, struct drm_file *file)
+{
+	struct drm_framebuffer *f;
+	bool found = false;
+
+	mutex_lock(&file->fbs_lock);
+	list_for_each_entry(f, &file->fbs, filp_head) {
+		if (f == fb) {
+			found = true;
+			break;
+		}
+	}
+	mutex_unlock(&file->fbs_lock);
+	return found;
+}
+
+/* src within the framebuffer, computed without overflow (16.16 values). */
+static bool src_in_fb(const struct drm_plane_state *s,
+		      const struct drm_framebuffer *fb)
+{
+	return (u64)s->src_x + s->src_w <= (u64)fb->width << 16 &&
+	       (u64)s->src_y + s->src_h <= (u64)fb->height << 16;
+}
+
+/*
+ * Turn one requested plane into a buffer the engine can scan out: the same
+ * checks an atomic commit would make, on a copy of the plane's state.
+ */
+static int fq_prepare(struct vflipq_output *out, struct drm_file *file,
+		      struct vflipq_plane *vplane,
+		      const struct drm_vflipq_flip_plane *r,
+		      struct vfq_submit_plane *sp)
+{
+	struct drm_plane *plane = &vplane->base;
+	struct drm_plane_state tmp = *plane->state;
+	struct drm_framebuffer *fb;
+	struct vflipq_fq_buf *buf;
+	int ret;
+
+	if (r->flags & ~VFLIPQ_FLIP_PLANE_GEOMETRY ||
+	    r->mode > VFLIPQ_FLIP_IMMEDIATE_NO_TEARING || !r->present_id)
+		return -EINVAL;
+	if (!(r->flags & VFLIPQ_FLIP_PLANE_GEOMETRY) &&
+	    (r->crtc_x || r->crtc_y || r->crtc_w || r->crtc_h || r->src_x ||
+	     r->src_y || r->src_w || r->src_h))
+		return -EINVAL;
+	/* The queue changes what an enabled plane shows. */
+	if (tmp.crtc != &out->crtc || !tmp.fb)
+		return -EINVAL;
+
+	fb = drm_framebuffer_lookup(out->crtc.dev, file, r->fb_id);
+	if (!fb)
+		return -EINVAL;
+	ret = -EINVAL;
+	if (!fb_owned_by(fb, file) || fb->modifier != DRM_FORMAT_MOD_LINEAR ||
+	    !plane_has_format(plane, fb->format->format))
+		goto err_fb;
+
+	tmp.fb = fb;
+	if (r->flags & VFLIPQ_FLIP_PLANE_GEOMETRY) {
+		if (!r->crtc_w || !r->crtc_h || r->crtc_w > INT_MAX ||
+		    r->crtc_h > INT_MAX)
+			goto err_fb;
+		tmp.crtc_x = r->crtc_x;
+		tmp.crtc_y = r->crtc_y;
+		tmp.crtc_w = r->crtc_w;
+		tmp.crtc_h = r->crtc_h;
+		tmp.src_x = r->src_x;
+		tmp.src_y = r->src_y;
+		tmp.src_w = r->src_w;
+		tmp.src_h = r->src_h;
+	}
+	if (!src_in_fb(&tmp, fb))
+		goto err_fb;
+	if (plane->type == DRM_PLANE_TYPE_CURSOR &&
+	    (tmp.crtc_w > VFLIPQ_CURSOR_MAX || tmp.crtc_h > VFLIPQ_CURSOR_MAX))
+		goto err_fb;
+	if (drm_atomic_helper_check_plane_state(&tmp, out->crtc.state,
+						DRM_PLANE_NO_SCALING,
+						DRM_PLANE_NO_SCALING,
+						true, true) ||
+	    !tmp.visible ||
+	    ((tmp.src.x1 | tmp.src.y1 | tmp.src.x2 | tmp.src.y2) & 0xffff))
+		goto err_fb;
+
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto err_fb;
+	}
+	ret = drm_gem_fb_vmap(fb, buf->map, buf->data);
+	if (ret)
+		goto err_buf;
+	if (buf->map[0].is_iomem) {
+		drm_gem_fb_vunmap(fb, buf->map);
+		ret = -EINVAL;
+		goto err_buf;
+	}
+
+	vflipq_fq_buf_init(buf, out->vdev, fb);
+	buf->reader = vflipq_format_ops(fb->format->format);
+	buf->dst = tmp.dst;
+	drm_rect_init(&buf->src, tmp.src.x1 >> 16, tmp.src.y1 >> 16,
+		      drm_rect_width(&tmp.src) >> 16,
+		      drm_rect_height(&tmp.src) >> 16);
+	vflipq_xform_init(&buf->xform, buf->src.x1, buf->src.y1,
+			  drm_rect_width(&buf->src), drm_rect_height(&buf->src),
+			  tmp.rotation);
+	buf->crtc_x = tmp.crtc_x;
+	buf->crtc_y = tmp.crtc_y;
+	buf->crtc_w = tmp.crtc_w;
+	buf->crtc_h = tmp.crtc_h;
+	buf->src_x = tmp.src_x;
+	buf->src_y = tmp.src_y;
+	buf->src_w = tmp.src_w;
+	buf->src_h = tmp.src_h;
+
+	sp->plane = vplane->fq_index;
+	sp->present_id = r->present_id;
+	sp->mode = r->mode;
+	sp->buf = buf;
+	sp->cfg = (struct vfq_plane_cfg) {
+		.format = fb->format->format,
+		.cpp = fb->format->cpp[0],
+		.crtc_x = tmp.crtc_x, .crtc_y = tmp.crtc_y,
+		.crtc_w = tmp.crtc_w, .crtc_h = tmp.crtc_h,
+		.src_x = tmp.src_x, .src_y = tmp.src_y,
+		.src_w = tmp.src_w, .src_h = tmp.src_h,
+	};
+	return 0;
+
+err_buf:
+	kfree(buf);
+err_fb:
+	drm_framebuffer_put(fb);
+	return ret;
+}
+
+static bool fq_others_pending(struct vflipq_output *out)
+{
+	struct vflipq_device *vdev = out->vdev;
+	bool pending = false;
+	unsigned int i;
+
+	for (i = 0; i < vdev->config.crtcs && !pending; i++) {
+		struct vflipq_output *o = &vdev->outputs[i];
+
+		if (o == out)
+			continue;
+		spin_lock_irq(&o->engine_lock);
+		pending = vfq_pending_total(&o->fq) > 0;
+		spin_unlock_irq(&o->engine_lock);
+	}
+	return pending;
+}
+
+/* Under engine_lock: the engine must run while anything is wanted. */
+static void fq_wake_engine(struct vflipq_output *out)
+{
+	vfq_power_update(&out->fq, ktime_get_ns(),
+			 out->vblank_wanted || out->composer_users);
+	vflipq_engine_kick_locked(out);
+}
+
+static int fq_copy_planes(struct drm_vflipq_flip_plane *req, u64 ptr,
+			  u32 n, u32 size)
+{
+	u32 i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = copy_struct_from_user(&req[i], sizeof(req[i]),
+					    u64_to_user_ptr(ptr + (u64)i * size),
+					    size);
+		if (ret)
+			return ret == -E2BIG ? -EINVAL : ret;
+	}
+	return 0;
+}
+
+int vflipq_ioctl_flipq_submit(struct drm_device *drm, void *data,
+			      struct drm_file *file)
+{
+	struct drm_vflipq_flip_submit *args = data;
+	struct drm_vflipq_flip_plane *req;
+	struct vflipq_plane *vplanes[VFQ_MAX_PLANES];
+	struct drm_modeset_acquire_ctx ctx;
+	struct vfq_submit *s;
+	struct vflipq_output *out;
+	struct vfq_drain drain;
+	unsigned int i, prepared = 0;
+	int ret;
+
+	args->drain_flags = 0;
+	args->drain_planes = 0;
+	if (args->flags || !all_zero(args->reserved, sizeof(args->reserved)) ||
+	    !args->num_planes || args->num_planes > VFQ_MAX_PLANES ||
+	    args->plane_size < offsetofend(struct drm_vflipq_flip_plane,
+					   present_id) ||
+	    args->plane_size > PAGE_SIZE)
+		return -EINVAL;
+
+	out = fq_output(drm, file, args->crtc_id, &ret);
+	if (!out)
+		return ret;
+
+	req = kcalloc(VFQ_MAX_PLANES, sizeof(*req), GFP_KERNEL);
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!req || !s) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	ret = fq_copy_planes(req, args->planes_ptr, args->num_planes,
+			     args->plane_size);
+	if (ret)
+		goto out_free;
+
+	drm_modeset_acquire_init(&ctx, DRM_MODESET_ACQUIRE_INTERRUPTIBLE);
+retry:
+	ret = drm_modeset_lock(&out->crtc.mutex, &ctx);
+	if (ret)
+		goto out_locks;
+	for (i = 0; i < args->num_planes; i++) {
+		vplanes[i] = fq_plane(out, file, req[i].plane_id);
+		if (!vplanes[i]) {
+			ret = -EINVAL;
+			goto out_locks;
+		}
+		ret = drm_modeset_lock(&vplanes[i]->base.mutex, &ctx);
+		if (ret)
+			goto out_locks;
+	}
+	if (!out->crtc.state->active) {
+		ret = -EBUSY;
+		goto out_locks;
+	}
+
+	for (prepared = 0; prepared < args->num_planes; prepared++) {
+		ret = fq_prepare(out, file, vplanes[prepared], &req[prepared],
+				 &s->p[prepared]);
+		if (ret)
+			goto out_bufs;
+	}
+	s->nplanes = args->num_planes;
+	s->target_ns = args->target_ns;
+	s->others_pending = fq_others_pending(out);
+
+	spin_lock_irq(&out->engine_lock);
+	ret = vfq_submit(&out->fq, s, ktime_get_ns(), &drain);
+	if (!ret) {
+		out->fq_owner = file;
+		fq_wake_engine(out);
+		vflipq_flipq_arm_immediate(out);
+	}
+	spin_unlock_irq(&out->engine_lock);
+
+	if (ret == -EAGAIN) {
+		args->drain_flags = drain.flags;
+		for (i = 0; i < s->nplanes; i++)
+			if (drain.plane_mask & BIT(s->p[i].plane))
+				args->drain_planes |= BIT(i);
+	}
+	if (!ret)
+		prepared = 0;	/* the queue owns the buffers now */
+
+out_bufs:
+	for (i = 0; i < prepared; i++)
+		vflipq_fq_buf_put(s->p[i].buf);
+	prepared = 0;
+out_locks:
+	if (ret == -EDEADLK) {
+		drm_modeset_backoff(&ctx);
+		goto retry;
+	}
+	drm_modeset_drop_locks(&ctx);
+	drm_modeset_acquire_fini(&ctx);
+out_free:
+	kfree(s);
+	kfree(req);
+	return ret;
+}
+
+int vflipq_ioctl_flipq_cancel(struct drm_device *drm, void *data,
+			      struct drm_file *file)
+{
+	struct drm_vflipq_flip_cancel *args = data;
+	struct drm_vflipq_cancel_plane req[VFQ_MAX_PLANES];
+	struct vfq_cancel_plane creq[VFQ_MAX_PLANES];
+	struct vflipq_output *out;
+	unsigned int i;
+	int ret;
+
+	if (args->flags || !all_zero(args->reserved, sizeof(args->reserved)) ||
+	    !args->num_planes || args->num_planes > VFQ_MAX_PLANES ||
+	    args->plane_size < sizeof(req[0]) || args->plane_size > PAGE_SIZE)
+		return -EINVAL;
+
+	out = fq_output(drm, file, args->crtc_id, &ret);
+	if (!out)
+		return ret;
+
+	for (i = 0; i < args->num_planes; i++) {
+		ret = copy_struct_from_user(&req[i], sizeof(req[i]),
+					    u64_to_user_ptr(args->planes_ptr +
+							    (u64)i * args->plane_size),
+					    args->plane_size);
+		if (ret)
+			return ret == -E2BIG ? -EINVAL : ret;
+		if (req[i].pad || req[i].present_id_cancelled)
+			return -EINVAL;
+	}
+
+	ret = drm_modeset_lock_single_interruptible(&out->crtc.mutex);
+	if (ret)
+		return ret;
+	for (i = 0; i < args->num_planes; i++) {
+		struct vflipq_plane *vplane = fq_plane(out, file, req[i].plane_id);
+
+		if (!vplane) {
+			ret = -EINVAL;
+			goto out_unlock;
+		}
+		creq[i] = (struct vfq_cancel_plane) {
+			.plane = vplane->fq_index,
+			.requested = req[i].present_id_cancel_requested,
+		};
+	}
+
+	spin_lock_irq(&out->engine_lock);
+	ret = vfq_cancel(&out->fq, creq, args->num_planes, ktime_get_ns());
+	spin_unlock_irq(&out->engine_lock);
+	if (ret)
+		goto out_unlock;
+
+	for (i = 0; i < args->num_planes; i++) {
+		u64 __user *dst = u64_to_user_ptr(args->planes_ptr +
+			(u64)i * args->plane_size +
+			offsetof(struct drm_vflipq_cancel_plane,
+				 present_id_cancelled));
+
+		if (put_user(creq[i].cancelled, dst)) {
+			ret = -EFAULT;
+			break;
+		}
+	}
+out_unlock:
+	drm_modeset_unlock(&out->crtc.mutex);
+	return ret;
+}
+
+int vflipq_ioctl_flipq_set_log(struct drm_device *drm, void *data,
+			       struct drm_file *file)
+{
+	struct drm_vflipq_set_log *args = data;
+	struct vflipq_log *log = NULL, *old;
+	struct vflipq_plane *vplane;
+	struct vflipq_output *out;
+	u32 handle = 0;
+	int ret;
+
+	if (args->flags || args->pad || args->handle || args->size ||
+	    !all_zero(args->reserved, sizeof(args->reserved)) ||
+	    args->num_entries > VFLIPQ_LOG_MAX_ENTRIES)
+		return -EINVAL;
+
+	ret = fq_output_plane(drm, file, args->crtc_id, args->plane_id, &out,
+			      &vplane);
+	if (ret)
+		return ret;
+
+	ret = drm_modeset_lock_single_interruptible(&out->crtc.mutex);
+	if (ret)
+		return ret;
+
+	/* Submits need this lock too: the plane stays idle from here on. */
+	spin_lock_irq(&out->engine_lock);
+	if (out->fq.planes[vplane->fq_index].count)
+		ret = -EBUSY;
+	spin_unlock_irq(&out->engine_lock);
+	if (ret)
+		goto out_unlock;
+
+	if (args->num_entries) {
+		log = vflipq_log_create(drm, args->num_entries);
+		if (IS_ERR(log)) {
+			ret = PTR_ERR(log);
+			goto out_unlock;
+		}
+		ret = drm_gem_handle_create(file, &log->base, &handle);
+		if (ret) {
+			drm_gem_object_put(&log->base);
+			goto out_unlock;
+		}
+	}
+
+	spin_lock_irq(&out->engine_lock);
+	vfq_set_log(&out->fq, vplane->fq_index, log ? log->entries : NULL,
+		    args->num_entries);
+	old = out->fq_logs[vplane->fq_index];
+	out->fq_logs[vplane->fq_index] = log;
+	out->fq_owner = file;
+	spin_unlock_irq(&out->engine_lock);
+
+	if (old)
+		drm_gem_object_put(&old->base);
+	args->handle = handle;
+	args->size = log ? log->base.size : 0;
+out_unlock:
+	drm_modeset_unlock(&out->crtc.mutex);
+	return ret;
+}
+
+int vflipq_ioctl_flipq_update_log(struct drm_device *drm, void *data,
+				  struct drm_file *file)
+{
+	struct drm_vflipq_update_log *args = data;
+	struct vflipq_plane *vplane;
+	struct vflipq_output *out;
+	unsigned int pi;
+	int ret;
+
+	if (args->flags || args->first_free || args->present_id_shown ||
+	    !all_zero(args->reserved, sizeof(args->reserved)))
+		return -EINVAL;
+
+	ret = fq_output_plane(drm, file, args->crtc_id, args->plane_id, &out,
+			      &vplane);
+	if (ret)
+		return ret;
+	pi = vplane->fq_index;
+
+	/* The engine writes the log as it goes: reading it is enough. */
+	spin_lock_irq(&out->engine_lock);
+	args->first_free = vfq_log_first_free(&out->fq, pi);
+	args->present_id_shown = out->fq.planes[pi].shown_id;
+	spin_unlock_irq(&out->engine_lock);
+	return 0;
+}
+
+int vflipq_ioctl_flipq_set_irq_target(struct drm_device *drm, void *data,
+				      struct drm_file *file)
+{
+	struct drm_vflipq_set_irq_target *args = data;
+	struct vflipq_plane *vplane;
+	struct vflipq_output *out;
+	int ret;
+
+	if (args->flags || args->pad ||
+	    !all_zero(args->reserved, sizeof(args->reserved)))
+		return -EINVAL;
+
+	ret = fq_output_plane(drm, file, args->crtc_id, args->plane_id, &out,
+			      &vplane);
+	if (ret)
+		return ret;
+
+	ret = drm_modeset_lock_single_interruptible(&out->crtc.mutex);
+	if (ret)
+		return ret;
+	spin_lock_irq(&out->engine_lock);
+	vfq_set_irq_target(&out->fq, vplane->fq_index, args->target);
+	out->fq_owner = file;
+	fq_wake_engine(out);
+	spin_unlock_irq(&out->engine_lock);
+	drm_modeset_unlock(&out->crtc.mutex);
+	return 0;
+}

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vflipq helpers: CRTC CRCs through debugfs and writeback captures.
+ */
+#include <fcntl.h>
+#include <poll.h>
+
+#include "vflipq_helpers.h"
+
+/* ---- CRC ---------------------------------------------------------- */
+
+int vfq_crc_start(int drm_fd, int crtc_index, struct vfq_crc *crc)
+{
+	char path[320];
+	int card = vfq_card_index(drm_fd), ret;
+
+	memset(crc, 0, sizeof(*crc));
+	crc->data_fd = -1;
+	if (card < 0)
+		return -ENODEV;
+	snprintf(crc->dir, sizeof(crc->dir),
+		 "/sys/kernel/debug/dri/%d/crtc-%d/crc", card, crtc_index);
+	snprintf(path, sizeof(path), "%s/control", crc->dir);
+	ret = vfq_file_write(path, "auto");
+	if (ret < 0)
+		return ret;
+	snprintf(path, sizeof(path), "%s/data", crc->dir);
+	crc->data_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (crc->data_fd < 0)
+		return -errno;
+	return 0;
+}
+
+int vfq_crc_read(struct vfq_crc *crc, int timeout_ms, uint32_t *frame,
+		 uint32_t *value)
+{
+	struct pollfd pfd = { .fd = crc->data_fd, .events = POLLIN };
+	char line[128];
+	uint64_t deadline = vfq_now_ns() + timeout_ms * 1000000ull;
+
+	for (;;) {
+		int64_t left = (int64_t)(deadline - vfq_now_ns()) / 1000000;
+		ssize_t len;
+		int ret;
+
+		if (left < 0)
+			return 0;
+		ret = poll(&pfd, 1, left);
+		if (ret < 0 && errno == EINTR)
+			continue;
+		igt_assert_f(ret >= 0, "poll on CRC data: %s\n",
+			     strerror(errno));
+		if (ret == 0)
+			return 0;
+		len = read(crc->data_fd, line, sizeof(line) - 1);
+		if (len < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		igt_assert_f(len > 0, "read of CRC data: %s\n",
+			     len < 0 ? strerror(errno) : "EOF");
+		line[len] = '\0';
+		/* "0x%08x 0x%08x\n", or "XXXXXXXXXX 0x%08x\n" */
+		if (strncmp(line, "XXXXXXXXXX", 10) == 0) {
+			*frame = UINT32_MAX;
+			igt_assert_f(sscanf(line + 10, " %x", value) == 1,
+				     "bad CRC line \"%s\"\n", line);
+		} else {
+			igt_assert_f(sscanf(line, "%x %x", frame, value) == 2,
+				     "bad CRC line \"%s\"\n", line);
+		}
+		return 1;
+	}
+}
+
+void vfq_crc_collect(struct vfq_crc *crc, uint32_t min_frame, int n,
+		     uint32_t *values)
+{
+	int got = 0, skipped = 0;
+
+	while (got < n) {
+		uint32_t frame, value;
+
+		igt_assert_f(vfq_crc_read(crc, 3000, &frame, &value) == 1,
+			     "no CRC within 3 s (%d of %d read)\n", got, n);
+		/* without frame numbers, drop two to get past old frames */
+		if (frame == UINT32_MAX ? skipped < 2 :
+		    (int32_t)(frame - min_frame) < 0) {
+			skipped++;
+			continue;
+		}
+		igt_debug("CRC frame %u: %08x\n", frame, value);
+		values[got++] = value;
+	}
+}
+
+void vfq_crc_stop(struct vfq_crc *crc)
+{
+	if (crc->data_fd >= 0)
+		close(crc->data_fd);
+	crc->data_fd = -1;
+}
+
+uint64_t vfq_crtc_sequence(int fd, uint32_t crtc_id)
+{
+	uint64_t seq = 0, ns = 0;
+
+	igt_assert_eq(drmCrtcGetSequence(fd, crtc_id, &seq, &ns), 0);
+	return seq;
+}
+
+/* ---- writeback ---------------------------------------------------- */
+
+int vfq_wb_formats(struct vfq_dev *dev, int pipe, uint32_t *formats, int max)
+{
+	uint64_t blob_id = vfq_prop_get(dev->fd, dev->pipe[pipe].wb_conn_id,
+					DRM_MODE_OBJECT_CONNECTOR,
+					"WRITEBACK_PIXEL_FORMATS");
+	drmModePropertyBlobRes *blob;
+	int n;
+
+	blob = drmModeGetPropertyBlob(dev->fd, blob_id);
+	igt_assert_f(blob, "WRITEBACK_PIXEL_FORMATS blob %llu unreadable\n",
+		     (unsigned long long)blob_id);
+	n = blob->length / sizeof(uint32_t);
+	for (int i = 0; i < n && i < max; i++)
+		formats[i] = ((const uint32_t *)blob->data)[i];
+	drmModeFreePropertyBlob(blob);
+	return n;
+}
+
+int vfq_wb_capture(struct vfq_dev *dev, int pipe, struct vfq_fb *out,
+		   int timeout_ms)
+{
+	struct vfq_pipe *p = &dev->pipe[pipe];
+	const uint32_t t = DRM_MODE_OBJECT_CONNECTOR;
+	drmModeAtomicReq *req = vfq_req_new();
+	int32_t fence = -1;
+	struct pollfd pfd;
+	int ret;
+
+	igt_assert(p->wb_conn_id);
+	vfq_req_set(req, dev->fd, p->wb_conn_id, t, "CRTC_ID", p->crtc_id);
+	vfq_req_set(req, dev->fd, p->wb_conn_id, t, "WRITEBACK_FB_ID",
+		    out->fb_id);
+	vfq_req_set(req, dev->fd, p->wb_conn_id, t, "WRITEBACK_OUT_FENCE_PTR",
+		    (uint64_t)(uintptr_t)&fence);
+	ret = vfq_req_commit(dev->fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
+	if (ret)
+		return ret;
+	igt_assert_f(fence >= 0, "writeback commit returned no out-fence\n");
+
+	pfd.fd = fence;
+	pfd.events = POLLIN;
+	do {
+		ret = poll(&pfd, 1, timeout_ms);
+	} while (ret < 0 && errno == EINTR);
+	close(fence);
+	if (ret < 0)
+		return -errno;
+	return ret == 0 ? -ETIME : 0;
+}
+
+void vfq_wb_capture_ok(struct vfq_dev *dev, int pipe, struct vfq_fb *out)
+{
+	int ret = vfq_wb_capture(dev, pipe, out, 10000);
+
+	igt_assert_f(ret == 0, "writeback of CRTC %d into %s failed: %s\n",
+		     pipe, vfq_format_name(out->format), strerror(-ret));
+}

@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vflipq test helpers.  They use only libdrm and the igt_core API, so they
+ * build against the minimal harness in this directory and against a real
+ * igt-gpu-tools alike.  Every name is prefixed vfq_ / VFQ_ to stay clear of
+ * IGT's own helpers.
+ *
+ *   vflipq_helpers.c  device discovery, caps, topology, properties, atomic
+ *                     requests, modes, pipes, events
+ *   vflipq_fb.c       dumb-buffer framebuffers, pixel formats, patterns
+ *   vflipq_capture.c  CRC (debugfs) and writeback capture
+ *   vflipq_sys.c      configfs, module load/unload, kernel log, counters
+ */
+#ifndef VFLIPQ_HELPERS_H
+#define VFLIPQ_HELPERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+#include <drm_fourcc.h>
+
+#include <igt.h>
+
+#include "vflipq_drm.h"
+
+/*
+ * igt-gpu-tools since 2025 spells igt_main/igt_fixture as function-like
+ * macros; the Makefile detects that and the tests keep the classic spelling.
+ */
+#ifdef VFLIPQ_IGT_FUNCLIKE_BLOCKS
+#undef igt_main
+#define igt_main int igt_main_args(NULL, NULL, NULL, NULL, NULL)
+#undef igt_fixture
+#define igt_fixture \
+	for (volatile int igt_unique(__tmpint) = 0; \
+	     igt_unique(__tmpint) < 1 && __igt_fixture() && \
+	     (sigsetjmp(igt_subtest_jmpbuf, 1) == 0); \
+	     igt_unique(__tmpint)++, __igt_fixture_complete())
+#endif
+
+#define VFQ_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Cap bits a device may report beyond those its configuration implies. */
+#ifdef VFLIPQ_CAP_FLIP_QUEUE
+#define VFQ_CAPS_EXTRA VFLIPQ_CAP_FLIP_QUEUE
+#else
+#define VFQ_CAPS_EXTRA 0ull
+#endif
+#define VFQ_MAX_CRTCS 8
+#define VFQ_MAX_OVERLAYS 8
+#define VFQ_DRIVER_NAME "vflipq"
+
+/* ------------------------------------------------------------------ */
+/* device discovery and caps (vflipq_helpers.c)                        */
+
+/* Card indices (N of /dev/dri/cardN) driven by @driver, ascending. */
+int vfq_driver_cards(const char *driver, int *cards, int max);
+/* open(/dev/dri/cardN); fd or -errno */
+int vfq_open_card(int card);
+bool vfq_is_driver(int fd, const char *driver);
+/* First card driven by @driver: fd, or -ENODEV. */
+int vfq_open_driver(const char *driver);
+/* vflipq card whose caps name is @name: fd, or -ENOENT. */
+int vfq_open_named(const char *name);
+/* The module-parameter device ("default"); skips when there is none. */
+int vfq_open_default(void);
+/* N of the /dev/dri/cardN this fd is open on, -1 if not a card node. */
+int vfq_card_index(int fd);
+/* DRM_IOCTL_VFLIPQ_GET_CAPS with zeroed input; 0 or -errno. */
+int vfq_get_caps(int fd, struct drm_vflipq_get_caps *caps);
+
+/* ------------------------------------------------------------------ */
+/* topology                                                           */
+
+struct vfq_pipe {
+	int index;			/* CRTC index in the resources */
+	uint32_t crtc_id;
+	uint32_t conn_id;		/* the VIRTUAL connector */
+	uint32_t encoder_id;
+	uint32_t wb_conn_id;		/* 0 without writeback */
+	uint32_t primary;
+	uint32_t cursor;		/* 0 without cursor */
+	int n_overlays;
+	uint32_t overlays[VFQ_MAX_OVERLAYS];	/* by default zpos */
+};
+
+struct vfq_dev {
+	int fd;
+	struct drm_vflipq_get_caps caps;
+	int n_pipes;
+	struct vfq_pipe pipe[VFQ_MAX_CRTCS];
+	int n_planes;
+	int n_connectors;		/* incl. writeback */
+};
+
+/*
+ * Sets the atomic, universal-plane and writeback client caps on @fd, reads
+ * the caps and maps every CRTC to its connector, writeback connector and
+ * planes.  Fails the test when the topology is not one the spec allows.
+ */
+void vfq_dev_init(struct vfq_dev *dev, int fd);
+void vfq_dev_fini(struct vfq_dev *dev);	/* closes dev->fd */
+/*
+ * Everything off: planes detached, connectors (and writeback) detached,
+ * CRTCs inactive without mode; plane alpha, blend mode, rotation and zpos
+ * back to their defaults.  Asserts the commit succeeds.
+ */
+void vfq_dev_reset(struct vfq_dev *dev);
+int vfq_plane_type(int fd, uint32_t plane_id);	/* DRM_PLANE_TYPE_* */
+
+/* ------------------------------------------------------------------ */
+/* properties and atomic requests                                     */
+
+/* Look up property @name on an object; false when absent. */
+bool vfq_prop_lookup(int fd, uint32_t obj, uint32_t type, const char *name,
+		     uint32_t *prop_id, uint64_t *value);
+/* Asserting variants. */
+uint32_t vfq_prop_id(int fd, uint32_t obj, uint32_t type, const char *name);
+uint64_t vfq_prop_get(int fd, uint32_t obj, uint32_t type, const char *name);
+/* Property metadata (caller frees with drmModeFreeProperty); asserts. */
+drmModePropertyRes *vfq_prop_info(int fd, uint32_t obj, uint32_t type,
+				  const char *name);
+/* Value of enum entry @entry of an enum/bitmask property; asserts. */
+uint64_t vfq_prop_enum_value(int fd, uint32_t obj, uint32_t type,
+			     const char *name, const char *entry);
+
+drmModeAtomicReq *vfq_req_new(void);
+void vfq_req_set(drmModeAtomicReq *req, int fd, uint32_t obj, uint32_t type,
+		 const char *name, uint64_t value);
+/* Commit and free @req; 0 or -errno. */
+int vfq_req_commit(int fd, drmModeAtomicReq *req, uint32_t flags,
+		   void *user_data);
+/* Plane on @crtc at (x, y), w x h, source the whole w x h of @fb at 0,0. */
+void vfq_req_plane(drmModeAtomicReq *req, int fd, uint32_t plane,
+		   uint32_t crtc, uint32_t fb, int x, int y, int w, int h);
+/* Explicit source (pixels) and destination rectangles. */
+void vfq_req_plane_src(drmModeAtomicReq *req, int fd, uint32_t plane,
+		       uint32_t crtc, uint32_t fb,
+		       int sx, int sy, int sw, int sh,
+		       int cx, int cy, int cw, int ch);
+void vfq_req_plane_off(drmModeAtomicReq *req, int fd, uint32_t plane);
+
+/* ------------------------------------------------------------------ */
+/* modes and pipes                                                    */
+
+/* Mode WxH with vrefresh @refresh on @conn; false when not listed. */
+bool vfq_find_mode(int fd, uint32_t conn, int w, int h, int refresh,
+		   drmModeModeInfo *mode);
+/* Asserting variant. */
+void vfq_get_mode(int fd, uint32_t conn, int w, int h, int refresh,
+		  drmModeModeInfo *mode);
+/* Exact refresh rate of a mode in Hz. */
+double vfq_mode_hz(const drmModeModeInfo *mode);
+uint32_t vfq_mode_blob(int fd, const drmModeModeInfo *mode);
+
+/*
+ * Adds a modeset of @pipe to @req: connector -> CRTC, MODE_ID, ACTIVE and the
+ * primary plane full-screen with @fb (which must be the mode's size).
+ * *@blob receives the mode blob (destroy after the commit).
+ */
+void vfq_req_pipe_on(drmModeAtomicReq *req, struct vfq_dev *dev, int pipe,
+		     const drmModeModeInfo *mode, uint32_t fb, uint32_t *blob);
+/* Blocking modeset of one pipe; asserts success. */
+void vfq_pipe_on(struct vfq_dev *dev, int pipe, const drmModeModeInfo *mode,
+		 uint32_t fb);
+/* Blocking disable of one pipe and its planes/connectors; asserts. */
+void vfq_pipe_off(struct vfq_dev *dev, int pipe);
+
+/* ------------------------------------------------------------------ */
+/* events                                                             */
+
+struct vfq_event {
+	uint32_t type;		/* DRM_EVENT_* */
+	uint32_t crtc_id;
+	uint64_t sequence;
+	uint64_t ts_ns;		/* CLOCK_MONOTONIC */
+	uint64_t user_data;
+};
+
+/* drmWaitVBlank request-type bits selecting CRTC index @pipe. */
+uint32_t vfq_vbl_flag(int pipe);
+/*
+ * drmWaitVBlank on CRTC index @pipe: @type is DRM_VBLANK_RELATIVE/ABSOLUTE
+ * (| DRM_VBLANK_EVENT ...).  0 or -errno; *reply_seq / *reply_ns when set.
+ */
+int vfq_wait_vblank(int fd, int pipe, uint32_t type, uint32_t seq,
+		    unsigned long signal, uint32_t *reply_seq,
+		    uint64_t *reply_ns);
+
+/* Next DRM event on @fd within @timeout_ms: 1, 0 on timeout; asserts I/O. */
+int vfq_read_event(int fd, int timeout_ms, struct vfq_event *ev);
+/* Drop every pending event (waits up to @timeout_ms for stragglers). */
+void vfq_drain_events(int fd, int timeout_ms);
+uint64_t vfq_now_ns(void);	/* CLOCK_MONOTONIC */
+
+/* ------------------------------------------------------------------ */
+/* framebuffers and pixels (vflipq_fb.c)                              */
+
+/* 16-bit unorm colour. */
+struct vfq_color {
+	uint16_t r, g, b, a;
+};
+
+static inline struct vfq_color vfq_rgba8(int r, int g, int b, int a)
+{
+	return (struct vfq_color){ r * 257, g * 257, b * 257, a * 257 };
+}
+
+static inline struct vfq_color vfq_rgb8(int r, int g, int b)
+{
+	return vfq_rgba8(r, g, b, 255);
+}
+
+/* 10-bit channel values, alpha 2-bit 0..3 */
+struct vfq_color vfq_rgba10(int r, int g, int b, int a2);
+/* Value of a 16-bit channel at @bits precision (rounded). */
+int vfq_chan(uint16_t v, int bits);
+
+struct vfq_fb {
+	int fd;
+	uint32_t fb_id;		/* 0 until added */
+	uint32_t format;
+	uint64_t modifier;
+	int width, height;
+	uint32_t handle;	/* GEM handle on @fd */
+	uint32_t pitch;		/* of the buffer object */
+	uint64_t size;
+	uint32_t offsets[4], pitches[4];
+	int n_planes;
+	uint8_t *map;		/* CPU mapping of the whole buffer */
+};
+
+const char *vfq_format_name(uint32_t format);
+/* Bits per pixel of plane 0 (8 for NV12 luma); 0 for unknown formats. */
+int vfq_format_cpp_bits(uint32_t format);
+/* Precision of the colour channels of a format (8, 10, 5/6 -> 5, 16). */
+int vfq_format_depth(uint32_t format);
+bool vfq_format_has_alpha(uint32_t format);
+
+/* Dumb buffer for a w x h @format fb, mapped; no ADDFB.  0 or -errno. */
+int vfq_bo_create(int fd, int w, int h, uint32_t format, struct vfq_fb *fb);
+/* ADDFB2 of the buffer with @modifier (LINEAR: no modifier flag); 0/-errno. */
+int vfq_fb_add(struct vfq_fb *fb, uint64_t modifier, bool with_modifier);
+/* Both of the above, asserting; the fb is cleared to opaque black. */
+void vfq_fb_create(int fd, int w, int h, uint32_t format, struct vfq_fb *fb);
+/* RMFB (if added), unmap, GEM close. */
+void vfq_fb_destroy(struct vfq_fb *fb);
+
+void vfq_fb_put(struct vfq_fb *fb, int x, int y, struct vfq_color c);
+struct vfq_color vfq_fb_get(const struct vfq_fb *fb, int x, int y);
+void vfq_fb_fill_rect(struct vfq_fb *fb, int x, int y, int w, int h,
+		      struct vfq_color c);
+void vfq_fb_fill(struct vfq_fb *fb, struct vfq_color c);
+
+/* NV12 only: write luma at (x, y) and chroma of its 2x2 block. */
+void vfq_fb_put_yuv(struct vfq_fb *fb, int x, int y, int Y, int U, int V);
+/* BT.601 limited-range YCbCr (8-bit) to 8-bit RGB, as driver.rst defines. */
+struct vfq_color vfq_yuv601_to_rgb(int Y, int U, int V);
+
+/* Deterministic opaque 8-bit colour for pixel (x, y) of pattern @seed. */
+struct vfq_color vfq_pattern8(int x, int y, uint32_t seed);
+/* Same with 10-bit channels. */
+struct vfq_color vfq_pattern10(int x, int y, uint32_t seed);
+/* Fill the whole fb with vfq_pattern8 (or 10 for 10-bit formats). */
+void vfq_fb_pattern(struct vfq_fb *fb, uint32_t seed);
+
+/* Expected colour of pixel (x, y) for vfq_fb_check(). */
+typedef struct vfq_color (*vfq_expect_fn)(int x, int y, void *data);
+/*
+ * Compare R, G, B of every pixel of @fb at @bits precision with @expect,
+ * allowing +-@tol; logs the first mismatches, returns how many there are.
+ * A pixel whose expected alpha is 0 is not checked.
+ */
+int vfq_fb_check(const struct vfq_fb *fb, vfq_expect_fn expect, void *data,
+		 int bits, int tol);
+
+/* ------------------------------------------------------------------ */
+/* CRC and writeback (vflipq_capture.c)                               */
+
+struct vfq_crc {
+	int data_fd;
+	char dir[256];
+};
+
+/* Select source "auto" and open the data file; 0 or -errno. */
+int vfq_crc_start(int drm_fd, int crtc_index, struct vfq_crc *crc);
+/* Next CRC line: 1, 0 on timeout; *frame = UINT32_MAX when not given. */
+int vfq_crc_read(struct vfq_crc *crc, int timeout_ms, uint32_t *frame,
+		 uint32_t *value);
+/* Asserting: @n consecutive values, skipping frames before @min_frame. */
+void vfq_crc_collect(struct vfq_crc *crc, uint32_t min_frame, int n,
+		     uint32_t *values);
+void vfq_crc_stop(struct vfq_crc *crc);
+/* Current vblank count of a CRTC (drmCrtcGetSequence). */
+uint64_t vfq_crtc_sequence(int fd, uint32_t crtc_id);
+
+/* Formats listed in WRITEBACK_PIXEL_FORMATS; count. */
+int vfq_wb_formats(struct vfq_dev *dev, int pipe, uint32_t *formats,
+		   int max);
+/*
+ * One writeback of @pipe's output into @out (same size as the mode): commit
+ * the job with an out-fence and wait for it.  0, -errno of the commit, or
+ * -ETIME when the fence does not signal within @timeout_ms.
+ */
+int vfq_wb_capture(struct vfq_dev *dev, int pipe, struct vfq_fb *out,
+		   int timeout_ms);
+/* Asserting variant with a generous timeout. */
+void vfq_wb_capture_ok(struct vfq_dev *dev, int pipe, struct vfq_fb *out);
+
+/* ------------------------------------------------------------------ */
+/* configfs, modules, kernel log, counters (vflipq_sys.c)             */
+
+#define VFQ_CONFIGFS_ROOT "/sys/kernel/config/vflipq"
+/* Prefix of the configfs devices the tests create (cleaned up by name). */
+#define VFQ_CFS_PREFIX "igt-"
+
+/* write()/read() a sysfs-like file; bytes or -errno; reads strip "\n". */
+int vfq_file_write(const char *path, const char *value);
+int vfq_file_read(const char *path, char *buf, size_t len);
+int vfq_cfs_write(const char *dev, const char *attr, const char *value);
+int vfq_cfs_read(const char *dev, const char *attr, char *buf, size_t len);
+/* Integer attribute; asserts it reads. */
+int vfq_cfs_read_int(const char *dev, const char *attr);
+int vfq_cfs_mkdir(const char *dev);	/* 0 or -errno */
+int vfq_cfs_rmdir(const char *dev);	/* 0 or -errno */
+bool vfq_cfs_available(void);
+/* Disable and remove every VFQ_CFS_PREFIX device. */
+void vfq_cfs_cleanup(void);
+/* Enable an existing device, wait for its card node; returns the card. */
+int vfq_cfs_enable(const char *dev);
+/* mkdir, write attributes, enable; returns the card. */
+int vfq_cfs_create(const char *dev, const char *const *attrs_values);
+
+bool vfq_module_loaded(const char *name);
+/* delete_module(2) without waiting; 0 or -errno. */
+int vfq_module_unload(const char *name);
+/* modprobe @name @params; exit status of modprobe. */
+int vfq_module_load(const char *name, const char *params);
+
+/* Kernel log watcher: marks the log position, reports splats since. */
+struct vfq_kmsg {
+	int fd;
+};
+void vfq_kmsg_open(struct vfq_kmsg *k);
+/* Number of warning/bug lines logged since open (or the last check). */
+int vfq_kmsg_splats(struct vfq_kmsg *k);
+void vfq_kmsg_close(struct vfq_kmsg *k);
+
+/*
+ * Check debugfs dri/<card>/vflipq_config against @want ("key=value" lines,
+ * modes as "mode=WxH@R[ preferred]" in order).  Every line of @want must be
+ * there, mode lines exactly and in order; keys that @want lacks are
+ * allowed (the file may grow).
+ */
+void vfq_check_debugfs_config(int card, const char *want);
+
+/* Live dma-bufs ("Total N objects" of debugfs dma_buf/bufinfo), -1 if n/a. */
+int vfq_dmabuf_count(void);
+int vfq_open_fd_count(void);
+
+#endif /* VFLIPQ_HELPERS_H */

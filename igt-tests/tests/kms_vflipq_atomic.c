@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Atomic KMS basics on vflipq: TEST_ONLY, modesets, nonblocking commits
+ * with events, legacy page flips, DPMS, and refused configurations.
+ */
+#include "igt.h"
+#include "vflipq_helpers.h"
+
+IGT_TEST_DESCRIPTION("vflipq atomic modesetting and page flips");
+
+#define W 640
+#define H 480
+
+static struct vfq_dev dev;
+static drmModeModeInfo mode, mode_big;
+static struct vfq_fb fb_a, fb_b, fb_ov, fb_big;
+
+#define OBJ_PLANE DRM_MODE_OBJECT_PLANE
+#define OBJ_CRTC DRM_MODE_OBJECT_CRTC
+#define OBJ_CONN DRM_MODE_OBJECT_CONNECTOR
+
+struct snapshot {
+	uint64_t primary_fb, crtc_active, mode_id, conn_crtc;
+	uint64_t ov_fb, ov_x, ov_y, ov_crtc;
+};
+
+static void snap(struct snapshot *s)
+{
+	struct vfq_pipe *p = &dev.pipe[0];
+
+	s->primary_fb = vfq_prop_get(dev.fd, p->primary, OBJ_PLANE, "FB_ID");
+	s->crtc_active = vfq_prop_get(dev.fd, p->crtc_id, OBJ_CRTC, "ACTIVE");
+	s->mode_id = vfq_prop_get(dev.fd, p->crtc_id, OBJ_CRTC, "MODE_ID");
+	s->conn_crtc = vfq_prop_get(dev.fd, p->conn_id, OBJ_CONN, "CRTC_ID");
+	s->ov_fb = vfq_prop_get(dev.fd, p->overlays[0], OBJ_PLANE, "FB_ID");
+	s->ov_x = vfq_prop_get(dev.fd, p->overlays[0], OBJ_PLANE, "CRTC_X");
+	s->ov_y = vfq_prop_get(dev.fd, p->overlays[0], OBJ_PLANE, "CRTC_Y");
+	s->ov_crtc = vfq_prop_get(dev.fd, p->overlays[0], OBJ_PLANE, "CRTC_ID");
+}
+
+static void check_snap(const struct snapshot *a)
+{
+	struct snapshot b;
+
+	snap(&b);
+	igt_assert_eq_u64(b.primary_fb, a->primary_fb);
+	igt_assert_eq_u64(b.crtc_active, a->crtc_active);
+	igt_assert_eq_u64(b.mode_id, a->mode_id);
+	igt_assert_eq_u64(b.conn_crtc, a->conn_crtc);
+	igt_assert_eq_u64(b.ov_fb, a->ov_fb);
+	igt_assert_eq_u64(b.ov_x, a->ov_x);
+	igt_assert_eq_u64(b.ov_y, a->ov_y);
+	igt_assert_eq_u64(b.ov_crtc, a->ov_crtc);
+}
+
+/* The current mode of OBJ_CRTC index @pipe according to drmModeGetCrtc. */
+static void check_crtc_mode(int pipe, const drmModeModeInfo *want)
+{
+	drmModeCrtc *c = drmModeGetCrtc(dev.fd, dev.pipe[pipe].crtc_id);
+
+	igt_assert(c);
+	if (want) {
+		igt_assert(c->mode_valid);
+		igt_assert_eq(c->mode.hdisplay, want->hdisplay);
+		igt_assert_eq(c->mode.vdisplay, want->vdisplay);
+		igt_assert_eq(c->mode.clock, want->clock);
+		igt_assert_eq(c->mode.vtotal, want->vtotal);
+		igt_assert_eq(c->mode.htotal, want->htotal);
+	} else {
+		igt_assert(!c->mode_valid);
+	}
+	drmModeFreeCrtc(c);
+}
+
+/* The vblank counter of @pipe advances (the OBJ_CRTC is really running). */
+static void check_running(int pipe)
+{
+	uint32_t s0, s1;
+
+	igt_assert_eq(vfq_wait_vblank(dev.fd, pipe, DRM_VBLANK_RELATIVE, 0, 0,
+				      &s0, NULL), 0);
+	igt_assert_eq(vfq_wait_vblank(dev.fd, pipe, DRM_VBLANK_RELATIVE, 2, 0,
+				      &s1, NULL), 0);
+	igt_assert_lte(2, (int)(s1 - s0));
+}
+
+static void check_stopped(int pipe)
+{
+	igt_assert_eq(vfq_wait_vblank(dev.fd, pipe, DRM_VBLANK_RELATIVE, 1, 0,
+				      NULL, NULL), -EINVAL);
+}
+
+/* Scaling (also implied by unswapped 90/270 sizes): ERANGE (driver.rst). */
+static void assert_scaling_refused(int ret)
+{
+	igt_assert_f(ret == -ERANGE, "scaling request: %s, expected ERANGE\n",
+		     ret ? strerror(-ret) : "accepted");
+}
+
+static void pipe0_on_with_overlay(void)
+{
+	drmModeAtomicReq *req = vfq_req_new();
+	uint32_t blob;
+
+	vfq_req_pipe_on(req, &dev, 0, &mode, fb_a.fb_id, &blob);
+	vfq_req_plane(req, dev.fd, dev.pipe[0].overlays[0],
+		      dev.pipe[0].crtc_id, fb_ov.fb_id, 10, 20, 64, 64);
+	igt_assert_eq(vfq_req_commit(dev.fd, req,
+				     DRM_MODE_ATOMIC_ALLOW_MODESET, NULL), 0);
+	drmModeDestroyPropertyBlob(dev.fd, blob);
+}
+
+static struct vfq_event wait_flip(uint32_t crtc, uint64_t user_data)
+{
+	struct vfq_event ev;
+
+	igt_assert_f(vfq_read_event(dev.fd, 1000, &ev) == 1,
+		     "no event within 1 s\n");
+	igt_assert_eq_u32(ev.type, DRM_EVENT_FLIP_COMPLETE);
+	igt_assert_eq_u32(ev.crtc_id, crtc);
+	igt_assert_eq_u64(ev.user_data, user_data);
+	igt_assert(ev.ts_ns <= vfq_now_ns());
+	igt_assert(ev.ts_ns + 1000000000ull > vfq_now_ns());
+	return ev;
+}
+
+igt_main
+{
+	igt_fixture {
+		vfq_dev_init(&dev, vfq_open_default());
+		igt_assert_lte(1, dev.pipe[0].n_overlays);
+		vfq_dev_reset(&dev);
+		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
+		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, 1024, 768, 60,
+			     &mode_big);
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb_a);
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb_b);
+		vfq_fb_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888, &fb_ov);
+		vfq_fb_create(dev.fd, 1024, 768, DRM_FORMAT_XRGB8888, &fb_big);
+	}
+
+	igt_describe("A TEST_ONLY commit changes nothing, valid or not");
+	igt_subtest("test-only-leaves-state") {
+		struct vfq_pipe *p = &dev.pipe[0];
+		struct snapshot s;
+		drmModeAtomicReq *req;
+		uint32_t blob;
+		uint64_t seq;
+
+		pipe0_on_with_overlay();
+		snap(&s);
+		igt_assert_eq_u64(s.primary_fb, fb_a.fb_id);
+		igt_assert_eq_u64(s.crtc_active, 1);
+		igt_assert_eq_u64(s.ov_x, 10);
+
+		/* valid: new mode, new fbs, overlay moved */
+		req = vfq_req_new();
+		vfq_req_pipe_on(req, &dev, 0, &mode_big, fb_big.fb_id, &blob);
+		vfq_req_plane(req, dev.fd, p->overlays[0], p->crtc_id,
+			      fb_ov.fb_id, 300, 200, 64, 64);
+		igt_assert_eq(vfq_req_commit(dev.fd, req,
+					     DRM_MODE_ATOMIC_TEST_ONLY |
+					     DRM_MODE_ATOMIC_ALLOW_MODESET,
+					     NULL), 0);
+		drmModeDestroyPropertyBlob(dev.fd, blob);
+		check_snap(&s);
+		check_crtc_mode(0, &mode);
+
+		/* valid: switch off */
+		req = vfq_req_new();
+		vfq_req_set(req, dev.fd, p->crtc_id, OBJ_CRTC, "ACTIVE", 0);
+		igt_assert_eq(vfq_req_commit(dev.fd, req,
+					     DRM_MODE_ATOMIC_TEST_ONLY |
+					     DRM_MODE_ATOMIC_ALLOW_MODESET,
+					     NULL), 0);
+		check_snap(&s);
+
+		/* valid: page flip (an event would be invalid) */
+		req = vfq_req_new();
+		vfq_req_set(req, dev.fd, p->primary, OBJ_PLANE, "FB_ID",
+			    fb_b.fb_id);
+		igt_assert_eq(vfq_req_commit(dev.fd, req,
+					     DRM_MODE_ATOMIC_TEST_ONLY, NULL),
+			      0);
+		req = vfq_req_new();
+		vfq_req_set(req, dev.fd, p->primary, OBJ_PLANE, "FB_ID",
+			    fb_b.fb_id);
+		igt_assert_eq(vfq_req_commit(dev.fd, req,
+					     DRM_MODE_ATOMIC_TEST_ONLY |
+					     DRM_MODE_PAGE_FLIP_EVENT, NULL),
+			      -EINVAL);
+		check_snap(&s);
+
+		/* invalid: upscaled overlay */
+		req = vfq_req_new();
+		vfq_req_plane_src(req, dev.fd, p->overlays[0], p->crtc_id,
+				  fb_ov.fb_id, 0, 0, 64, 64, 50, 50, 128, 128);
+		assert_scaling_refused(vfq_req_commit(dev.fd, req,
+					DRM_MODE_ATOMIC_TEST_ONLY, NULL));
+		check_snap(&s);
+
+		/* still scanning out, and no event was generated */
+		check_running(0);
+		seq = vfq_crtc_sequence(dev.fd, p->crtc_id);
+		igt_assert(seq > 0);
+		igt_assert_eq(vfq_read_event(dev.fd, 100, &(struct vfq_event){}),
+			      0);
+		vfq_dev_reset(&dev);
+	}
+
+	igt_describe("Full modesets on, between modes, and off, per OBJ_CRTC");
+	igt_subtest("modeset-on-off") {
+		for (int i = 0; i < dev.n_pipes; i++) {
+			struct vfq_pipe *p = &dev.pipe[i];
+			drmModeModeInfo m, mb;
+
+			vfq_get_mode(dev.fd, p->conn_id, W, H, 60, &m);
+			vfq_get_mode(dev.fd, p->conn_id, 1024, 768, 60, &mb);
+			check_stopped(i);
+			check_crtc_mode(i, NULL);
+
+			vfq_pipe_on(&dev, i, &m, fb_a.fb_id);
+			igt_assert_eq_u64(vfq_prop_get(dev.fd, p->crtc_id, OBJ_CRTC,
+						       "ACTIVE"), 1);
+			igt_assert(vfq_prop_get(dev.fd, p->crtc_id, OBJ_CRTC,
+						"MODE_ID") != 0);
+			igt_assert_eq_u64(vfq_prop_get(dev.fd, p->conn_id, OBJ_CONN,
+						       "CRTC_ID"), p->crtc_id);
+			check_crtc_mode(i, &m);
+			check_running(i);
+			/* the other CRTCs stay off */
+			for (int j = 0; j < dev.n_pipes; j++)
+				if (j != i)
+					check_stopped(j);
+
+			vfq_pipe_on(&dev, i, &mb, fb_big.fb_id);
+			check_crtc_mode(i, &mb);
+			check_running(i);
+
+			vfq_pipe_off(&dev, i);
+			igt_assert_eq_u64(vfq_prop_get(dev.fd, p->crtc_id, OBJ_CRTC,
+						       "ACTIVE"), 0);
+			igt_assert_eq_u64(vfq_prop_get(dev.fd, p->crtc_id, OBJ_CRTC,
+						       "MODE_ID"), 0);
+			check_crtc_mode(i, NULL);
+			check_stopped(i);
+		}
+	}
+
+	igt_describe("A mode change without ALLOW_MODESET is refused");
+	igt_subtest("modeset-needs-allow") {
+		drmModeAtomicReq *req = vfq_req_new();
+		uint32_t blob;
+
+		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
+		vfq_req_pipe_on(req, &dev, 0, &mode_big, fb_big.fb_id, &blob);
+		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), -EINVAL);
+		drmModeDestroyPropertyBlob(dev.fd, blob);
+		check_crtc_mode(0, &mode);
+		vfq_dev_reset(&dev);
+	}
+
+	igt_describe("Nonblocking flips complete with an event each, in order");
+	igt_subtest("nonblocking-flip-events") {
+		struct vfq_pipe *p = &dev.pipe[0];
+		uint64_t last_seq = 0, last_ts = 0;
+
+		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
+		for (int i = 0; i < 20; i++) {
+			drmModeAtomicReq *req = vfq_req_new();
+			struct vfq_fb *fb = (i & 1) ? &fb_a : &fb_b;
+			struct vfq_event ev;
+
+			vfq_req_set(req, dev.fd, p->primary, OBJ_PLANE, "FB_ID",
+				    fb->fb_id);
+			igt_assert_eq(vfq_req_commit(dev.fd, req,
+						     DRM_MODE_ATOMIC_NONBLOCK |
+						     DRM_MODE_PAGE_FLIP_EVENT,
+						     (void *)(uintptr_t)(0x1000 + i)),
+				      0);
+			ev = wait_flip(p->crtc_id, 0x1000 + i);
+			if (i) {
+				igt_assert_lt_u64(last_seq, ev.sequence);
+				igt_assert_lt_u64(last_ts, ev.ts_ns);
+			}
+			last_seq = ev.sequence;
+			last_ts = ev.ts_ns;
+			igt_assert_eq_u64(vfq_prop_get(dev.fd, p->primary,
+						       OBJ_PLANE, "FB_ID"),
+					  fb->fb_id);
+		}
+		vfq_dev_reset(&dev);
+	}
+
+	igt_describe("Legacy drmModePageFlip with an event");
+	igt_subtest("legacy-page-flip") {
+		struct vfq_pipe *p = &dev.pipe[0];
+		struct vfq_fb other;
+		uint64_t last_seq = 0;
+
+		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
+		for (int i = 0; i < 10; i++) {
+			struct vfq_fb *fb = (i & 1) ? &fb_a : &fb_b;
+			struct vfq_event ev;
+
+			igt_assert_eq(drmModePageFlip(dev.fd, p->crtc_id,
+						      fb->fb_id,
+						      DRM_MODE_PAGE_FLIP_EVENT,
+						      (void *)(uintptr_t)(0x2000 + i)),
+				      0);
+			ev = wait_flip(p->crtc_id, 0x2000 + i);
+			igt_assert_lt_u64(last_seq, ev.sequence);
+			last_seq = ev.sequence;
+			igt_assert_eq_u64(vfq_prop_get(dev.fd, p->primary,
+						       OBJ_PLANE, "FB_ID"),
+					  fb->fb_id);
+		}
+		/* legacy flips cannot change the format */
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XBGR8888, &other);
+		igt_assert_eq(drmModePageFlip(dev.fd, p->crtc_id, other.fb_id,
+					      DRM_MODE_PAGE_FLIP_EVENT, NULL),
+			      -EINVAL);
+		vfq_fb_destroy(&other);
+		vfq_dev_reset(&dev);
+	}
+
+	igt_describe("DPMS off/on through the connector property");
+	igt_subtest("dpms") {
+		struct vfq_pipe *p = &dev.pipe[0];
+		uint32_t dpms = vfq_prop_id(dev.fd, p->conn_id, OBJ_CONN, "DPMS");
+
+		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
+		igt_assert_eq_u64(vfq_prop_get(dev.fd, p->conn_id, OBJ_CONN,
+					       "DPMS"), DRM_MODE_DPMS_ON);
+
+		igt_assert_eq(drmModeConnectorSetProperty(dev.fd, p->conn_id,
+							  dpms,
+							  DRM_MODE_DPMS_OFF),
+			      0);
+		igt_assert_eq_u64(vfq_prop_get(dev.fd, p->conn_id, OBJ_CONN,
+					       "DPMS"), DRM_MODE_DPMS_OFF);
+		igt_assert_eq_u64(vfq_prop_get(dev.fd, p->crtc_id, OBJ_CRTC,
+					       "ACTIVE"), 0);
+		/* the mode stays, the OBJ_CRTC stops */
+		igt_assert(vfq_prop_get(dev.fd, p->crtc_id, OBJ_CRTC, "MODE_ID"));
+		check_stopped(0);
+
+		igt_assert_eq(drmModeConnectorSetProperty(dev.fd, p->conn_id,
+							  dpms,
+							  DRM_MODE_DPMS_ON),
+			      0);
+		igt_assert_eq_u64(vfq_prop_get(dev.fd, p->conn_id, OBJ_CONN,
+					       "DPMS"), DRM_MODE_DPMS_ON);
+		igt_assert_eq_u64(vfq_prop_get(dev.fd, p->crtc_id, OBJ_CRTC,
+					       "ACTIVE"), 1);
+		check_crtc_mode(0, &mode);
+		check_running(0);
+		igt_assert_eq(drmModePageFlip(dev.fd, p->crtc_id, fb_b.fb_id,
+					      DRM_MODE_PAGE_FLIP_EVENT,
+					      (void *)0x3000), 0);
+		wait_flip(p->crtc_id, 0x3000);
+		vfq_dev_reset(&dev);
+	}
+
+	igt_describe("Scaling is refused on every plane type");
+	igt_subtest("scaling-refused") {
+		struct vfq_pipe *p = &dev.pipe[0];
+		static const int rects[][4] = {
+			/* src w, h -> crtc w, h */
+			{ 64, 64, 128, 128 }, { 64, 64, 32, 32 },
+			{ 64, 64, 64, 65 }, { 64, 64, 63, 64 },
+		};
+		uint32_t planes[3] = { p->primary, p->overlays[0], p->cursor };
+
+		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
+		for (int k = 0; k < 3; k++) {
+			if (!planes[k])
+				continue;
+			for (size_t r = 0; r < VFQ_ARRAY_SIZE(rects); r++) {
+				drmModeAtomicReq *req = vfq_req_new();
+
+				vfq_req_plane_src(req, dev.fd, planes[k],
+						  p->crtc_id, fb_ov.fb_id, 0, 0,
+						  rects[r][0], rects[r][1], 8, 8,
+						  rects[r][2], rects[r][3]);
+				assert_scaling_refused(vfq_req_commit(dev.fd,
+							req, 0, NULL));
+			}
+		}
+		vfq_dev_reset(&dev);
+	}
+
+	igt_describe("Fractional source coordinates are refused with EINVAL");
+	igt_subtest("fractional-source") {
+		struct vfq_pipe *p = &dev.pipe[0];
+		const uint32_t ov = p->overlays[0];
+		static const uint64_t bad[][4] = {
+			/* SRC_X, SRC_Y, SRC_W, SRC_H in 16.16 */
+			{ 0x8000, 0, 32 << 16, 32 << 16 },
+			{ 0, 0x4000, 32 << 16, 32 << 16 },
+			{ 0x10001, 0x20000, 32 << 16, 32 << 16 },
+		};
+
+		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
+		for (size_t i = 0; i < VFQ_ARRAY_SIZE(bad); i++) {
+			drmModeAtomicReq *req = vfq_req_new();
+
+			vfq_req_plane(req, dev.fd, ov, p->crtc_id, fb_ov.fb_id,
+				      10, 10, 32, 32);
+			vfq_req_set(req, dev.fd, ov, OBJ_PLANE, "SRC_X",
+				    bad[i][0]);
+			vfq_req_set(req, dev.fd, ov, OBJ_PLANE, "SRC_Y",
+				    bad[i][1]);
+			vfq_req_set(req, dev.fd, ov, OBJ_PLANE, "SRC_W",
+				    bad[i][2]);
+			vfq_req_set(req, dev.fd, ov, OBJ_PLANE, "SRC_H",
+				    bad[i][3]);
+			igt_assert_eq(vfq_req_commit(dev.fd, req,
+					DRM_MODE_ATOMIC_TEST_ONLY, NULL),
+				      -EINVAL);
+		}
+		/* whole pixels at an offset are fine */
+		{
+			drmModeAtomicReq *req = vfq_req_new();
+
+			vfq_req_plane_src(req, dev.fd, ov, p->crtc_id,
+					  fb_ov.fb_id, 7, 9, 32, 32, 10, 10,
+					  32, 32);
+			igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+		}
+		vfq_dev_reset(&dev);
+	}
+
+	igt_describe("Legacy SetCrtc, SetPlane and cursor ioctls");
+	igt_subtest("legacy-ioctls") {
+		struct vfq_pipe *p = &dev.pipe[0];
+		drmModeCrtc *c;
+		uint32_t conn = p->conn_id;
+
+		igt_assert_eq(drmModeSetCrtc(dev.fd, p->crtc_id, fb_a.fb_id, 0, 0,
+					     &conn, 1, &mode), 0);
+		check_crtc_mode(0, &mode);
+		check_running(0);
+		c = drmModeGetCrtc(dev.fd, p->crtc_id);
+		igt_assert(c);
+		igt_assert_eq_u32(c->buffer_id, fb_a.fb_id);
+		drmModeFreeCrtc(c);
+
+		igt_assert_eq(drmModeSetPlane(dev.fd, p->overlays[0],
+					      p->crtc_id, fb_ov.fb_id, 0,
+					      40, 30, 64, 64, 0, 0,
+					      64 << 16, 64 << 16), 0);
+		igt_assert_eq_u64(vfq_prop_get(dev.fd, p->overlays[0],
+					       OBJ_PLANE, "CRTC_X"), 40);
+		igt_assert_eq_u64(vfq_prop_get(dev.fd, p->overlays[0],
+					       OBJ_PLANE, "FB_ID"), fb_ov.fb_id);
+		igt_assert_eq(drmModeSetPlane(dev.fd, p->overlays[0], 0, 0, 0,
+					      0, 0, 0, 0, 0, 0, 0, 0), 0);
+		igt_assert_eq_u64(vfq_prop_get(dev.fd, p->overlays[0],
+					       OBJ_PLANE, "FB_ID"), 0);
+
+		if (p->cursor) {
+			struct drm_mode_create_dumb cd = {
+				.width = 64, .height = 64, .bpp = 32 };
+
+			do_ioctl(dev.fd, DRM_IOCTL_MODE_CREATE_DUMB, &cd);
+			igt_assert_eq(drmModeSetCursor(dev.fd, p->crtc_id,
+						       cd.handle, 64, 64), 0);
+			igt_assert(vfq_prop_get(dev.fd, p->cursor, OBJ_PLANE,
+						"FB_ID") != 0);
+			igt_assert_eq(drmModeMoveCursor(dev.fd, p->crtc_id,
+							100, 50), 0);
+			igt_assert_eq_u64(vfq_prop_get(dev.fd, p->cursor,
+						       OBJ_PLANE, "CRTC_X"),
+					  100);
+			igt_assert_eq_u64(vfq_prop_get(dev.fd, p->cursor,
+						       OBJ_PLANE, "CRTC_Y"),
+					  50);
+			igt_assert_eq(drmModeSetCursor(dev.fd, p->crtc_id, 0,
+						       0, 0), 0);
+			igt_assert_eq_u64(vfq_prop_get(dev.fd, p->cursor,
+						       OBJ_PLANE, "FB_ID"), 0);
+			do_ioctl(dev.fd, DRM_IOCTL_MODE_DESTROY_DUMB,
+				 &((struct drm_mode_destroy_dumb){ cd.handle }));
+		}
+		igt_assert_eq(drmModeSetCrtc(dev.fd, p->crtc_id, 0, 0, 0, NULL,
+					     0, NULL), 0);
+		check_crtc_mode(0, NULL);
+		check_stopped(0);
+		vfq_dev_reset(&dev);
+	}
+
+	igt_describe("The event of a commit turning the CRTC off comes at once");
+	igt_subtest("off-event") {
+		struct vfq_pipe *p = &dev.pipe[0];
+		drmModeAtomicReq *req = vfq_req_new();
+		struct vfq_event ev;
+		uint64_t t0;
+
+		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
+		vfq_req_set(req, dev.fd, p->crtc_id, OBJ_CRTC, "ACTIVE", 0);
+		t0 = vfq_now_ns();
+		igt_assert_eq(vfq_req_commit(dev.fd, req,
+					     DRM_MODE_ATOMIC_NONBLOCK |
+					     DRM_MODE_ATOMIC_ALLOW_MODESET |
+					     DRM_MODE_PAGE_FLIP_EVENT,
+					     (void *)0x4000), 0);
+		igt_assert_eq(vfq_read_event(dev.fd, 1000, &ev), 1);
+		igt_assert_eq_u32(ev.type, DRM_EVENT_FLIP_COMPLETE);
+		igt_assert_eq_u64(ev.user_data, 0x4000);
+		igt_assert_f(vfq_now_ns() - t0 < 500000000ull,
+			     "off event took %.1f ms\n",
+			     (vfq_now_ns() - t0) / 1e6);
+		igt_assert_eq_u64(vfq_prop_get(dev.fd, p->crtc_id, OBJ_CRTC,
+					       "ACTIVE"), 0);
+		vfq_dev_reset(&dev);
+	}
+
+	igt_describe("90/270 rotation needs the source size swapped");
+	igt_subtest("rotated-size") {
+		struct vfq_pipe *p = &dev.pipe[0];
+		struct vfq_fb fb;
+		drmModeAtomicReq *req;
+		const uint64_t r90 = DRM_MODE_ROTATE_90;
+
+		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
+		vfq_fb_create(dev.fd, 64, 32, DRM_FORMAT_XRGB8888, &fb);
+		req = vfq_req_new();
+		vfq_req_plane_src(req, dev.fd, p->overlays[0], p->crtc_id,
+				  fb.fb_id, 0, 0, 64, 32, 10, 10, 64, 32);
+		vfq_req_set(req, dev.fd, p->overlays[0], OBJ_PLANE, "rotation",
+			    r90);
+		assert_scaling_refused(vfq_req_commit(dev.fd, req,
+					DRM_MODE_ATOMIC_TEST_ONLY, NULL));
+		req = vfq_req_new();
+		vfq_req_plane_src(req, dev.fd, p->overlays[0], p->crtc_id,
+				  fb.fb_id, 0, 0, 64, 32, 10, 10, 32, 64);
+		vfq_req_set(req, dev.fd, p->overlays[0], OBJ_PLANE, "rotation",
+			    r90);
+		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+		vfq_dev_reset(&dev);
+		vfq_fb_destroy(&fb);
+	}
+
+	igt_describe("A plane cannot be put on another OBJ_CRTC than its own");
+	igt_subtest("plane-on-other-crtc") {
+		struct vfq_pipe *p0 = &dev.pipe[0], *p1 = &dev.pipe[1];
+		uint32_t planes[3];
+		drmModeModeInfo m1;
+
+		igt_require(dev.n_pipes >= 2);
+		planes[0] = p1->primary;
+		planes[1] = p1->n_overlays ? p1->overlays[0] : 0;
+		planes[2] = p1->cursor;
+		vfq_get_mode(dev.fd, p1->conn_id, W, H, 60, &m1);
+		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
+		vfq_pipe_on(&dev, 1, &m1, fb_b.fb_id);
+		for (int k = 0; k < 3; k++) {
+			drmModeAtomicReq *req;
+
+			if (!planes[k])
+				continue;
+			req = vfq_req_new();
+			vfq_req_plane(req, dev.fd, planes[k], p0->crtc_id,
+				      fb_ov.fb_id, 0, 0, 64, 64);
+			igt_assert_eq(vfq_req_commit(dev.fd, req,
+					DRM_MODE_ATOMIC_TEST_ONLY, NULL),
+				      -EINVAL);
+			req = vfq_req_new();
+			vfq_req_plane(req, dev.fd, planes[k], p0->crtc_id,
+				      fb_ov.fb_id, 0, 0, 64, 64);
+			igt_assert_eq(vfq_req_commit(dev.fd, req,
+					DRM_MODE_ATOMIC_ALLOW_MODESET, NULL),
+				      -EINVAL);
+		}
+		/* neither can a connector (its encoder serves OBJ_CRTC 1 only) */
+		vfq_pipe_off(&dev, 1);
+		{
+			drmModeAtomicReq *req = vfq_req_new();
+
+			vfq_req_set(req, dev.fd, p1->conn_id, OBJ_CONN, "CRTC_ID",
+				    p0->crtc_id);
+			igt_assert_eq(vfq_req_commit(dev.fd, req,
+					DRM_MODE_ATOMIC_ALLOW_MODESET, NULL),
+				      -EINVAL);
+		}
+		vfq_dev_reset(&dev);
+	}
+
+	igt_describe("Cursor up to 512x512; larger is refused");
+	igt_subtest("cursor-size-limit") {
+		struct vfq_pipe *p = &dev.pipe[0];
+		struct vfq_fb big, too_big;
+		drmModeAtomicReq *req;
+
+		igt_require(p->cursor);
+		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
+		vfq_fb_create(dev.fd, 512, 512, DRM_FORMAT_ARGB8888, &big);
+		vfq_fb_create(dev.fd, 520, 64, DRM_FORMAT_ARGB8888, &too_big);
+		req = vfq_req_new();
+		vfq_req_plane(req, dev.fd, p->cursor, p->crtc_id, big.fb_id,
+			      10, 10, 512, 512);
+		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+		req = vfq_req_new();
+		vfq_req_plane(req, dev.fd, p->cursor, p->crtc_id,
+			      too_big.fb_id, 10, 10, 520, 64);
+		igt_assert_eq(vfq_req_commit(dev.fd, req,
+					     DRM_MODE_ATOMIC_TEST_ONLY, NULL),
+			      -EINVAL);
+		vfq_dev_reset(&dev);
+		vfq_fb_destroy(&big);
+		vfq_fb_destroy(&too_big);
+	}
+
+	igt_describe("Planes partially off-screen, and a primary not covering "
+		     "the OBJ_CRTC, are accepted");
+	igt_subtest("positioning-accepted") {
+		struct vfq_pipe *p = &dev.pipe[0];
+		struct vfq_fb small;
+		drmModeAtomicReq *req;
+
+		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
+		vfq_fb_create(dev.fd, 320, 240, DRM_FORMAT_XRGB8888, &small);
+		req = vfq_req_new();
+		vfq_req_plane(req, dev.fd, p->primary, p->crtc_id, small.fb_id,
+			      100, 100, 320, 240);
+		vfq_req_plane(req, dev.fd, p->overlays[0], p->crtc_id,
+			      fb_ov.fb_id, -20, -30, 64, 64);
+		if (p->cursor)
+			vfq_req_plane(req, dev.fd, p->cursor, p->crtc_id,
+				      fb_ov.fb_id, W - 10, H - 10, 64, 64);
+		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+		igt_assert_eq_u64(vfq_prop_get(dev.fd, p->overlays[0], OBJ_PLANE,
+					       "CRTC_X"), (uint64_t)-20);
+		check_running(0);
+		vfq_dev_reset(&dev);
+		vfq_fb_destroy(&small);
+	}
+
+	igt_fixture {
+		vfq_dev_reset(&dev);
+		vfq_fb_destroy(&fb_a);
+		vfq_fb_destroy(&fb_b);
+		vfq_fb_destroy(&fb_ov);
+		vfq_fb_destroy(&fb_big);
+		vfq_dev_fini(&dev);
+	}
+}

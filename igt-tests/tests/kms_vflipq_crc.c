@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+/*
+ * CRTC CRCs (debugfs, source "auto"): stable for a static frame, following
+ * the content, identical for identical output.  640x480 keeps the software
+ * composer cheap under TCG.
+ */
+#include <fcntl.h>
+
+#include "igt.h"
+#include "vflipq_helpers.h"
+
+IGT_TEST_DESCRIPTION("vflipq CRTC CRC capture");
+
+#define W 640
+#define H 480
+
+static struct vfq_dev dev;
+static drmModeModeInfo mode;
+static struct vfq_fb fb1, fb1_copy, fb2;
+
+/* Blocking flip of the primary of @pipe to @fb. */
+static void flip_to(int pipe, struct vfq_fb *fb)
+{
+	drmModeAtomicReq *req = vfq_req_new();
+
+	vfq_req_set(req, dev.fd, dev.pipe[pipe].primary, DRM_MODE_OBJECT_PLANE,
+		    "FB_ID", fb->fb_id);
+	igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+}
+
+/* A CRC of a frame composed after everything done so far. */
+static uint32_t settled_crc(int pipe, struct vfq_crc *crc)
+{
+	uint32_t v;
+	uint64_t now = vfq_crtc_sequence(dev.fd, dev.pipe[pipe].crtc_id);
+
+	vfq_crc_collect(crc, now + 2, 1, &v);
+	return v;
+}
+
+static void crc_start_ok(int pipe, struct vfq_crc *crc)
+{
+	int ret = vfq_crc_start(dev.fd, dev.pipe[pipe].index, crc);
+
+	igt_assert_f(ret == 0, "CRC capture on CRTC %d: %s\n", pipe,
+		     strerror(-ret));
+}
+
+igt_main
+{
+	igt_fixture {
+		vfq_dev_init(&dev, vfq_open_default());
+		igt_assert(dev.caps.caps & VFLIPQ_CAP_CRC);
+		vfq_dev_reset(&dev);
+		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb1);
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb1_copy);
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb2);
+		vfq_fb_pattern(&fb1, 1);
+		vfq_fb_pattern(&fb1_copy, 1);
+		vfq_fb_pattern(&fb2, 2);
+	}
+
+	igt_describe("The CRC of a static frame is the same for 12 frames");
+	igt_subtest("crc-stable") {
+		struct vfq_crc crc;
+		uint32_t v[12];
+		uint64_t s0, s1;
+
+		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
+		crc_start_ok(0, &crc);
+		s0 = vfq_crtc_sequence(dev.fd, dev.pipe[0].crtc_id);
+		vfq_crc_collect(&crc, s0 + 2, 12, v);
+		s1 = vfq_crtc_sequence(dev.fd, dev.pipe[0].crtc_id);
+		for (int i = 1; i < 12; i++)
+			igt_assert_eq_u32(v[i], v[0]);
+		/* one CRC per frame: 12 CRCs took at least 12 frames */
+		igt_assert_lte_u64(s0 + 12, s1 + 2);
+		vfq_crc_stop(&crc);
+		vfq_dev_reset(&dev);
+	}
+
+	igt_describe("Changing the fb contents in place changes the CRC, "
+		     "restoring them restores it");
+	igt_subtest("crc-follows-content") {
+		struct vfq_crc crc;
+		uint32_t a, b, b2[3];
+
+		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
+		crc_start_ok(0, &crc);
+		a = settled_crc(0, &crc);
+
+		vfq_fb_fill_rect(&fb1, 100, 100, 50, 40, vfq_rgb8(255, 0, 0));
+		b = settled_crc(0, &crc);
+		igt_assert_neq_u32(a, b);
+		vfq_crc_collect(&crc, 0, 3, b2);
+		for (int i = 0; i < 3; i++)
+			igt_assert_eq_u32(b2[i], b);
+
+		/* a single pixel is enough */
+		vfq_fb_pattern(&fb1, 1);
+		igt_assert_eq_u32(settled_crc(0, &crc), a);
+		vfq_fb_put(&fb1, W - 1, H - 1, vfq_rgb8(1, 2, 3));
+		igt_assert_neq_u32(settled_crc(0, &crc), a);
+		vfq_fb_pattern(&fb1, 1);
+		igt_assert_eq_u32(settled_crc(0, &crc), a);
+
+		vfq_crc_stop(&crc);
+		vfq_dev_reset(&dev);
+	}
+
+	igt_describe("Two different patterns give different CRCs; identical "
+		     "content in two fbs gives the same CRC");
+	igt_subtest("crc-content-identity") {
+		struct vfq_crc crc;
+		uint32_t c1, c1_copy, c2;
+
+		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
+		crc_start_ok(0, &crc);
+		c1 = settled_crc(0, &crc);
+		flip_to(0, &fb2);
+		c2 = settled_crc(0, &crc);
+		flip_to(0, &fb1_copy);
+		c1_copy = settled_crc(0, &crc);
+		flip_to(0, &fb1);
+		igt_info("CRCs: pattern 1 %08x, copy %08x, pattern 2 %08x\n",
+			 c1, c1_copy, c2);
+		igt_assert_neq_u32(c1, c2);
+		igt_assert_eq_u32(c1, c1_copy);
+		igt_assert_eq_u32(settled_crc(0, &crc), c1);
+		vfq_crc_stop(&crc);
+		vfq_dev_reset(&dev);
+	}
+
+	igt_describe("The same picture in other opaque 8-bit formats gives the "
+		     "same CRC");
+	igt_subtest("crc-format-independent") {
+		static const uint32_t formats[] = {
+			DRM_FORMAT_XBGR8888, DRM_FORMAT_ARGB8888,
+			DRM_FORMAT_ABGR8888,
+		};
+		struct vfq_crc crc;
+		uint32_t ref;
+
+		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
+		crc_start_ok(0, &crc);
+		ref = settled_crc(0, &crc);
+		for (size_t i = 0; i < VFQ_ARRAY_SIZE(formats); i++) {
+			struct vfq_fb fb;
+
+			vfq_fb_create(dev.fd, W, H, formats[i], &fb);
+			vfq_fb_pattern(&fb, 1);
+			flip_to(0, &fb);
+			igt_assert_f(settled_crc(0, &crc) == ref,
+				     "%s gives another CRC than XRGB8888\n",
+				     vfq_format_name(formats[i]));
+			flip_to(0, &fb1);
+			vfq_fb_destroy(&fb);
+		}
+		vfq_crc_stop(&crc);
+		vfq_dev_reset(&dev);
+	}
+
+	igt_describe("A plane moved over the picture changes the CRC");
+	igt_subtest("crc-follows-planes") {
+		struct vfq_pipe *p = &dev.pipe[0];
+		struct vfq_crc crc;
+		struct vfq_fb ov;
+		drmModeAtomicReq *req;
+		uint32_t base, at1, at2;
+
+		igt_require(p->n_overlays > 0);
+		vfq_fb_create(dev.fd, 64, 64, DRM_FORMAT_XRGB8888, &ov);
+		vfq_fb_fill(&ov, vfq_rgb8(0, 255, 0));
+		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
+		crc_start_ok(0, &crc);
+		base = settled_crc(0, &crc);
+		req = vfq_req_new();
+		vfq_req_plane(req, dev.fd, p->overlays[0], p->crtc_id, ov.fb_id,
+			      10, 10, 64, 64);
+		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+		at1 = settled_crc(0, &crc);
+		req = vfq_req_new();
+		vfq_req_plane(req, dev.fd, p->overlays[0], p->crtc_id, ov.fb_id,
+			      300, 200, 64, 64);
+		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+		at2 = settled_crc(0, &crc);
+		igt_assert_neq_u32(base, at1);
+		igt_assert_neq_u32(base, at2);
+		igt_assert_neq_u32(at1, at2);
+		req = vfq_req_new();
+		vfq_req_plane_off(req, dev.fd, p->overlays[0]);
+		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+		igt_assert_eq_u32(settled_crc(0, &crc), base);
+		vfq_crc_stop(&crc);
+		vfq_dev_reset(&dev);
+		vfq_fb_destroy(&ov);
+	}
+
+	igt_describe("CRCs of two CRTCs captured at once follow each one's "
+		     "content");
+	igt_subtest("crc-two-crtcs") {
+		struct vfq_crc c0, c1;
+		drmModeModeInfo m1;
+		uint32_t a0, a1;
+
+		igt_require(dev.n_pipes >= 2);
+		vfq_get_mode(dev.fd, dev.pipe[1].conn_id, W, H, 60, &m1);
+		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
+		vfq_pipe_on(&dev, 1, &m1, fb1_copy.fb_id);
+		crc_start_ok(0, &c0);
+		crc_start_ok(1, &c1);
+		a0 = settled_crc(0, &c0);
+		a1 = settled_crc(1, &c1);
+		igt_assert_eq_u32(a0, a1);
+		flip_to(1, &fb2);
+		a1 = settled_crc(1, &c1);
+		igt_assert_neq_u32(a0, a1);
+		igt_assert_eq_u32(settled_crc(0, &c0), a0);
+		vfq_crc_stop(&c0);
+		vfq_crc_stop(&c1);
+		vfq_dev_reset(&dev);
+	}
+
+	igt_describe("Only source \"auto\" exists; capture needs an active "
+		     "CRTC (EIO)");
+	igt_subtest("crc-source-and-state") {
+		char path[320];
+		struct vfq_crc crc;
+		int fd;
+
+		/* CRTC off: opening data fails with EIO */
+		igt_assert_eq(vfq_crc_start(dev.fd, 0, &crc), -EIO);
+		vfq_crc_stop(&crc);
+		snprintf(path, sizeof(path), "%s/control", crc.dir);
+		igt_assert_eq(vfq_file_write(path, "bogus"), -EINVAL);
+		igt_assert_eq(vfq_file_write(path, "auto"), 4);
+
+		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
+		crc_start_ok(0, &crc);
+		/* lines are "0x<vblank sequence> 0x<crc>" */
+		{
+			uint32_t frame, v;
+			uint64_t seq = vfq_crtc_sequence(dev.fd,
+							 dev.pipe[0].crtc_id);
+
+			igt_assert_eq(vfq_crc_read(&crc, 3000, &frame, &v), 1);
+			igt_assert_neq_u32(frame, UINT32_MAX);
+			igt_assert_f((uint32_t)seq - frame < 200 ||
+				     frame - (uint32_t)seq < 200,
+				     "CRC frame %u far from vblank %llu\n",
+				     frame, (unsigned long long)seq);
+		}
+		/* one reader at a time */
+		snprintf(path, sizeof(path), "%s/data", crc.dir);
+		fd = open(path, O_RDONLY);
+		igt_assert_f(fd < 0, "a second open of crc/data worked\n");
+		vfq_crc_stop(&crc);
+		vfq_dev_reset(&dev);
+	}
+
+	igt_fixture {
+		vfq_dev_reset(&dev);
+		vfq_fb_destroy(&fb1);
+		vfq_fb_destroy(&fb1_copy);
+		vfq_fb_destroy(&fb2);
+		vfq_dev_fini(&dev);
+	}
+}

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Flip and vblank timing: every CRTC runs at its own mode's refresh, all at
+ * once, with monotonic sequences and timestamps that agree with them.
+ * Under TCG single samples jitter, so rates are judged on medians and means.
+ */
+#include <math.h>
+
+#include "igt.h"
+#include "vflipq_helpers.h"
+
+IGT_TEST_DESCRIPTION("vflipq page-flip and vblank timing on all CRTCs");
+
+#define DURATION_S 3
+#define MAX_SAMPLES 1024
+#define TOLERANCE 0.10
+
+static const struct { int w, h, r; } pipe_modes[] = {
+	{ 1920, 1080, 60 }, { 1920, 1080, 120 }, { 1280, 720, 60 },
+	{ 1024, 768, 60 }, { 640, 480, 60 },
+};
+
+struct track {
+	int pipe;
+	drmModeModeInfo mode;
+	double period_ns;
+	int n;
+	uint64_t seq[MAX_SAMPLES], ts[MAX_SAMPLES], recv[MAX_SAMPLES];
+	struct vfq_fb fb[2];
+	int cur;
+};
+
+static struct vfq_dev dev;
+static struct track tracks[VFQ_MAX_CRTCS];
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double percentile(double *v, int n, double pct)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return v[(int)((n - 1) * pct + 0.5)];
+}
+
+static void record(struct track *t, const struct vfq_event *ev)
+{
+	if (t->n < MAX_SAMPLES) {
+		t->seq[t->n] = ev->sequence;
+		t->ts[t->n] = ev->ts_ns;
+		t->recv[t->n] = vfq_now_ns();
+		t->n++;
+	}
+}
+
+/*
+ * Judge one CRTC's samples: strictly monotonic, running at the mode's
+ * refresh against the CPU clock, timestamps = sequence * period.
+ */
+static void analyze(struct track *t, const char *what, double min_fraction)
+{
+	static double r[MAX_SAMPLES], dev_ns[MAX_SAMPLES], lat[MAX_SAMPLES];
+	static double step_err[MAX_SAMPLES];
+	const double p = t->period_ns;
+	double mean, median, wall, dev90, lat50, err90;
+	int n = t->n, missed = 0;
+
+	igt_info("CRTC %d (%s, %.3f Hz): %d %s\n", t->pipe, t->mode.name,
+		 1e9 / p, n, what);
+	igt_assert_f(n >= DURATION_S / (p * 1e-9) * min_fraction,
+		     "CRTC %d: only %d %s in %d s at %.1f Hz\n", t->pipe, n,
+		     what, DURATION_S, 1e9 / p);
+
+	for (int i = 1; i < n; i++) {
+		igt_assert_f(t->seq[i] > t->seq[i - 1],
+			     "CRTC %d: sequence %llu after %llu\n", t->pipe,
+			     (unsigned long long)t->seq[i],
+			     (unsigned long long)t->seq[i - 1]);
+		igt_assert_f(t->ts[i] > t->ts[i - 1],
+			     "CRTC %d: timestamp %llu after %llu\n", t->pipe,
+			     (unsigned long long)t->ts[i],
+			     (unsigned long long)t->ts[i - 1]);
+		missed += t->seq[i] - t->seq[i - 1] - 1;
+		r[i - 1] = (double)(t->ts[i] - t->ts[i - 1]) /
+			   (t->seq[i] - t->seq[i - 1]);
+		step_err[i - 1] = fabs((double)(t->ts[i] - t->ts[i - 1]) -
+				       (double)(t->seq[i] - t->seq[i - 1]) * p);
+	}
+	for (int i = 0; i < n; i++) {
+		igt_assert_f(t->ts[i] <= t->recv[i],
+			     "CRTC %d: event timestamp in the future\n",
+			     t->pipe);
+		lat[i] = t->recv[i] - t->ts[i];
+	}
+
+	median = percentile(r, n - 1, 0.5);
+	mean = (double)(t->ts[n - 1] - t->ts[0]) / (t->seq[n - 1] - t->seq[0]);
+	/* vblank counter against the CPU's monotonic clock */
+	wall = (double)(t->recv[n - 1] - t->recv[0]) /
+	       (t->seq[n - 1] - t->seq[0]);
+	for (int i = 0; i < n; i++)
+		dev_ns[i] = fabs((double)(t->ts[i] - t->ts[0]) -
+				 (double)(t->seq[i] - t->seq[0]) * mean);
+	dev90 = percentile(dev_ns, n, 0.9);
+	lat50 = percentile(lat, n, 0.5);
+	err90 = percentile(step_err, n - 1, 0.9);
+
+	igt_info("  period: expected %.0f us, median %.0f us, mean %.0f us, "
+		 "wall %.0f us; %d vblanks missed; 90%% |ts - seq*period| "
+		 "%.0f us; median delivery latency %.0f us\n",
+		 p / 1e3, median / 1e3, mean / 1e3, wall / 1e3, missed,
+		 dev90 / 1e3, lat50 / 1e3);
+	igt_assert_f(fabs(median - p) <= TOLERANCE * p,
+		     "CRTC %d: median period %.0f us, expected %.0f us\n",
+		     t->pipe, median / 1e3, p / 1e3);
+	igt_assert_f(fabs(mean - p) <= TOLERANCE * p,
+		     "CRTC %d: mean period %.0f us, expected %.0f us\n",
+		     t->pipe, mean / 1e3, p / 1e3);
+	igt_assert_f(fabs(wall - p) <= TOLERANCE * p,
+		     "CRTC %d: vblank counter runs at %.0f us per frame of "
+		     "CPU time, expected %.0f us\n", t->pipe, wall / 1e3,
+		     p / 1e3);
+	igt_assert_f(dev90 <= 0.5 * p,
+		     "CRTC %d: timestamps stray %.0f us from sequence * "
+		     "period\n", t->pipe, dev90 / 1e3);
+	igt_assert_f(lat50 <= 100e6, "CRTC %d: events arrive %.0f ms late\n",
+		     t->pipe, lat50 / 1e6);
+	/*
+	 * The timestamps are the vblank timer's expiry times, exactly one
+	 * frame duration apart (driver.rst, "Vblank emulation"); events carry
+	 * microseconds.
+	 */
+	igt_info("  90%% of steps within %.1f us of sequence * period "
+		 "(max %.1f us)\n", err90 / 1e3,
+		 percentile(step_err, n - 1, 1.0) / 1e3);
+	igt_assert_f(err90 <= 2000, "CRTC %d: timestamp steps are not whole "
+		     "frame durations (90th percentile error %.1f us)\n",
+		     t->pipe, err90 / 1e3);
+}
+
+/* All CRTCs on at once, each with its mode from pipe_modes. */
+static void all_pipes_on(void)
+{
+	drmModeAtomicReq *req = vfq_req_new();
+	uint32_t blobs[VFQ_MAX_CRTCS];
+
+	for (int i = 0; i < dev.n_pipes; i++) {
+		struct track *t = &tracks[i];
+		int m = i % VFQ_ARRAY_SIZE(pipe_modes);
+
+		memset(t, 0, sizeof(*t));
+		t->pipe = i;
+		vfq_get_mode(dev.fd, dev.pipe[i].conn_id, pipe_modes[m].w,
+			     pipe_modes[m].h, pipe_modes[m].r, &t->mode);
+		t->period_ns = 1e9 / vfq_mode_hz(&t->mode);
+		for (int k = 0; k < 2; k++)
+			vfq_fb_create(dev.fd, t->mode.hdisplay,
+				      t->mode.vdisplay, DRM_FORMAT_XRGB8888,
+				      &t->fb[k]);
+		vfq_req_pipe_on(req, &dev, i, &t->mode, t->fb[0].fb_id,
+				&blobs[i]);
+	}
+	igt_assert_eq(vfq_req_commit(dev.fd, req,
+				     DRM_MODE_ATOMIC_ALLOW_MODESET, NULL), 0);
+	for (int i = 0; i < dev.n_pipes; i++)
+		drmModeDestroyPropertyBlob(dev.fd, blobs[i]);
+}
+
+static void all_pipes_off(void)
+{
+	vfq_dev_reset(&dev);
+	for (int i = 0; i < dev.n_pipes; i++)
+		for (int k = 0; k < 2; k++)
+			vfq_fb_destroy(&tracks[i].fb[k]);
+}
+
+static void queue_flip(struct track *t)
+{
+	drmModeAtomicReq *req = vfq_req_new();
+	int ret;
+
+	t->cur ^= 1;
+	vfq_req_set(req, dev.fd, dev.pipe[t->pipe].primary,
+		    DRM_MODE_OBJECT_PLANE, "FB_ID", t->fb[t->cur].fb_id);
+	ret = vfq_req_commit(dev.fd, req, DRM_MODE_ATOMIC_NONBLOCK |
+			     DRM_MODE_PAGE_FLIP_EVENT,
+			     (void *)(uintptr_t)(t->pipe + 1));
+	igt_assert_f(ret == 0, "flip on CRTC %d: %s\n", t->pipe,
+		     strerror(-ret));
+}
+
+static void queue_vblank(struct track *t)
+{
+	int ret = vfq_wait_vblank(dev.fd, t->pipe, DRM_VBLANK_RELATIVE |
+				  DRM_VBLANK_EVENT, 1, t->pipe + 1, NULL, NULL);
+
+	igt_assert_f(ret == 0, "vblank event on CRTC %d: %s\n", t->pipe,
+		     strerror(-ret));
+}
+
+/* Keep one flip (or vblank event) queued per CRTC for DURATION_S. */
+static void run_all(bool flips)
+{
+	uint64_t end;
+	int outstanding = dev.n_pipes;
+	struct vfq_event ev;
+
+	for (int i = 0; i < dev.n_pipes; i++)
+		flips ? queue_flip(&tracks[i]) : queue_vblank(&tracks[i]);
+	end = vfq_now_ns() + DURATION_S * 1000000000ull;
+	while (outstanding) {
+		struct track *t;
+
+		igt_assert_f(vfq_read_event(dev.fd, 1000, &ev) == 1,
+			     "no event for 1 s\n");
+		igt_assert_eq_u32(ev.type, flips ? DRM_EVENT_FLIP_COMPLETE :
+				  DRM_EVENT_VBLANK);
+		igt_assert(ev.user_data >= 1 &&
+			   ev.user_data <= (uint64_t)dev.n_pipes);
+		t = &tracks[ev.user_data - 1];
+		igt_assert_eq_u32(ev.crtc_id, dev.pipe[t->pipe].crtc_id);
+		record(t, &ev);
+		if (vfq_now_ns() < end)
+			flips ? queue_flip(t) : queue_vblank(t);
+		else
+			outstanding--;
+	}
+}
+
+static void wait_vblanks(int pipe)
+{
+	struct track *t = &tracks[pipe];
+	static double r[64];
+	uint32_t s0, s1, target;
+	uint64_t t0, t1;
+	struct vfq_event ev;
+	uint64_t seq, ns;
+	int n = 0;
+
+	/* blocking relative waits */
+	igt_assert_eq(vfq_wait_vblank(dev.fd, pipe, DRM_VBLANK_RELATIVE, 1, 0,
+				      &s0, &t0), 0);
+	for (int i = 0; i < 40; i++) {
+		igt_assert_eq(vfq_wait_vblank(dev.fd, pipe,
+					      DRM_VBLANK_RELATIVE, 1, 0,
+					      &s1, &t1), 0);
+		igt_assert_f(s1 > s0, "CRTC %d: sequence %u after %u\n", pipe,
+			     s1, s0);
+		igt_assert_f(t1 > t0, "CRTC %d: timestamp went back\n", pipe);
+		r[n++] = (double)(t1 - t0) / (s1 - s0);
+		s0 = s1;
+		t0 = t1;
+	}
+	igt_info("CRTC %d: median vblank period %.0f us (expected %.0f us)\n",
+		 pipe, percentile(r, n, 0.5) / 1e3, t->period_ns / 1e3);
+	igt_assert(fabs(percentile(r, n, 0.5) - t->period_ns) <=
+		   TOLERANCE * t->period_ns);
+
+	/* absolute wait */
+	igt_assert_eq(vfq_wait_vblank(dev.fd, pipe, DRM_VBLANK_RELATIVE, 0, 0,
+				      &s0, &t0), 0);
+	target = s0 + 6;
+	igt_assert_eq(vfq_wait_vblank(dev.fd, pipe, DRM_VBLANK_ABSOLUTE,
+				      target, 0, &s1, &t1), 0);
+	igt_assert_lte_u32(target, s1);
+	igt_assert_lte_u32(s1, target + 3);
+	igt_assert(fabs((double)(t1 - t0) - (s1 - s0) * t->period_ns) <=
+		   0.5 * t->period_ns + TOLERANCE * (s1 - s0) * t->period_ns);
+
+	/* vblank event */
+	igt_assert_eq(vfq_wait_vblank(dev.fd, pipe, DRM_VBLANK_RELATIVE |
+				      DRM_VBLANK_EVENT, 3, 0xabc0 + pipe,
+				      &target, NULL), 0);
+	igt_assert_eq(vfq_read_event(dev.fd, 1000, &ev), 1);
+	igt_assert_eq_u32(ev.type, DRM_EVENT_VBLANK);
+	igt_assert_eq_u64(ev.user_data, 0xabc0 + pipe);
+	igt_assert_eq_u32(ev.crtc_id, dev.pipe[pipe].crtc_id);
+	igt_assert_lte_u64(target, ev.sequence);
+	igt_assert_lte_u64(ev.sequence, target + 3);
+
+	/* CRTC sequence ioctls */
+	igt_assert_eq(drmCrtcGetSequence(dev.fd, dev.pipe[pipe].crtc_id,
+					 &seq, &ns), 0);
+	igt_assert((uint32_t)seq - s1 < 100);
+	igt_assert_eq(drmCrtcQueueSequence(dev.fd, dev.pipe[pipe].crtc_id,
+					   DRM_CRTC_SEQUENCE_RELATIVE, 2,
+					   &seq, 0xdef0 + pipe), 0);
+	igt_assert_eq(vfq_read_event(dev.fd, 1000, &ev), 1);
+	igt_assert_eq_u32(ev.type, DRM_EVENT_CRTC_SEQUENCE);
+	igt_assert_eq_u64(ev.user_data, 0xdef0 + pipe);
+	igt_assert_lte_u64(seq, ev.sequence);
+	igt_assert_lte_u64(ev.sequence, seq + 3);
+}
+
+igt_main
+{
+	igt_fixture {
+		vfq_dev_init(&dev, vfq_open_default());
+		vfq_dev_reset(&dev);
+	}
+
+	igt_describe("Page flips on all CRTCs at once, each at its refresh");
+	igt_subtest("flips-all-crtcs") {
+		all_pipes_on();
+		run_all(true);
+		for (int i = 0; i < dev.n_pipes; i++)
+			analyze(&tracks[i], "flips", 0.25);
+		all_pipes_off();
+	}
+
+	igt_describe("vblank events on all CRTCs at once, each at its refresh");
+	igt_subtest("vblank-events-all-crtcs") {
+		all_pipes_on();
+		run_all(false);
+		for (int i = 0; i < dev.n_pipes; i++)
+			analyze(&tracks[i], "vblank events", 0.25);
+		all_pipes_off();
+	}
+
+	igt_describe("drmWaitVBlank relative/absolute/event and the CRTC "
+		     "sequence ioctls on every CRTC while all run");
+	igt_subtest("wait-vblank") {
+		all_pipes_on();
+		for (int i = 0; i < dev.n_pipes; i++)
+			wait_vblanks(i);
+		all_pipes_off();
+	}
+
+	igt_fixture {
+		vfq_dev_reset(&dev);
+		vfq_dev_fini(&dev);
+	}
+}

@@ -1,0 +1,739 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The hardware flip queue against the real driver: queued flips land on the
+ * first vblank at or after their target, the log records every PresentId
+ * exactly once and in order, cancel and drain rules, interrupt targets,
+ * ownership, and what KMS reports once a queued flip is on screen.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "vflipq_helpers.h"
+
+#define NFB 4
+#define W 640
+#define H 480
+
+static struct vfq_dev dev;
+static drmModeModeInfo mode;
+static struct vfq_fb fbs[NFB];
+static uint64_t period;
+
+struct fq_log {
+	uint32_t handle;
+	uint32_t n;
+	const struct drm_vflipq_log_entry *e;
+	size_t size;
+};
+
+static uint32_t crtc(void)
+{
+	return dev.pipe[0].crtc_id;
+}
+
+static uint32_t primary(void)
+{
+	return dev.pipe[0].primary;
+}
+
+static void fq_log_set(uint32_t plane, uint32_t n, struct fq_log *log)
+{
+	struct drm_vflipq_set_log s = { .crtc_id = crtc(), .plane_id = plane,
+					.num_entries = n };
+	struct drm_mode_map_dumb map = { };
+	void *p;
+
+	do_ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG, &s);
+	igt_assert(s.handle);
+	igt_assert(s.size >= n * sizeof(struct drm_vflipq_log_entry));
+	map.handle = s.handle;
+	do_ioctl(dev.fd, DRM_IOCTL_MODE_MAP_DUMB, &map);
+	p = mmap(NULL, s.size, PROT_READ, MAP_SHARED, dev.fd, map.offset);
+	igt_assert(p != MAP_FAILED);
+	log->handle = s.handle;
+	log->n = n;
+	log->e = p;
+	log->size = s.size;
+}
+
+static void fq_log_put(struct fq_log *log)
+{
+	struct drm_gem_close c = { .handle = log->handle };
+
+	munmap((void *)log->e, log->size);
+	drmIoctl(dev.fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+static int fq_submit(uint32_t plane, uint32_t fb, uint64_t id, uint64_t target,
+		     uint32_t mode_, struct drm_vflipq_flip_submit *out)
+{
+	struct drm_vflipq_flip_plane p = { .plane_id = plane, .fb_id = fb,
+					   .present_id = id, .mode = mode_ };
+	struct drm_vflipq_flip_submit s = {
+		.crtc_id = crtc(), .target_ns = target,
+		.planes_ptr = (uintptr_t)&p, .num_planes = 1,
+		.plane_size = sizeof(p),
+	};
+	/* Not drmIoctl(): it retries EAGAIN, hiding the drain hints. */
+	int ret = ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s) ? -errno : 0;
+
+	if (out)
+		*out = s;
+	return ret;
+}
+
+static int fq_cancel(uint32_t plane, uint64_t from, uint64_t *cancelled)
+{
+	struct drm_vflipq_cancel_plane p = { .plane_id = plane,
+		.present_id_cancel_requested = from };
+	struct drm_vflipq_flip_cancel c = {
+		.crtc_id = crtc(), .num_planes = 1,
+		.planes_ptr = (uintptr_t)&p, .plane_size = sizeof(p),
+	};
+	int ret = drmIoctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_CANCEL, &c) ? -errno : 0;
+
+	*cancelled = p.present_id_cancelled;
+	return ret;
+}
+
+static void fq_irq_target(uint32_t plane, uint64_t target)
+{
+	struct drm_vflipq_set_irq_target t = { .crtc_id = crtc(),
+					       .plane_id = plane,
+					       .target = target };
+
+	do_ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET, &t);
+}
+
+static struct drm_vflipq_update_log fq_update(uint32_t plane)
+{
+	struct drm_vflipq_update_log u = { .crtc_id = crtc(),
+					   .plane_id = plane };
+
+	do_ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_UPDATE_LOG, &u);
+	return u;
+}
+
+static struct drm_vflipq_get_counters fq_counters(void)
+{
+	struct drm_vflipq_get_counters c = { .crtc_id = crtc() };
+
+	do_ioctl(dev.fd, DRM_IOCTL_VFLIPQ_GET_COUNTERS, &c);
+	return c;
+}
+
+/* Next flip-queue event within @ms; other events are skipped. */
+static bool fq_wait_event(int ms, struct drm_vflipq_event_flipq *out)
+{
+	uint64_t end = vfq_now_ns() + (uint64_t)ms * 1000000;
+	char buf[4096];
+
+	for (;;) {
+		struct pollfd pfd = { .fd = dev.fd, .events = POLLIN };
+		int64_t left = (int64_t)(end - vfq_now_ns()) / 1000000;
+		ssize_t len, off = 0;
+
+		if (left < 0 || poll(&pfd, 1, left) <= 0)
+			return false;
+		len = read(dev.fd, buf, sizeof(buf));
+		igt_assert(len > 0);
+		while (off < len) {
+			struct drm_event *e = (struct drm_event *)(buf + off);
+
+			if (e->type == DRM_VFLIPQ_EVENT_FLIPQ) {
+				igt_assert_eq(e->length, sizeof(*out));
+				memcpy(out, e, sizeof(*out));
+				return true;
+			}
+			off += e->length;
+		}
+	}
+}
+
+/* A recent vblank (timestamp, sequence) of the pipe. */
+static uint64_t last_vblank(void)
+{
+	uint64_t ns;
+
+	igt_assert_eq(vfq_wait_vblank(dev.fd, 0, DRM_VBLANK_RELATIVE, 1, 0,
+				      NULL, &ns), 0);
+	return ns;
+}
+
+static int64_t grid_offset(uint64_t t, uint64_t ref)
+{
+	int64_t d = (int64_t)(t - ref) % (int64_t)period;
+
+	if (d > (int64_t)period / 2)
+		d -= period;
+	if (d < -(int64_t)period / 2)
+		d += period;
+	return d;
+}
+
+static void pipe_up(void)
+{
+	vfq_dev_reset(&dev);
+	vfq_pipe_on(&dev, 0, &mode, fbs[0].fb_id);
+	/* The DRM vblank core's integer frame duration, as the engine uses. */
+	period = (uint64_t)mode.htotal * mode.vtotal * 1000000 / mode.clock;
+}
+
+/* 8 flips, targets one period apart: each lands on its own vblank. */
+static void test_batch_on_target(void)
+{
+	struct drm_vflipq_event_flipq ev;
+	struct drm_vflipq_get_counters c0, c1;
+	struct fq_log log;
+	uint64_t t0;
+	drmModePlane *pl;
+	int k;
+
+	pipe_up();
+	fq_log_set(primary(), 64, &log);
+	fq_irq_target(primary(), 8);
+	c0 = fq_counters();
+	t0 = last_vblank();
+	for (k = 0; k < 8; k++)
+		igt_assert_eq(fq_submit(primary(), fbs[k % NFB].fb_id, k + 1,
+					t0 + (k + 2) * period - period / 2,
+					VFLIPQ_FLIP_ON_NEXT_VSYNC, NULL), 0);
+	igt_assert(fq_wait_event(2000, &ev));
+	igt_assert_eq(ev.crtc_id, crtc());
+	igt_assert_eq(ev.plane_id, primary());
+	igt_assert_eq_u64(ev.present_id, 8);
+	igt_assert_eq(ev.first_free, 8);
+
+	for (k = 0; k < 8; k++) {
+		uint64_t want = t0 + (k + 2) * period;
+		int64_t err = (int64_t)(log.e[k].timestamp_ns - want);
+
+		igt_assert_eq_u64(log.e[k].present_id, k + 1);
+		igt_assert_f(llabs(err) < 100000,
+			     "flip %d shown at %" PRIu64 ", vblank %" PRIu64
+			     " expected (%" PRId64 " ns off)\n", k + 1,
+			     (uint64_t)log.e[k].timestamp_ns, want, err);
+	}
+	igt_assert_eq_u64(ev.timestamp_ns, log.e[7].timestamp_ns);
+
+	/* KMS reports the framebuffer actually on screen. */
+	pl = drmModeGetPlane(dev.fd, primary());
+	igt_assert(pl);
+	igt_assert_eq(pl->fb_id, fbs[7 % NFB].fb_id);
+	drmModeFreePlane(pl);
+
+	c1 = fq_counters();
+	igt_assert_eq_u64(c1.flips_shown - c0.flips_shown, 8);
+	igt_assert_eq_u64(c1.flipq_events - c0.flipq_events, 1);
+	fq_log_put(&log);
+}
+
+/* Several flips due at once: the newest shows, the others are cancelled. */
+static void test_expiry_collapse(void)
+{
+	struct drm_vflipq_event_flipq ev;
+	struct fq_log log;
+	uint64_t now;
+	int k;
+
+	pipe_up();
+	fq_log_set(primary(), 16, &log);
+	fq_irq_target(primary(), 3);
+	now = vfq_now_ns();
+	for (k = 0; k < 3; k++)
+		igt_assert_eq(fq_submit(primary(), fbs[k + 1].fb_id, k + 1, now,
+					VFLIPQ_FLIP_ON_NEXT_VSYNC, NULL), 0);
+	igt_assert(fq_wait_event(2000, &ev));
+	igt_assert_eq_u64(log.e[0].present_id, 1);
+	igt_assert_eq_u64(log.e[0].timestamp_ns, VFLIPQ_TIMESTAMP_CANCELLED);
+	igt_assert_eq_u64(log.e[1].present_id, 2);
+	igt_assert_eq_u64(log.e[1].timestamp_ns, VFLIPQ_TIMESTAMP_CANCELLED);
+	igt_assert_eq_u64(log.e[2].present_id, 3);
+	igt_assert(log.e[2].timestamp_ns != VFLIPQ_TIMESTAMP_CANCELLED);
+	igt_assert(log.e[2].timestamp_ns >= now);
+	igt_assert_eq(ev.first_free, 3);
+	fq_log_put(&log);
+}
+
+static void test_cancel_partial(void)
+{
+	struct drm_vflipq_event_flipq ev;
+	struct fq_log log;
+	uint64_t t0, cancelled;
+	int k;
+
+	pipe_up();
+	fq_log_set(primary(), 16, &log);
+	fq_irq_target(primary(), 2);
+	t0 = last_vblank();
+	for (k = 0; k < 5; k++)
+		igt_assert_eq(fq_submit(primary(), fbs[k % NFB].fb_id, k + 1,
+					t0 + (k * 6 + 3) * period,
+					VFLIPQ_FLIP_ON_NEXT_VSYNC, NULL), 0);
+	igt_assert(fq_wait_event(2000, &ev));
+	igt_assert_eq_u64(ev.present_id, 2);
+	igt_assert_eq(fq_cancel(primary(), 3, &cancelled), 0);
+	igt_assert_eq_u64(cancelled, 3);
+	igt_assert_eq(fq_update(primary()).first_free, 5);
+	for (k = 0; k < 5; k++)
+		igt_assert_eq_u64(log.e[k].present_id, k + 1);
+	igt_assert(log.e[1].timestamp_ns != VFLIPQ_TIMESTAMP_CANCELLED);
+	for (k = 2; k < 5; k++)
+		igt_assert_eq_u64(log.e[k].timestamp_ns,
+				  VFLIPQ_TIMESTAMP_CANCELLED);
+	/* Nothing left: cancelling again cancels nothing. */
+	igt_assert_eq(fq_cancel(primary(), 1, &cancelled), 0);
+	igt_assert_eq_u64(cancelled, 0);
+	fq_log_put(&log);
+}
+
+static void test_bad_input(void)
+{
+	struct drm_vflipq_flip_plane p = { .plane_id = primary(),
+					   .fb_id = fbs[1].fb_id,
+					   .present_id = 10 };
+	struct drm_vflipq_flip_submit s;
+	struct fq_log log;
+	uint64_t far;
+
+	pipe_up();
+	far = vfq_now_ns() + 10ull * 1000000000;
+	/* No log yet. */
+	igt_assert_eq(fq_submit(primary(), fbs[1].fb_id, 1, far, 0, NULL),
+		      -EINVAL);
+	fq_log_set(primary(), 16, &log);
+
+	s = (struct drm_vflipq_flip_submit){ .crtc_id = crtc(),
+		.target_ns = far, .planes_ptr = (uintptr_t)&p,
+		.num_planes = 1, .plane_size = sizeof(p) };
+	s.reserved[2] = 1;
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s, EINVAL);
+	s.reserved[2] = 0;
+	s.flags = 1;
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s, EINVAL);
+	s.flags = 0;
+	s.num_planes = 0;
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s, EINVAL);
+	s.num_planes = 1;
+	s.crtc_id = 0xffff;
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s, EINVAL);
+	s.crtc_id = crtc();
+	p.plane_id = dev.pipe[1].primary;	/* another CRTC's plane */
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s, EINVAL);
+	p.plane_id = primary();
+	p.fb_id = 0xfffff;
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s, EINVAL);
+	p.fb_id = fbs[1].fb_id;
+	p.mode = 7;
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s, EINVAL);
+	p.mode = 0;
+	p.crtc_w = 5;	/* geometry without the flag */
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s, EINVAL);
+	p.crtc_w = 0;
+	p.present_id = 0;
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s, EINVAL);
+
+	/* Valid, then: PresentId not increasing, target going back. */
+	igt_assert_eq(fq_submit(primary(), fbs[1].fb_id, 10, far, 0, NULL), 0);
+	igt_assert_eq(fq_submit(primary(), fbs[2].fb_id, 10, far, 0, NULL),
+		      -EINVAL);
+	igt_assert_eq(fq_submit(primary(), fbs[2].fb_id, 11, far - 1, 0, NULL),
+		      -EINVAL);
+	/* Logs cannot change under pending flips. */
+	{
+		struct drm_vflipq_set_log sl = { .crtc_id = crtc(),
+						 .plane_id = primary(),
+						 .num_entries = 8 };
+
+		do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG, &sl, EBUSY);
+		sl.num_entries = 0;
+		sl.pad = 1;
+		do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG, &sl, EINVAL);
+	}
+	igt_assert_eq(fq_update(primary()).first_free, 0);
+	fq_log_put(&log);
+	vfq_pipe_off(&dev, 0);
+}
+
+static void test_drain_eagain(void)
+{
+	struct drm_vflipq_flip_submit s;
+	struct fq_log log;
+	uint64_t far;
+	int k;
+
+	pipe_up();
+	igt_assert_eq(dev.caps.flipq_depth, 8);
+	fq_log_set(primary(), 64, &log);
+	far = vfq_now_ns() + 10ull * 1000000000;
+	for (k = 0; k < 8; k++)
+		igt_assert_eq(fq_submit(primary(), fbs[k % NFB].fb_id, k + 1,
+					far + k, 0, NULL), 0);
+	igt_assert_eq(fq_submit(primary(), fbs[0].fb_id, 9, far + 9, 0, &s),
+		      -EAGAIN);
+	igt_assert_eq(s.drain_flags, VFLIPQ_DRAIN_NEEDED);
+	igt_assert_eq(s.drain_planes, 1);
+
+	/* A plain commit on the queued plane is refused. */
+	{
+		drmModeAtomicReq *req = vfq_req_new();
+
+		vfq_req_set(req, dev.fd, primary(), DRM_MODE_OBJECT_PLANE,
+			    "FB_ID", fbs[3].fb_id);
+		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), -EBUSY);
+	}
+	/* A mode set cancels (and logs) what is queued. */
+	vfq_pipe_off(&dev, 0);
+	igt_assert_eq(fq_update(primary()).first_free, 8);
+	for (k = 0; k < 8; k++)
+		igt_assert_eq_u64(log.e[k].timestamp_ns,
+				  VFLIPQ_TIMESTAMP_CANCELLED);
+	fq_log_put(&log);
+}
+
+static void test_non_master(void)
+{
+	int fd2 = vfq_open_card(vfq_card_index(dev.fd));
+	struct drm_vflipq_set_irq_target t = { .crtc_id = crtc(),
+					       .plane_id = primary() };
+
+	igt_assert(fd2 >= 0);
+	do_ioctl_err(fd2, DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET, &t, EACCES);
+	close(fd2);
+}
+
+/* A master that dies with a full queue leaves nothing behind. */
+static void test_close_cancels(void)
+{
+	struct drm_vflipq_get_counters c0, c1;
+	int card = vfq_card_index(dev.fd);
+	pid_t pid;
+	int status;
+
+	pipe_up();
+	c0 = fq_counters();
+	igt_assert_eq(drmDropMaster(dev.fd), 0);
+	pid = fork();
+	igt_assert(pid >= 0);
+	if (pid == 0) {
+		int fd = vfq_open_card(card);
+		struct drm_vflipq_set_log sl = { .crtc_id = crtc(),
+						 .plane_id = primary(),
+						 .num_entries = 16 };
+		uint64_t far = vfq_now_ns() + 10ull * 1000000000;
+		int k;
+
+		if (fd < 0 || drmSetMaster(fd) ||
+		    drmIoctl(fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG, &sl))
+			_exit(1);
+		for (k = 0; k < 8; k++) {
+			struct drm_vflipq_flip_plane p = {
+				.plane_id = primary(),
+				.fb_id = fbs[k % NFB].fb_id, .present_id = k + 1 };
+			struct drm_vflipq_flip_submit s = {
+				.crtc_id = crtc(), .target_ns = far,
+				.planes_ptr = (uintptr_t)&p, .num_planes = 1,
+				.plane_size = sizeof(p) };
+
+			/* Another file's framebuffers are refused. */
+			if (ioctl(fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s) == 0 ||
+			    errno != EINVAL)
+				_exit(2);
+		}
+		_exit(0);
+	}
+	igt_assert_eq(waitpid(pid, &status, 0), pid);
+	igt_assert(WIFEXITED(status));
+	igt_assert_eq(WEXITSTATUS(status), 0);
+	igt_assert_eq(drmSetMaster(dev.fd), 0);
+
+	/* Now with our own framebuffers, killed with the queue full. */
+	pid = fork();
+	igt_assert(pid >= 0);
+	if (pid == 0) {
+		struct fq_log log;
+		uint64_t far = vfq_now_ns() + 10ull * 1000000000;
+		int k;
+
+		fq_log_set(primary(), 16, &log);
+		for (k = 0; k < 8; k++)
+			if (fq_submit(primary(), fbs[k % NFB].fb_id, k + 1,
+				      far + k, 0, NULL))
+				_exit(3);
+		pause();
+		_exit(4);
+	}
+	usleep(500000);
+	/* The child shares our master file: kill it, then close ours. */
+	kill(pid, SIGKILL);
+	igt_assert_eq(waitpid(pid, &status, 0), pid);
+	c1 = fq_counters();
+	igt_assert_eq_u64(c1.flips_cancelled - c0.flips_cancelled, 0);
+	/* Mappings keep the file open: drop them so close() releases it. */
+	for (int k = 0; k < NFB; k++)
+		vfq_fb_destroy(&fbs[k]);
+	vfq_dev_fini(&dev);
+	vfq_dev_init(&dev, vfq_open_default());
+	c1 = fq_counters();
+	igt_assert_eq_u64(c1.flips_cancelled - c0.flips_cancelled, 8);
+	/* The framebuffers went with the old file. */
+	for (int k = 0; k < NFB; k++) {
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fbs[k]);
+		vfq_fb_pattern(&fbs[k], k + 1);
+	}
+}
+
+static void test_irq_every_vblank(void)
+{
+	struct drm_vflipq_event_flipq ev;
+	struct fq_log log;
+	uint64_t start, last = 0;
+	int n = 0;
+
+	pipe_up();
+	fq_log_set(primary(), 16, &log);
+	fq_irq_target(primary(), VFLIPQ_IRQ_TARGET_EVERY_VBLANK);
+	start = vfq_now_ns();
+	while (vfq_now_ns() - start < 1000000000ull) {
+		igt_assert(fq_wait_event(500, &ev));
+		igt_assert(ev.timestamp_ns > last);
+		if (last)
+			igt_assert_eq_u64(grid_offset(ev.timestamp_ns, last), 0);
+		last = ev.timestamp_ns;
+		n++;
+	}
+	fq_irq_target(primary(), VFLIPQ_IRQ_TARGET_NONE);
+	igt_info("%d events in 1 s\n", n);
+	igt_assert_f(n >= 45 && n <= 66, "%d events in 1 s at %.2f Hz\n", n,
+		     vfq_mode_hz(&mode));
+	fq_log_put(&log);
+}
+
+/* With nothing wanted the engine stops, and comes back on its grid. */
+static void test_quiet(void)
+{
+	struct drm_vflipq_get_counters c0, c1;
+	struct drm_vflipq_event_flipq ev;
+	char old[32] = "5000";
+	struct fq_log log;
+	uint64_t t0;
+
+	vfq_file_read("/sys/module/drm/parameters/vblankoffdelay", old,
+		      sizeof(old));
+	igt_assert(vfq_file_write("/sys/module/drm/parameters/vblankoffdelay",
+				  "20") > 0);
+	pipe_up();
+	fq_log_set(primary(), 16, &log);
+	t0 = last_vblank();
+	usleep(300000);
+	c0 = fq_counters();
+	usleep(500000);
+	c1 = fq_counters();
+	vfq_file_write("/sys/module/drm/parameters/vblankoffdelay", old);
+	igt_info("timer expirations over 0.5 s of quiet: %" PRIu64 "\n",
+		 (uint64_t)(c1.timer_expirations - c0.timer_expirations));
+	igt_assert(c1.timer_expirations - c0.timer_expirations <= 2);
+
+	fq_irq_target(primary(), 1);
+	igt_assert_eq(fq_submit(primary(), fbs[1].fb_id, 1,
+				vfq_now_ns() + 3 * period, 0, NULL), 0);
+	igt_assert(fq_wait_event(2000, &ev));
+	/* t0 comes from drmWaitVBlank: microseconds. */
+	igt_assert_f(llabs(grid_offset(log.e[0].timestamp_ns, t0)) < 1000,
+		     "resumed off the grid by %" PRId64 " ns\n",
+		     grid_offset(log.e[0].timestamp_ns, t0));
+	fq_log_put(&log);
+}
+
+/*
+ * RMFB of the framebuffer on screen disables the plane, which cancels (and
+ * logs) the queue instead of failing inside the core.
+ */
+static void test_rmfb_on_screen(void)
+{
+	struct drm_vflipq_get_counters c0, c1;
+	struct vfq_fb tmp;
+	struct fq_log log;
+	uint64_t far = vfq_now_ns() + 10ull * 1000000000;
+	drmModePlane *pl;
+	int k;
+
+	pipe_up();
+	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &tmp);
+	vfq_pipe_on(&dev, 0, &mode, tmp.fb_id);
+	fq_log_set(primary(), 16, &log);
+	c0 = fq_counters();
+	for (k = 0; k < 3; k++)
+		igt_assert_eq(fq_submit(primary(), fbs[k].fb_id, k + 1, far + k,
+					0, NULL), 0);
+	igt_assert_eq(drmModeRmFB(dev.fd, tmp.fb_id), 0);
+	tmp.fb_id = 0;
+	pl = drmModeGetPlane(dev.fd, primary());
+	igt_assert(pl);
+	igt_assert_eq(pl->fb_id, 0);
+	drmModeFreePlane(pl);
+	c1 = fq_counters();
+	igt_assert_eq_u64(c1.flips_cancelled - c0.flips_cancelled, 3);
+	for (k = 0; k < 3; k++)
+		igt_assert_eq_u64(log.e[k].timestamp_ns,
+				  VFLIPQ_TIMESTAMP_CANCELLED);
+	fq_log_put(&log);
+	vfq_fb_destroy(&tmp);
+}
+
+/* What is scanned out is the queued framebuffer, even after RMFB. */
+static void test_scanout_content(void)
+{
+	struct drm_vflipq_event_flipq ev;
+	struct vfq_fb tmp, wb;
+	struct fq_log log;
+
+	igt_require(dev.pipe[0].wb_conn_id);
+	pipe_up();
+	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &tmp);
+	vfq_fb_pattern(&tmp, 77);
+	fq_log_set(primary(), 16, &log);
+	fq_irq_target(primary(), 1);
+	igt_assert_eq(fq_submit(primary(), tmp.fb_id, 1,
+				vfq_now_ns() + 2 * period, 0, NULL), 0);
+	/* The queue holds its own reference. */
+	igt_assert_eq(drmModeRmFB(dev.fd, tmp.fb_id), 0);
+	tmp.fb_id = 0;
+	igt_assert(fq_wait_event(2000, &ev));
+
+	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &wb);
+	vfq_wb_capture_ok(&dev, 0, &wb);
+	{
+		int x, y, bad = 0;
+
+		for (y = 0; y < H; y += 7)
+			for (x = 0; x < W; x += 5) {
+				struct vfq_color e = vfq_pattern8(x, y, 77);
+				struct vfq_color g = vfq_fb_get(&wb, x, y);
+
+				bad += e.r != g.r || e.g != g.g || e.b != g.b;
+			}
+		igt_assert_eq(bad, 0);
+	}
+	vfq_fb_destroy(&wb);
+	vfq_fb_destroy(&tmp);
+	fq_log_put(&log);
+}
+
+/* Random targets and cancels: every PresentId in the log once, in order. */
+static void test_soak(void)
+{
+	const int total = 5000;
+	struct fq_log log;
+	uint64_t next = 1, cancelled, target = 0;
+	int done;
+
+	pipe_up();
+	fq_log_set(primary(), 8192, &log);
+	srand(4242);
+	while (next <= (uint64_t)total) {
+		int r = rand() % 10;
+
+		if (r < 8) {
+			uint64_t t = vfq_now_ns() + (rand() % 3) * period -
+				     period / 2;
+
+			if (t < target)
+				t = target;
+			switch (fq_submit(primary(), fbs[next % NFB].fb_id,
+					  next, t, 0, NULL)) {
+			case 0:
+				target = t;
+				next++;
+				break;
+			case -EAGAIN:
+				usleep(period / 2000);
+				break;
+			default:
+				igt_assert(!"unexpected submit error");
+			}
+		} else if (next > 1) {
+			igt_assert_eq(fq_cancel(primary(),
+						next - 1 - rand() % 3 ?: 1,
+						&cancelled), 0);
+		}
+	}
+	/* Let the last ones land, then read the log. */
+	usleep(4 * period / 1000 + 100000);
+	done = fq_update(primary()).first_free;
+	igt_assert_eq(done, total);
+	for (done = 0; done < total; done++)
+		igt_assert_eq_u64(log.e[done].present_id, done + 1);
+	fq_log_put(&log);
+}
+
+igt_main
+{
+	igt_fixture {
+		int k;
+
+		vfq_dev_init(&dev, vfq_open_default());
+		igt_require(dev.caps.caps & VFLIPQ_CAP_FLIP_QUEUE);
+		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
+		for (k = 0; k < NFB; k++) {
+			vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888,
+				      &fbs[k]);
+			vfq_fb_pattern(&fbs[k], k + 1);
+		}
+	}
+
+	igt_describe("Eight flips one period apart land on consecutive vblanks");
+	igt_subtest("batch-on-target")
+		test_batch_on_target();
+	igt_describe("Flips due together: the newest shows, older ones cancelled");
+	igt_subtest("expiry-collapse")
+		test_expiry_collapse();
+	igt_describe("Cancel from a PresentId: contiguous, logged, reported");
+	igt_subtest("cancel-partial")
+		test_cancel_partial();
+	igt_describe("Malformed submissions are refused with EINVAL");
+	igt_subtest("bad-input")
+		test_bad_input();
+	igt_describe("A full queue is refused with EAGAIN and drain hints; "
+		     "plain commits get EBUSY; a mode set cancels and logs");
+	igt_subtest("drain-eagain")
+		test_drain_eagain();
+	igt_describe("Only the DRM master may use the flip queue");
+	igt_subtest("non-master")
+		test_non_master();
+	igt_describe("Closing the master cancels what it queued");
+	igt_subtest("close-cancels")
+		test_close_cancels();
+	igt_describe("Interrupt target 0: one event per vblank, on the grid");
+	igt_subtest("irq-every-vblank")
+		test_irq_every_vblank();
+	igt_describe("Nothing wanted: the engine stops and resumes in phase");
+	igt_subtest("quiet-two-phase")
+		test_quiet();
+	igt_describe("The queued framebuffer is what is scanned out, after RMFB");
+	igt_subtest("scanout-content")
+		test_scanout_content();
+	igt_describe("RMFB of the on-screen fb disables the plane, cancels the queue");
+	igt_subtest("rmfb-on-screen")
+		test_rmfb_on_screen();
+	igt_describe("5000 flips with random targets and cancels");
+	igt_subtest("soak")
+		test_soak();
+
+	igt_fixture {
+		int k;
+
+		vfq_dev_reset(&dev);
+		for (k = 0; k < NFB; k++)
+			vfq_fb_destroy(&fbs[k]);
+		vfq_dev_fini(&dev);
+	}
+}

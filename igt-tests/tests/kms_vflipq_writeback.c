@@ -1,0 +1,689 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Writeback: captures compared pixel for pixel with what the spec says the
+ * composer produces (formats, blending, rotation, clipping, input formats).
+ * 640x480 keeps the software composer cheap under TCG.
+ */
+#include <ctype.h>
+#include <math.h>
+
+#include "igt.h"
+#include "vflipq_helpers.h"
+
+IGT_TEST_DESCRIPTION("vflipq writeback and composition");
+
+#define W 640
+#define H 480
+#define OBJ_PLANE DRM_MODE_OBJECT_PLANE
+
+static const uint32_t input_formats[] = {
+	DRM_FORMAT_XRGB8888, DRM_FORMAT_ARGB8888, DRM_FORMAT_XBGR8888,
+	DRM_FORMAT_ABGR8888, DRM_FORMAT_XRGB2101010, DRM_FORMAT_ARGB2101010,
+	DRM_FORMAT_XBGR2101010, DRM_FORMAT_ABGR2101010,
+	DRM_FORMAT_XBGR16161616F, DRM_FORMAT_ABGR16161616F,
+	DRM_FORMAT_XRGB16161616F, DRM_FORMAT_ARGB16161616F, DRM_FORMAT_RGB565,
+	DRM_FORMAT_NV12,
+};
+
+static const struct {
+	const char *name;
+	uint64_t rotation;
+} rotations[] = {
+	{ "rotate-90", DRM_MODE_ROTATE_90 },
+	{ "rotate-180", DRM_MODE_ROTATE_180 },
+	{ "rotate-270", DRM_MODE_ROTATE_270 },
+	{ "reflect-x", DRM_MODE_ROTATE_0 | DRM_MODE_REFLECT_X },
+	{ "reflect-y", DRM_MODE_ROTATE_0 | DRM_MODE_REFLECT_Y },
+	{ "rotate-90-reflect-x", DRM_MODE_ROTATE_90 | DRM_MODE_REFLECT_X },
+};
+
+static const char *const blend_modes[] = {
+	"None", "Pre-multiplied", "Coverage",
+};
+
+static struct vfq_dev dev;
+static struct vfq_pipe *pipe0;
+static drmModeModeInfo mode;
+static struct vfq_fb bg;
+static struct vfq_color expected[W * H];
+
+static struct vfq_color expect_buf(int x, int y, void *data)
+{
+	(void)data;
+	return expected[y * W + x];
+}
+
+static struct vfq_color expect_pattern8(int x, int y, void *data)
+{
+	return vfq_pattern8(x, y, *(uint32_t *)data);
+}
+
+static struct vfq_color expect_pattern10(int x, int y, void *data)
+{
+	return vfq_pattern10(x, y, *(uint32_t *)data);
+}
+
+static void lowercase(char *dst, const char *src, size_t len)
+{
+	size_t i;
+
+	for (i = 0; src[i] && i < len - 1; i++)
+		dst[i] = tolower((unsigned char)src[i]);
+	dst[i] = '\0';
+}
+
+/* Capture the output of CRTC 0 into a new @format fb. */
+static void capture(uint32_t format, struct vfq_fb *out)
+{
+	vfq_fb_create(dev.fd, W, H, format, out);
+	/* poison: a capture that writes nothing must not pass */
+	memset(out->map, 0x5a, out->size);
+	vfq_wb_capture_ok(&dev, 0, out);
+}
+
+static void check_capture(uint32_t format, vfq_expect_fn fn, void *data,
+			  int bits, int tol)
+{
+	struct vfq_fb out;
+	int bad;
+
+	capture(format, &out);
+	bad = vfq_fb_check(&out, fn, data, bits, tol);
+	igt_assert_f(bad == 0, "%d pixels differ in the %s capture\n", bad,
+		     vfq_format_name(format));
+	/* X channels are written as all ones */
+	if (format == DRM_FORMAT_XRGB8888 || format == DRM_FORMAT_XRGB2101010) {
+		const uint32_t xmask = format == DRM_FORMAT_XRGB8888 ?
+				       0xff000000u : 0xc0000000u;
+
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				uint32_t px;
+
+				memcpy(&px, out.map + out.offsets[0] +
+				       (size_t)y * out.pitch + x * 4, 4);
+				igt_assert_f((px & xmask) == xmask,
+					     "X bits not set at (%d,%d): "
+					     "%08x\n", x, y, px);
+			}
+	}
+	if (vfq_format_has_alpha(format)) {
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++)
+				igt_assert_f(vfq_chan(vfq_fb_get(&out, x, y).a,
+						      8) == 255,
+					     "output alpha not opaque at "
+					     "(%d,%d)\n", x, y);
+	}
+	vfq_fb_destroy(&out);
+}
+
+/* Expected image: the background fb everywhere. */
+static void expect_bg(void)
+{
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++)
+			expected[y * W + x] = vfq_fb_get(&bg, x, y);
+}
+
+static void commit(drmModeAtomicReq *req)
+{
+	int ret = vfq_req_commit(dev.fd, req, 0, NULL);
+
+	igt_assert_f(ret == 0, "commit failed: %s\n", strerror(-ret));
+}
+
+static void planes_off(void)
+{
+	drmModeAtomicReq *req = vfq_req_new();
+
+	for (int k = 0; k < pipe0->n_overlays; k++)
+		vfq_req_plane_off(req, dev.fd, pipe0->overlays[k]);
+	if (pipe0->cursor)
+		vfq_req_plane_off(req, dev.fd, pipe0->cursor);
+	vfq_req_plane(req, dev.fd, pipe0->primary, pipe0->crtc_id, bg.fb_id,
+		      0, 0, W, H);
+	commit(req);
+}
+
+/* ---- expected pictures ---------------------------------------------- */
+
+struct placed {
+	struct vfq_fb *fb;
+	int x, y;
+};
+
+static void paint(const struct placed *p)
+{
+	for (int y = 0; y < p->fb->height; y++) {
+		for (int x = 0; x < p->fb->width; x++) {
+			int dx = p->x + x, dy = p->y + y;
+
+			if (dx >= 0 && dy >= 0 && dx < W && dy < H)
+				expected[dy * W + dx] = vfq_fb_get(p->fb, x, y);
+		}
+	}
+}
+
+/* ---- blending ------------------------------------------------------ */
+
+static double blend(const char *mode_name, double fg, double a, double pa,
+		    double b)
+{
+	double out;
+
+	if (!strcmp(mode_name, "None"))
+		out = pa * fg + (1 - pa) * b;
+	else if (!strcmp(mode_name, "Pre-multiplied"))
+		out = pa * fg + (1 - pa * a) * b;
+	else
+		out = pa * a * fg + (1 - pa * a) * b;
+	return out < 0 ? 0 : out > 1 ? 1 : out;
+}
+
+static uint16_t unorm16(double v)
+{
+	return (uint16_t)lround(v * 65535);
+}
+
+static void test_blend(const char *mode_name)
+{
+	static const uint16_t plane_alphas[] = { 0xffff, 0x8000, 0x3333 };
+	const int ow = 256, oh = 96, ox = 120, oy = 200;
+	struct vfq_fb ov;
+
+	igt_require(pipe0->n_overlays > 0);
+	vfq_fb_create(dev.fd, ow, oh, DRM_FORMAT_ARGB8888, &ov);
+	/* alpha = column, colour <= alpha (valid pre-multiplied too) */
+	for (int y = 0; y < oh; y++) {
+		for (int x = 0; x < ow; x++) {
+			struct vfq_color c = vfq_pattern8(x, y, 61);
+			int a = x;
+
+			vfq_fb_put(&ov, x, y, vfq_rgba8(vfq_chan(c.r, 8) % (a + 1),
+							vfq_chan(c.g, 8) % (a + 1),
+							vfq_chan(c.b, 8) % (a + 1),
+							a));
+		}
+	}
+
+	for (size_t i = 0; i < VFQ_ARRAY_SIZE(plane_alphas); i++) {
+		const double pa = plane_alphas[i] / 65535.0;
+		drmModeAtomicReq *req = vfq_req_new();
+
+		igt_info("%s, plane alpha %#x\n", mode_name, plane_alphas[i]);
+		vfq_req_plane(req, dev.fd, pipe0->overlays[0], pipe0->crtc_id,
+			      ov.fb_id, ox, oy, ow, oh);
+		vfq_req_set(req, dev.fd, pipe0->overlays[0], OBJ_PLANE, "alpha",
+			    plane_alphas[i]);
+		vfq_req_set(req, dev.fd, pipe0->overlays[0], OBJ_PLANE,
+			    "pixel blend mode",
+			    vfq_prop_enum_value(dev.fd, pipe0->overlays[0],
+						OBJ_PLANE, "pixel blend mode",
+						mode_name));
+		commit(req);
+
+		expect_bg();
+		for (int y = 0; y < oh; y++) {
+			for (int x = 0; x < ow; x++) {
+				struct vfq_color f = vfq_fb_get(&ov, x, y);
+				struct vfq_color *e =
+					&expected[(oy + y) * W + ox + x];
+				double a = vfq_chan(f.a, 8) / 255.0;
+
+#define CH(c) e->c = unorm16(blend(mode_name, vfq_chan(f.c, 8) / 255.0, a, \
+				   pa, vfq_chan(e->c, 8) / 255.0))
+				CH(r);
+				CH(g);
+				CH(b);
+#undef CH
+			}
+		}
+		check_capture(DRM_FORMAT_XRGB8888, expect_buf, NULL, 8, 1);
+	}
+	planes_off();
+	vfq_dev_reset(&dev);
+	vfq_pipe_on(&dev, 0, &mode, bg.fb_id);
+	vfq_fb_destroy(&ov);
+}
+
+/* ---- rotation ------------------------------------------------------ */
+
+/* Where fb pixel (x, y) of a w x h fb lands, as drm_rect_rotate() says. */
+static void rotate_point(uint64_t rot, int w, int h, int x, int y,
+			 int *dx, int *dy)
+{
+	if (rot & DRM_MODE_REFLECT_X)
+		x = w - 1 - x;
+	if (rot & DRM_MODE_REFLECT_Y)
+		y = h - 1 - y;
+	switch (rot & DRM_MODE_ROTATE_MASK) {
+	case DRM_MODE_ROTATE_90:
+		*dx = y;
+		*dy = w - 1 - x;
+		break;
+	case DRM_MODE_ROTATE_180:
+		*dx = w - 1 - x;
+		*dy = h - 1 - y;
+		break;
+	case DRM_MODE_ROTATE_270:
+		*dx = h - 1 - y;
+		*dy = x;
+		break;
+	default:
+		*dx = x;
+		*dy = y;
+	}
+}
+
+static void test_rotation(uint64_t rot)
+{
+	const int fw = 64, fh = 32, ox = 200, oy = 100;
+	const bool swap = rot & (DRM_MODE_ROTATE_90 | DRM_MODE_ROTATE_270);
+	const int cw = swap ? fh : fw, ch = swap ? fw : fh;
+	drmModeAtomicReq *req = vfq_req_new();
+	struct vfq_fb ov;
+
+	igt_require(pipe0->n_overlays > 0);
+	vfq_fb_create(dev.fd, fw, fh, DRM_FORMAT_XRGB8888, &ov);
+	vfq_fb_pattern(&ov, 71);
+	vfq_req_plane_src(req, dev.fd, pipe0->overlays[0], pipe0->crtc_id,
+			  ov.fb_id, 0, 0, fw, fh, ox, oy, cw, ch);
+	vfq_req_set(req, dev.fd, pipe0->overlays[0], OBJ_PLANE, "rotation", rot);
+	commit(req);
+
+	expect_bg();
+	for (int y = 0; y < fh; y++) {
+		for (int x = 0; x < fw; x++) {
+			int dx, dy;
+
+			rotate_point(rot, fw, fh, x, y, &dx, &dy);
+			igt_assert(dx >= 0 && dx < cw && dy >= 0 && dy < ch);
+			expected[(oy + dy) * W + ox + dx] =
+				vfq_pattern8(x, y, 71);
+		}
+	}
+	check_capture(DRM_FORMAT_XRGB8888, expect_buf, NULL, 8, 0);
+	vfq_dev_reset(&dev);
+	vfq_pipe_on(&dev, 0, &mode, bg.fb_id);
+	vfq_fb_destroy(&ov);
+}
+
+/* ---- framebuffer offsets ------------------------------------------- */
+
+/* A w x h fb whose pixels start @skip rows into its buffer (offsets[0]). */
+static void create_offset_fb(int w, int h, uint32_t format, int skip,
+			     uint8_t poison, struct vfq_fb *fb)
+{
+	igt_assert_eq(vfq_bo_create(dev.fd, w, h + skip, format, fb), 0);
+	memset(fb->map, poison, fb->size);
+	fb->height = h;
+	fb->offsets[0] = skip * fb->pitch;
+	igt_assert_eq(vfq_fb_add(fb, DRM_FORMAT_MOD_LINEAR, false), 0);
+}
+
+static void test_scanout_offset(void)
+{
+	struct vfq_fb fb;
+	uint32_t seed = 101;
+
+	create_offset_fb(W, H, DRM_FORMAT_XRGB8888, 16, 0xff, &fb);
+	vfq_fb_pattern(&fb, seed);
+	vfq_pipe_on(&dev, 0, &mode, fb.fb_id);
+	check_capture(DRM_FORMAT_XRGB8888, expect_pattern8, &seed, 8, 0);
+	vfq_pipe_on(&dev, 0, &mode, bg.fb_id);
+	vfq_fb_destroy(&fb);
+}
+
+static void test_wb_offset(void)
+{
+	const int skip = 16;
+	struct vfq_fb out;
+	uint32_t seed = 41;
+	size_t end;
+
+	create_offset_fb(W, H, DRM_FORMAT_XRGB8888, skip, 0x5a, &out);
+	vfq_wb_capture_ok(&dev, 0, &out);
+	igt_assert_eq(vfq_fb_check(&out, expect_pattern8, &seed, 8, 0), 0);
+	/* nothing written before the fb's first pixel or after its last */
+	for (size_t i = 0; i < out.offsets[0]; i++)
+		igt_assert_f(out.map[i] == 0x5a, "byte %zu before the fb "
+			     "offset was written\n", i);
+	end = out.offsets[0] + (size_t)out.pitch * (H - 1) + W * 4;
+	for (size_t i = end; i < out.size; i++)
+		igt_assert_f(out.map[i] == 0x5a, "byte %zu after the fb was "
+			     "written\n", i);
+	vfq_fb_destroy(&out);
+}
+
+/* ---- invalid jobs --------------------------------------------------- */
+
+static void test_wb_invalid(void)
+{
+	static const struct { int w, h; uint32_t format; } bad[] = {
+		{ W / 2, H / 2, DRM_FORMAT_XRGB8888 },
+		{ W + 8, H, DRM_FORMAT_XRGB8888 },
+		{ W, H, DRM_FORMAT_XBGR8888 },
+		{ W, H, DRM_FORMAT_RGB565 },
+		{ W, H, DRM_FORMAT_ARGB2101010 },
+	};
+	struct vfq_fb out;
+
+	for (size_t i = 0; i < VFQ_ARRAY_SIZE(bad); i++) {
+		vfq_fb_create(dev.fd, bad[i].w, bad[i].h, bad[i].format, &out);
+		igt_assert_f(vfq_wb_capture(&dev, 0, &out, 1000) == -EINVAL,
+			     "writeback into %dx%d %s accepted\n", bad[i].w,
+			     bad[i].h, vfq_format_name(bad[i].format));
+		vfq_fb_destroy(&out);
+	}
+	/* CRTC off */
+	vfq_dev_reset(&dev);
+	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &out);
+	igt_assert_eq(vfq_wb_capture(&dev, 0, &out, 1000), -EINVAL);
+	vfq_pipe_on(&dev, 0, &mode, bg.fb_id);
+	/* and a valid one still works */
+	vfq_wb_capture_ok(&dev, 0, &out);
+	vfq_fb_destroy(&out);
+}
+
+/* ---- unchanged planes of a commit ------------------------------------ */
+
+static void test_flip_keeps_planes(void)
+{
+	struct vfq_fb bg2, ov, cur;
+	struct placed pov = { &ov, 100, 100 }, pcur = { &cur, 300, 200 };
+	drmModeAtomicReq *req;
+	struct vfq_event ev;
+
+	igt_require(pipe0->n_overlays > 0 && pipe0->cursor);
+	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &bg2);
+	vfq_fb_create(dev.fd, 64, 64, DRM_FORMAT_XRGB8888, &ov);
+	vfq_fb_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888, &cur);
+	vfq_fb_pattern(&bg2, 41);	/* same picture as bg */
+	vfq_fb_fill(&ov, vfq_rgb8(255, 0, 0));
+	vfq_fb_fill(&cur, vfq_rgb8(0, 0, 255));
+
+	req = vfq_req_new();
+	vfq_req_plane(req, dev.fd, pipe0->overlays[0], pipe0->crtc_id,
+		      ov.fb_id, pov.x, pov.y, 64, 64);
+	vfq_req_plane(req, dev.fd, pipe0->cursor, pipe0->crtc_id, cur.fb_id,
+		      pcur.x, pcur.y, 64, 64);
+	commit(req);
+	expect_bg();
+	paint(&pov);
+	paint(&pcur);
+	check_capture(DRM_FORMAT_XRGB8888, expect_buf, NULL, 8, 0);
+
+	/* legacy page flip of the primary only */
+	igt_assert_eq(drmModePageFlip(dev.fd, pipe0->crtc_id, bg2.fb_id,
+				      DRM_MODE_PAGE_FLIP_EVENT, NULL), 0);
+	igt_assert_eq(vfq_read_event(dev.fd, 1000, &ev), 1);
+	check_capture(DRM_FORMAT_XRGB8888, expect_buf, NULL, 8, 0);
+
+	/* cursor move only */
+	pcur.x = 400;
+	req = vfq_req_new();
+	vfq_req_set(req, dev.fd, pipe0->cursor, OBJ_PLANE, "CRTC_X", pcur.x);
+	commit(req);
+	expect_bg();
+	paint(&pov);
+	paint(&pcur);
+	check_capture(DRM_FORMAT_XRGB8888, expect_buf, NULL, 8, 0);
+
+	planes_off();
+	vfq_fb_destroy(&bg2);
+	vfq_fb_destroy(&ov);
+	vfq_fb_destroy(&cur);
+}
+
+/* ---- input formats ------------------------------------------------- */
+
+static void test_input_format(uint32_t format)
+{
+	const int ow = 128, oh = 96, ox = 100, oy = 80;
+	const int depth = vfq_format_depth(format);
+	struct vfq_fb ov;
+	drmModeAtomicReq *req;
+	int tol;
+
+	igt_require(pipe0->n_overlays > 0);
+	vfq_fb_create(dev.fd, ow, oh, format, &ov);
+	expect_bg();
+	if (format == DRM_FORMAT_NV12) {
+		/* random luma per pixel, random chroma per 2x2 block; no
+		 * chroma interpolation and an exact integer decode
+		 * (driver.rst, "NV12") */
+		for (int y = 0; y < oh; y += 2) {
+			for (int x = 0; x < ow; x += 2) {
+				struct vfq_color h = vfq_pattern8(x, y, 81);
+				int U = 16 + vfq_chan(h.g, 8) * 224 / 255,
+				    V = 16 + vfq_chan(h.b, 8) * 224 / 255;
+
+				for (int k = 0; k < 4; k++) {
+					int px = x + (k & 1), py = y + k / 2;
+					struct vfq_color l =
+						vfq_pattern8(px, py, 82);
+					int Y = 16 + vfq_chan(l.r, 8) * 219 / 255;
+
+					vfq_fb_put_yuv(&ov, px, py, Y, U, V);
+					expected[(oy + py) * W + ox + px] =
+						vfq_yuv601_to_rgb(Y, U, V);
+				}
+			}
+		}
+		tol = 0;
+	} else {
+		vfq_fb_pattern(&ov, 83);
+		for (int y = 0; y < oh; y++)
+			for (int x = 0; x < ow; x++)
+				expected[(oy + y) * W + ox + x] =
+					vfq_fb_get(&ov, x, y);
+		/* exact for 8-bit formats, rounding otherwise */
+		tol = depth == 8 ? 0 : 1;
+	}
+
+	req = vfq_req_new();
+	vfq_req_plane(req, dev.fd, pipe0->overlays[0], pipe0->crtc_id,
+		      ov.fb_id, ox, oy, ow, oh);
+	commit(req);
+	check_capture(DRM_FORMAT_XRGB8888, expect_buf, NULL, 8, tol);
+	planes_off();
+	vfq_fb_destroy(&ov);
+}
+
+/* ---- clipping ------------------------------------------------------ */
+
+static void test_clipping(void)
+{
+	struct vfq_fb prim, ov0, ov1;
+	uint32_t top = pipe0->n_overlays > 1 ? pipe0->overlays[1] :
+					       pipe0->cursor;
+	struct placed pl[3] = {
+		{ &prim, -100, -50 }, { &ov0, -20, -10 }, { &ov1, 600, 440 },
+	};
+	drmModeAtomicReq *req = vfq_req_new();
+
+	igt_require(pipe0->n_overlays > 0 && top);
+	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &prim);
+	vfq_fb_create(dev.fd, 64, 64, DRM_FORMAT_XRGB8888, &ov0);
+	vfq_fb_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888, &ov1);
+	vfq_fb_pattern(&prim, 91);
+	vfq_fb_pattern(&ov0, 92);
+	vfq_fb_pattern(&ov1, 93);
+
+	vfq_req_plane(req, dev.fd, pipe0->primary, pipe0->crtc_id,
+		      prim.fb_id, pl[0].x, pl[0].y, W, H);
+	vfq_req_plane(req, dev.fd, pipe0->overlays[0], pipe0->crtc_id,
+		      ov0.fb_id, pl[1].x, pl[1].y, 64, 64);
+	vfq_req_plane(req, dev.fd, top, pipe0->crtc_id, ov1.fb_id, pl[2].x,
+		      pl[2].y, 64, 64);
+	commit(req);
+
+	/* uncovered: opaque black background */
+	for (int i = 0; i < W * H; i++)
+		expected[i] = vfq_rgb8(0, 0, 0);
+	for (int i = 0; i < 3; i++)
+		paint(&pl[i]);
+	check_capture(DRM_FORMAT_XRGB8888, expect_buf, NULL, 8, 0);
+
+	planes_off();
+	vfq_fb_destroy(&prim);
+	vfq_fb_destroy(&ov0);
+	vfq_fb_destroy(&ov1);
+}
+
+/* ---- zpos ---------------------------------------------------------- */
+
+static void test_zpos(void)
+{
+	struct vfq_fb a, b;
+	drmModeAtomicReq *req;
+	uint32_t o0, o1;
+
+	igt_require(pipe0->n_overlays > 1);
+	o0 = pipe0->overlays[0];
+	o1 = pipe0->overlays[1];
+	vfq_fb_create(dev.fd, 100, 100, DRM_FORMAT_XRGB8888, &a);
+	vfq_fb_create(dev.fd, 100, 100, DRM_FORMAT_XRGB8888, &b);
+	vfq_fb_fill(&a, vfq_rgb8(255, 0, 0));
+	vfq_fb_fill(&b, vfq_rgb8(0, 0, 255));
+
+	for (int swap = 0; swap < 2; swap++) {
+		struct placed pa = { &a, 50, 50 }, pb = { &b, 100, 100 };
+
+		req = vfq_req_new();
+		vfq_req_plane(req, dev.fd, o0, pipe0->crtc_id, a.fb_id, 50, 50,
+			      100, 100);
+		vfq_req_plane(req, dev.fd, o1, pipe0->crtc_id, b.fb_id, 100,
+			      100, 100, 100);
+		vfq_req_set(req, dev.fd, o0, OBJ_PLANE, "zpos", swap ? 2 : 1);
+		vfq_req_set(req, dev.fd, o1, OBJ_PLANE, "zpos", swap ? 1 : 2);
+		commit(req);
+		expect_bg();
+		paint(swap ? &pb : &pa);
+		paint(swap ? &pa : &pb);
+		check_capture(DRM_FORMAT_XRGB8888, expect_buf, NULL, 8, 0);
+	}
+	vfq_dev_reset(&dev);
+	vfq_pipe_on(&dev, 0, &mode, bg.fb_id);
+	vfq_fb_destroy(&a);
+	vfq_fb_destroy(&b);
+}
+
+igt_main
+{
+	igt_fixture {
+		vfq_dev_init(&dev, vfq_open_default());
+		igt_require_f(dev.caps.caps & VFLIPQ_CAP_WRITEBACK,
+			      "device without writeback\n");
+		pipe0 = &dev.pipe[0];
+		igt_assert(pipe0->wb_conn_id);
+		vfq_dev_reset(&dev);
+		vfq_get_mode(dev.fd, pipe0->conn_id, W, H, 60, &mode);
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &bg);
+		vfq_fb_pattern(&bg, 41);
+		vfq_pipe_on(&dev, 0, &mode, bg.fb_id);
+	}
+
+	igt_describe("An 8-bit pattern comes back exactly in XRGB8888, "
+		     "ARGB8888 and ABGR8888 (alpha opaque)");
+	igt_subtest("wb-8bit-formats") {
+		static const uint32_t f[] = {
+			DRM_FORMAT_XRGB8888, DRM_FORMAT_ARGB8888,
+			DRM_FORMAT_ABGR8888,
+		};
+		uint32_t seed = 41;
+
+		for (size_t i = 0; i < VFQ_ARRAY_SIZE(f); i++)
+			check_capture(f[i], expect_pattern8, &seed, 8, 0);
+	}
+
+	igt_describe("XRGB2101010 writeback keeps 10-bit input (+-1 LSB) and "
+		     "expands 8-bit input");
+	igt_subtest("wb-xrgb2101010") {
+		struct vfq_fb src10;
+		uint32_t seed8 = 41, seed10 = 42;
+
+		check_capture(DRM_FORMAT_XRGB2101010, expect_pattern8, &seed8,
+			      10, 1);
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB2101010, &src10);
+		vfq_fb_pattern(&src10, seed10);
+		vfq_pipe_on(&dev, 0, &mode, src10.fb_id);
+		check_capture(DRM_FORMAT_XRGB2101010, expect_pattern10,
+			      &seed10, 10, 1);
+		vfq_pipe_on(&dev, 0, &mode, bg.fb_id);
+		vfq_fb_destroy(&src10);
+	}
+
+	igt_describe("Writeback jobs with a wrong size or format, or on an "
+		     "inactive CRTC, fail with EINVAL");
+	igt_subtest("wb-invalid")
+		test_wb_invalid();
+
+	igt_describe("A page flip or a cursor move keeps every other plane in "
+		     "the composed output");
+	igt_subtest("flip-keeps-planes")
+		test_flip_keeps_planes();
+
+	igt_describe("Successive captures each hold the frame of their commit");
+	igt_subtest("wb-sequence") {
+		for (uint32_t seed = 51; seed < 54; seed++) {
+			vfq_fb_pattern(&bg, seed);
+			check_capture(DRM_FORMAT_XRGB8888, expect_pattern8,
+				      &seed, 8, 0);
+		}
+		vfq_fb_pattern(&bg, 41);
+	}
+
+	for (size_t i = 0; i < VFQ_ARRAY_SIZE(blend_modes); i++) {
+		char name[32];
+
+		lowercase(name, blend_modes[i], sizeof(name));
+		igt_describe("ARGB8888 overlay with per-pixel and plane alpha "
+			     "over the primary, blend formula of the spec");
+		igt_subtest_f("blend-%s", name)
+			test_blend(blend_modes[i]);
+	}
+
+	for (size_t i = 0; i < VFQ_ARRAY_SIZE(rotations); i++) {
+		igt_describe("Rotated/reflected overlay pixels land where "
+			     "drm_rect_rotate() puts them");
+		igt_subtest_f("%s", rotations[i].name)
+			test_rotation(rotations[i].rotation);
+	}
+
+	igt_describe("Planes partially off-screen are clipped; uncovered "
+		     "area is black");
+	igt_subtest("clipping")
+		test_clipping();
+
+	igt_describe("zpos decides which overlay is on top");
+	igt_subtest("zpos-order")
+		test_zpos();
+
+	for (size_t i = 0; i < VFQ_ARRAY_SIZE(input_formats); i++) {
+		char name[32];
+
+		lowercase(name, vfq_format_name(input_formats[i]), sizeof(name));
+		igt_describe("Overlay in this format composes to the expected "
+			     "colours");
+		igt_subtest_f("input-%s", name)
+			test_input_format(input_formats[i]);
+	}
+
+	igt_describe("A scanout fb with a non-zero offsets[0] shows the pixels "
+		     "from that offset");
+	igt_subtest("fb-offset-scanout")
+		test_scanout_offset();
+
+	igt_describe("A writeback fb with a non-zero offsets[0] is written "
+		     "from that offset, and only inside the fb");
+	igt_subtest("wb-fb-offset")
+		test_wb_offset();
+
+	igt_fixture {
+		vfq_dev_reset(&dev);
+		vfq_fb_destroy(&bg);
+		vfq_dev_fini(&dev);
+	}
+}

@@ -1,0 +1,88 @@
+#!/bin/bash
+# Build vflipq.ko out of tree for one kernel.
+#
+#   scripts/build-module.sh [--sparse] SERIES
+#
+# Copies Kbuild, drivers/ and uapi/ from $MODSRC (default: the repo top) into
+# build/<kver>/module/ (only files whose content changed, so kbuild's
+# incremental build keeps working), then runs
+#   make -C $KDIR M=build/<kver>/module W=1 modules
+# and fails on any compiler/modpost warning.  With --sparse the build runs with
+# C=2 (sparse on every file) and sparse warnings fail the build as well.
+# KDIR may be given in the environment to build against another tree.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+sparse=0
+if [ "${1:-}" = --sparse ]; then sparse=1; shift; fi
+series=${1:?usage: $0 [--sparse] SERIES}
+MODSRC=${MODSRC:-$VFLIPQ_TOP}
+BUILD=${BUILD:-$VFLIPQ_TOP/build}
+
+if [ -n "${KDIR:-}" ]; then
+	[ -f "$KDIR/Makefile" ] || die "KDIR=$KDIR has no Makefile"
+	KVER=$(cat "$KDIR/include/config/kernel.release" 2>/dev/null) ||
+		die "cannot read $KDIR/include/config/kernel.release"
+else
+	eval "$("$VFLIPQ_TOP/scripts/kernel.sh" env "$series")"
+fi
+[ -f "$MODSRC/Kbuild" ] || die "$MODSRC/Kbuild missing (driver sources not there yet?)"
+
+out=$BUILD/$KVER/module
+mkdir -p "$out"
+# One build per directory at a time (several make invocations may share it).
+exec 9>"$BUILD/$KVER/.module.lock"
+flock -w 1800 9 || die "timed out waiting for $BUILD/$KVER/.module.lock"
+
+# --- sync sources (content-compare, keep mtimes of unchanged files) ---------
+manifest_new=$(cd "$MODSRC" && { echo Kbuild; find drivers uapi -type f \
+	! -name '*.o' ! -name '*.ko' ! -name '*.cmd' ! -name '*.mod' ! -name '*.mod.c' \
+	! -name '*.order' ! -name '*.symvers' ! -name '*~' ! -name '.*.swp' 2>/dev/null; } | sort)
+changed=0
+while read -r f; do
+	[ -n "$f" ] || continue
+	if ! cmp -s "$MODSRC/$f" "$out/$f"; then
+		mkdir -p "$out/$(dirname "$f")"
+		cp -p "$MODSRC/$f" "$out/$f"
+		changed=$((changed + 1))
+	fi
+done <<<"$manifest_new"
+# Remove sources that disappeared upstream (tracked through the manifest only,
+# never build products).
+if [ -f "$out/.vflipq-manifest" ]; then
+	comm -23 "$out/.vflipq-manifest" <(echo "$manifest_new") | while read -r f; do
+		[ -n "$f" ] && rm -f "$out/$f" && msg "removed stale $f"
+	done
+fi
+echo "$manifest_new" >"$out/.vflipq-manifest"
+[ $changed -gt 0 ] && msg "synced $changed changed file(s) into $out"
+
+# --- build ------------------------------------------------------------------
+log=$out/build.log
+args=(-C "$KDIR" M="$out" W=1 modules)
+[ $sparse = 1 ] && args+=(C=2) && log=$out/sparse.log
+jobs=$(nproc 2>/dev/null || echo 2)
+if [ $sparse = 1 ]; then msg "building vflipq for $KVER with sparse (C=2)"; else msg "building vflipq for $KVER"; fi
+set +e
+# Not a sub-make of ours: drop the caller's MAKEFLAGS (jobserver, KERNEL=...).
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -j"$jobs" "${args[@]}" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+
+# Warnings: compiler ("file:line:col: warning:"), modpost ("WARNING: modpost:"),
+# sparse ("file:line:col: warning:/error:").
+pat='warning:'
+[ $sparse = 1 ] && pat='warning:|error:'
+if grep -Eiq "$pat" "$log"; then
+	# Drop the objects so that the next build recompiles (and re-reports)
+	# everything: a warning in a header would otherwise go silent.
+	find "$out" -name '*.o' -delete
+	find "$out" -name '*.ko' -delete
+	echo "----" >&2
+	grep -Ei "$pat" "$log" >&2 || true
+	die "build of vflipq for $KVER produced warnings (log: $log)"
+fi
+[ "$rc" = 0 ] || die "build of vflipq for $KVER failed (log: $log)"
+ko=$(find "$out" -name vflipq.ko | head -n1)
+[ -n "$ko" ] || die "no vflipq.ko produced under $out"
+msg "module: $ko"

@@ -1,0 +1,42 @@
+#!/bin/bash
+# Install the host packages vflipq needs (Debian bookworm).  Cheap when they
+# are all present: one dpkg-query call.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+PKGS=(gcc-12 make bc dwarves kmod cpio xz-utils busybox-static qemu-system-x86
+      libdrm-dev libdrm-tests sparse pkg-config linux-source-6.12 flex bison
+      libelf-dev libssl-dev python3 zlib1g-dev perl)
+
+missing=()
+# dpkg-query prints "<pkg> <status>" for known packages; unknown ones go to stderr.
+status=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${PKGS[@]}" 2>/dev/null || true)
+for p in "${PKGS[@]}"; do
+	if ! grep -qx "$p installed" <<<"$status"; then
+		missing+=("$p")
+	fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+msg "installing missing packages: ${missing[*]}"
+# Update the lists only when apt cannot see a candidate for a missing package.
+need_update=0
+if ! apt_lists_present; then
+	need_update=1
+else
+	for p in "${missing[@]}"; do
+		cand=$(apt-cache policy "$p" 2>/dev/null | awk '/Candidate:/ { print $2 }')
+		if [ -z "$cand" ] || [ "$cand" = "(none)" ]; then need_update=1; break; fi
+	done
+fi
+[ $need_update = 1 ] && apt_update
+install() {
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get -q -y -o DPkg::Lock::Timeout=600 \
+		install --no-install-recommends "${missing[@]}"
+}
+if ! install; then
+	# Stale lists (404 on download)?  Refresh them once and retry.
+	[ $need_update = 1 ] && die "apt-get install failed"
+	apt_update
+	install
+fi

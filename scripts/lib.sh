@@ -1,0 +1,44 @@
+# shellcheck shell=bash
+# Common helpers for the vflipq build/test scripts.  Source it; do not run it.
+
+VFLIPQ_TOP=${VFLIPQ_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+VFLIPQ_CACHE=${VFLIPQ_CACHE:-${HOME:-/root}/.cache/vflipq}
+export VFLIPQ_TOP VFLIPQ_CACHE
+
+msg()  { printf '[vflipq] %s\n' "$*" >&2; }
+warn() { printf '[vflipq] warning: %s\n' "$*" >&2; }
+die()  { printf '[vflipq] error: %s\n' "$*" >&2; exit 1; }
+
+# as_root CMD...: run CMD as root (sudo when not root).
+as_root() {
+	if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# now_s: seconds since the epoch with sub-second precision.
+now_s() { date +%s.%N; }
+# elapsed START: seconds since START (from now_s), one decimal.
+elapsed() { awk -v s="$1" -v e="$(now_s)" 'BEGIN { printf "%.1f", e - s }'; }
+
+# Run "$@" holding an exclusive lock on $VFLIPQ_CACHE/<name>.lock so that
+# concurrent builds sharing the cache do not step on each other.
+with_cache_lock() {
+	local name=$1; shift
+	mkdir -p "$VFLIPQ_CACHE"
+	(
+		flock -w 1800 9 || die "timed out waiting for $VFLIPQ_CACHE/$name.lock"
+		"$@"
+	) 9>"$VFLIPQ_CACHE/$name.lock"
+}
+
+# apt_ready: make sure apt's package lists exist (apt-get update once if the
+# lists are empty).  Called before apt-cache look-ups.
+apt_lists_present() {
+	compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null
+}
+apt_update() {
+	msg "apt-get update"
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get -q -o DPkg::Lock::Timeout=600 update >&2
+}
+apt_ready() {
+	apt_lists_present || apt_update
+}

@@ -1,0 +1,253 @@
+#!/bin/bash
+# Boot the vflipq test VM (QEMU/TCG, busybox initramfs) and run one job.
+#
+#   scripts/vm-run.sh [--kernel SERIES] [--job tests|demo|cmd] [--cmd 'sh command']
+#
+#   tests  run every subtest in build/igt/bin (guest: vflipq-run-tests)
+#   demo   modetest -M vflipq + vflipq-capture; guest /out is copied to out/
+#   cmd    run the given shell command in the guest (after vgem/vflipq load)
+#
+# Env: VM_TIMEOUT (hard limit for the whole VM run, s, default 900),
+#      VFLIPQ_SUBTEST_TIMEOUT (default 120), VFLIPQ_TESTS (globs on
+#      "binary@subtest"), VFLIPQ_ABORT_ON_OOPS (default 1), VM_MEM (default
+#      2G), VM_SMP (default 2), VM_APPEND (extra kernel command line),
+#      VM_SILENCE_TIMEOUT (stop the VM after that many seconds without
+#      console output; tests job default: subtest timeout + 120, else off),
+#      V=1 (show the whole console).
+#
+# Results: out/results/<date>-<kver>-<job>/{console.log,dmesg.log,results.txt,
+# summary.txt,artifacts/}, out/results/latest -> the newest one.  The run fails
+# on: a failed subtest, a missing summary line, timeout/hang, guest panic,
+# failure to load the modules, a non-zero job status, and kernel warnings in
+# dmesg (WARNING:, BUG, Oops, Call Trace, refcount_t, KFENCE, UBSAN, kmemleak,
+# lockdep reports).  The last line printed is "N passed, M failed, K skipped",
+# where every such VM-level problem counts as one failure.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+series=${KERNEL:-6.12}
+job=tests
+cmd=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) series=$2; shift 2 ;;
+	--job) job=$2; shift 2 ;;
+	--cmd) cmd=$2; job=cmd; shift 2 ;;
+	*) die "unknown argument $1" ;;
+	esac
+done
+case $job in tests|demo|cmd) ;; *) die "unknown job $job" ;; esac
+[ "$job" = cmd ] && [ -z "$cmd" ] && die "--job cmd needs --cmd"
+
+BUILD=${BUILD:-$VFLIPQ_TOP/build}
+OUT=${OUT:-$VFLIPQ_TOP/out}
+VM_TIMEOUT=${VM_TIMEOUT:-900}
+eval "$("$VFLIPQ_TOP/scripts/kernel.sh" env "$series")"
+
+stamp=$(date +%Y%m%d-%H%M%S)
+resdir=$OUT/results/$stamp-$KVER-$job
+n=1
+while [ -e "$resdir" ]; do resdir=$OUT/results/$stamp-$KVER-$job.$n; n=$((n + 1)); done
+mkdir -p "$resdir"
+ln -sfn "$(basename "$resdir")" "$OUT/results/latest"
+
+work=$(mktemp -d "$BUILD/vm.XXXXXX" 2>/dev/null || { mkdir -p "$BUILD"; mktemp -d "$BUILD/vm.XXXXXX"; })
+trap 'rm -rf "$work"' EXIT
+
+# --- initramfs: base + per-run /job.sh -----------------------------------------
+t0=$(now_s)
+"$VFLIPQ_TOP/scripts/mkinitramfs.sh" "$series" "$work/base.cpio"
+mkdir -p "$work/job"
+{
+	echo '#!/bin/sh'
+	case $job in
+	tests)
+		printf 'export VFLIPQ_SUBTEST_TIMEOUT=%q\n' "${VFLIPQ_SUBTEST_TIMEOUT:-120}"
+		printf 'export VFLIPQ_TESTS=%q\n' "${VFLIPQ_TESTS:-}"
+		printf 'export VFLIPQ_ABORT_ON_OOPS=%q\n' "${VFLIPQ_ABORT_ON_OOPS:-1}"
+		echo 'exec vflipq-run-tests' ;;
+	demo)
+		echo 'exec vflipq-demo' ;;
+	cmd)
+		printf '%s\n' "$cmd" ;;
+	esac
+} >"$work/job/job.sh"
+chmod 755 "$work/job/job.sh"
+(cd "$work/job" && echo job.sh | cpio -o -H newc -R 0:0 --quiet) >"$work/job.cpio"
+cat "$work/base.cpio" "$work/job.cpio" >"$work/initramfs.cpio"
+
+[ "$job" = demo ] && rm -f "$OUT/modetest.txt" "$OUT/writeback.png"
+# Results disk: the guest writes a tar stream of its /out to it.
+truncate -s "${VM_DISK_SIZE:-1G}" "$work/disk.img"
+
+append="console=ttyS0 panic=-1 quiet loglevel=4 log_buf_len=16M printk.devkmsg=on"
+append+=" ${VM_APPEND:-}"
+qemu=(qemu-system-x86_64 -accel tcg -cpu max -nodefaults -display none
+	-serial stdio -monitor none -no-reboot
+	-m "${VM_MEM:-2G}" -smp "${VM_SMP:-2}"
+	-kernel "$VMLINUZ" -initrd "$work/initramfs.cpio" -append "$append"
+	-drive "file=$work/disk.img,format=raw,if=virtio")
+echo "${qemu[*]}" >"$resdir/qemu-cmdline.txt"
+
+# Console silence limit: the guest runner prints at least every subtest
+# timeout (+ kill grace), so a longer silence means the guest is wedged.
+if [ "$job" = tests ]; then
+	silence=${VM_SILENCE_TIMEOUT:-$(( ${VFLIPQ_SUBTEST_TIMEOUT:-120} + 120 ))}
+else
+	silence=${VM_SILENCE_TIMEOUT:-0}
+fi
+msg "booting $KVER ($job job, timeout ${VM_TIMEOUT}s); console: $resdir/console.log"
+show_re='^(PASS|FAIL|SKIP|ABORT:?) |^[0-9]+ passed, |^VFLIPQ-INIT|^demo: |Kernel panic|^run-tests: (timeout|kernel oops|\(re\)loading|reloading|modprobe)'
+tboot=$(now_s)
+# QEMU runs in the background writing into a FIFO, so that we know its pid and
+# can stop it when interrupted or when the console goes silent
+# (timeout --foreground: same process group, so Ctrl-C reaches QEMU too).
+mkfifo "$work/console.fifo"
+timeout --foreground -k 10 "$VM_TIMEOUT" "${qemu[@]}" </dev/null >"$work/console.fifo" 2>&1 &
+qpid=$!
+trap 'kill $qpid 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill $qpid 2>/dev/null || true; exit 130' INT TERM
+silent=0
+exec 8>"$resdir/console.log"
+while :; do
+	r=0
+	if [ "$silence" -gt 0 ]; then
+		IFS= read -r -t "$silence" line || r=$?
+	else
+		IFS= read -r line || r=$?
+	fi
+	if [ $r -gt 128 ]; then
+		silent=1
+		echo "[vflipq] no console output for ${silence}s: stopping the VM" | tee -a /dev/fd/8 >&2
+		kill $qpid 2>/dev/null
+		cat >/dev/null # drain until QEMU is gone
+		break
+	fi
+	[ $r = 0 ] || [ -n "$line" ] || break
+	line=${line%$'\r'}
+	printf '%s\n' "$line" >&8
+	if [ "${V:-0}" = 1 ] || [[ $line =~ $show_re ]]; then printf '%s\n' "$line"; fi
+	[ $r = 0 ] || break
+done <"$work/console.fifo"
+exec 8>&-
+set +e
+wait $qpid
+qrc=$?
+set -e
+[ $silent = 1 ] && qrc=124
+vm_secs=$(elapsed "$tboot")
+console=$resdir/console.log
+
+# --- collect --------------------------------------------------------------------
+gdir=$resdir
+[ "$job" = demo ] && gdir=$OUT
+mkdir -p "$gdir"
+got_disk=0
+if tar -tf "$work/disk.img" >/dev/null 2>&1 && [ -n "$(tar -tf "$work/disk.img" 2>/dev/null)" ]; then
+	tar -xf "$work/disk.img" -C "$gdir" --no-same-owner && got_disk=1
+fi
+if [ $got_disk = 1 ] && [ -f "$gdir/dmesg.log" ]; then
+	[ "$gdir" != "$resdir" ] && mv "$gdir/dmesg.log" "$resdir/dmesg.log"
+else
+	# Fall back to the console: dmesg between the markers, or every line when
+	# the guest never got that far (quiet console: errors/oopses only).
+	if grep -q '^VFLIPQ-DMESG-BEGIN' "$console"; then
+		sed -n '/^VFLIPQ-DMESG-BEGIN/,/^VFLIPQ-DMESG-END/p' "$console" | sed '1d;/^VFLIPQ-DMESG-END/d' >"$resdir/dmesg.log"
+	else
+		cp "$console" "$resdir/dmesg.log"
+	fi
+fi
+if [ "$gdir" != "$resdir" ] && [ -f "$gdir/job-rc" ]; then mv "$gdir/job-rc" "$resdir/job-rc"; fi
+
+# --- verdict --------------------------------------------------------------------
+problems=()
+if grep -q '^ABORT: ' "$console"; then
+	echo "guest runner aborted: $(grep -m1 '^ABORT: ' "$console" | sed 's/^ABORT: //')"
+fi
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	if [ $silent = 1 ]; then
+		problems+=("hang: no console output for ${silence}s")
+	else
+		problems+=("timeout: the VM did not finish within ${VM_TIMEOUT}s (hang?)")
+	fi
+elif [ "$qrc" != 0 ]; then
+	problems+=("qemu exited with status $qrc")
+fi
+if grep -q 'Kernel panic' "$console"; then
+	problems+=("guest kernel panic: $(grep -m1 'Kernel panic' "$console")")
+fi
+if ! grep -q '^VFLIPQ-DONE' "$console" && [ "$qrc" != 124 ]; then
+	problems+=("the guest did not finish its job (no VFLIPQ-DONE on the console)")
+fi
+if grep -q '^VFLIPQ-INIT: failed to load' "$console"; then
+	problems+=("$(grep -m1 '^VFLIPQ-INIT: failed to load' "$console" | sed 's/^VFLIPQ-INIT: //')")
+fi
+job_rc=$(sed -n 's/^VFLIPQ-JOB-END rc=//p' "$console" | tail -n1)
+if [ "$job" != tests ] && [ -n "$job_rc" ] && [ "$job_rc" != 0 ]; then
+	problems+=("the $job job exited with status $job_rc")
+fi
+# Kernel problems in dmesg, attributed to the subtest that was running (the
+# guest runner logs "vflipq-run-tests: starting|finished <name>" markers).
+# Keep the patterns in sync with scripts/guest/run-tests.
+dmesg_re='WARNING:|(^|[^A-Za-z_])BUG([^A-Za-z_]|$)|Oops|Call Trace|refcount_t|KFENCE:|UBSAN|kmemleak|lockdep|possible recursive locking|circular locking|INFO: task .* blocked|general protection fault|stack-protector|list_(add|del) corruption'
+dmesg_ok_re='KFENCE: initialized'
+awk -v re="$dmesg_re" -v ok="$dmesg_ok_re" '
+	/vflipq-run-tests: starting / { t = $NF; next }
+	/vflipq-run-tests: finished / { t = ""; next }
+	$0 ~ re && $0 !~ ok { print (t == "" ? "-" : t) "\t" $0 }' \
+	"$resdir/dmesg.log" >"$resdir/dmesg-problems.txt"
+# Problems inside a subtest already failed it ([dmesg-warn]) in the guest;
+# anything else (boot, module load, between tests, other jobs) fails the run.
+if [ "$job" = tests ] && grep -q '^VFLIPQ-DONE' "$console"; then
+	outside=$(awk -F'\t' '$1 == "-" { print $2 }' "$resdir/dmesg-problems.txt")
+else
+	outside=$(cut -f2- "$resdir/dmesg-problems.txt")
+fi
+if [ -n "$outside" ]; then
+	problems+=("kernel warnings in dmesg outside of subtests ($(wc -l <<<"$outside") lines, first: $(head -n1 <<<"$outside"))")
+fi
+
+pass=0 fail=0 skip=0
+if [ "$job" = tests ]; then
+	sumline=""
+	[ -f "$resdir/results.txt" ] && sumline=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$resdir/results.txt" | tail -n1)
+	[ -z "$sumline" ] && sumline=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$console" | tail -n1)
+	if [ -z "$sumline" ]; then
+		problems+=("no summary line from the guest test runner")
+		# Count whatever subtests did report.
+		pass=$(grep -c '^PASS ' "$console" || true)
+		fail=$(grep -c '^FAIL ' "$console" || true)
+		skip=$(grep -c '^SKIP ' "$console" || true)
+	else
+		read -r pass _ fail _ skip _ <<<"${sumline//,/}"
+	fi
+	if [ $((pass + fail + skip)) = 0 ] && [ -z "${VFLIPQ_TESTS:-}" ]; then
+		warn "no test binaries ran (build/igt/bin empty?)"
+	fi
+	if [ "$fail" -gt 0 ]; then
+		echo "failed subtests:"
+		grep -h '^FAIL ' "$resdir/results.txt" 2>/dev/null || grep '^FAIL ' "$console" || true
+	fi
+else
+	[ ${#problems[@]} = 0 ] && pass=1
+fi
+for p in "${problems[@]}"; do
+	echo "FAIL vm: $p"
+	fail=$((fail + 1))
+done
+if [ -s "$resdir/dmesg-problems.txt" ]; then
+	echo "kernel warnings (see $resdir/dmesg.log):"
+	awk -F'\t' '{ print "  dmesg [" ($1 == "-" ? "no subtest" : $1) "]: " $2 }' "$resdir/dmesg-problems.txt" | head -n 20
+fi
+
+summary="$pass passed, $fail failed, $skip skipped"
+echo "$summary" >"$resdir/summary.txt"
+echo "results: $resdir (console.log, dmesg.log) [VM ${vm_secs}s, total $(elapsed "$t0")s]"
+if [ "$job" = demo ]; then
+	echo "demo output:"
+	for f in "$OUT/modetest.txt" "$OUT/writeback.png"; do
+		[ -f "$f" ] && echo "  $f"
+	done
+fi
+echo "$summary"
+[ "$fail" = 0 ]
