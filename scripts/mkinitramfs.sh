@@ -12,7 +12,9 @@
 #
 # Env overrides: VFLIPQ_KO (path of vflipq.ko; default from build/<kver>/module),
 # IGT_BIN (default build/igt/bin), USERSPACE_BIN (default build/userspace/bin),
-# EXTRA_MODULES (space separated module names).
+# EXTRA_MODULES (space separated module names), EXTRA_KO (space separated
+# paths of extra out-of-tree .ko files, put in extra/ with their dependencies;
+# default none).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -27,6 +29,7 @@ VFLIPQ_KO=${VFLIPQ_KO:-$(find "$BUILD/$KVER/module" -name vflipq.ko 2>/dev/null 
 IGT_BIN=${IGT_BIN:-$BUILD/igt/bin}
 USERSPACE_BIN=${USERSPACE_BIN:-$BUILD/userspace/bin}
 EXTRA_MODULES=${EXTRA_MODULES:-drm_kms_helper drm_shmem_helper}
+EXTRA_KO=${EXTRA_KO:-}
 
 t0=$(now_s)
 stage=$(mktemp -d "${TMPDIR:-/tmp}/vflipq-initramfs.XXXXXX")
@@ -70,6 +73,10 @@ show_depends() {
 }
 names=$(modinfo -F depends "$VFLIPQ_KO" | tr ',' ' ')
 names="$names vgem configfs virtio_pci virtio_blk $EXTRA_MODULES"
+for ko in $EXTRA_KO; do
+	[ -f "$ko" ] || die "EXTRA_KO: $ko not found"
+	names="$names $(modinfo -F depends "$ko" | tr ',' ' ')"
+done
 for n in $names; do
 	found=$(show_depends "$n")
 	if [ -z "$found" ]; then
@@ -93,9 +100,10 @@ for f in "${!want[@]}"; do
 	esac
 done
 cp "$VFLIPQ_KO" "$mdir/extra/vflipq.ko"
+for ko in $EXTRA_KO; do cp "$ko" "$mdir/extra/"; done
 (cd "$mdir" && find kernel extra -name '*.ko' | LC_ALL=C sort) >"$mdir/modules.order"
 depmod -b "$r" "$KVER"
-nmods=$((${#want[@]} + 1))
+nmods=$((${#want[@]} + 1 + $(wc -w <<<"$EXTRA_KO")))
 
 # --- binaries + shared libraries ------------------------------------------------
 declare -A libs=()

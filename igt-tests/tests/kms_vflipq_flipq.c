@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -72,13 +74,15 @@ static void fq_log_put(struct fq_log *log)
 	drmIoctl(dev.fd, DRM_IOCTL_GEM_CLOSE, &c);
 }
 
-static int fq_submit(uint32_t plane, uint32_t fb, uint64_t id, uint64_t target,
-		     uint32_t mode_, struct drm_vflipq_flip_submit *out)
+static int fq_submit_dur(uint32_t plane, uint32_t fb, uint64_t id,
+			 uint64_t target, uint32_t mode_, uint64_t duration,
+			 struct drm_vflipq_flip_submit *out)
 {
 	struct drm_vflipq_flip_plane p = { .plane_id = plane, .fb_id = fb,
 					   .present_id = id, .mode = mode_ };
 	struct drm_vflipq_flip_submit s = {
 		.crtc_id = crtc(), .target_ns = target,
+		.duration_ns = duration,
 		.planes_ptr = (uintptr_t)&p, .num_planes = 1,
 		.plane_size = sizeof(p),
 	};
@@ -88,6 +92,12 @@ static int fq_submit(uint32_t plane, uint32_t fb, uint64_t id, uint64_t target,
 	if (out)
 		*out = s;
 	return ret;
+}
+
+static int fq_submit(uint32_t plane, uint32_t fb, uint64_t id, uint64_t target,
+		     uint32_t mode_, struct drm_vflipq_flip_submit *out)
+{
+	return fq_submit_dur(plane, fb, id, target, mode_, 0, out);
 }
 
 static int fq_cancel(uint32_t plane, uint64_t from, uint64_t *cancelled)
@@ -628,6 +638,140 @@ static void test_scanout_content(void)
 	fq_log_put(&log);
 }
 
+/*
+ * A flip carrying a new frame duration changes the refresh from the vblank
+ * it is shown at; it waits for what runs at the old refresh to drain.
+ */
+static void test_duration(void)
+{
+	struct drm_vflipq_event_flipq ev;
+	struct drm_vflipq_flip_submit s;
+	struct fq_log log;
+	uint64_t t0, d, v1, v2;
+	int64_t line = (int64_t)mode.htotal * 1000000 / mode.clock + 1;
+
+	pipe_up();
+	fq_log_set(primary(), 16, &log);
+	t0 = last_vblank();
+	igt_assert_eq(fq_submit(primary(), fbs[1].fb_id, 1, t0 + 20 * period,
+				0, NULL), 0);
+	/* Pending flips at the old refresh: drain first. */
+	igt_assert_eq(fq_submit_dur(primary(), fbs[2].fb_id, 2,
+				    t0 + 21 * period, 0, 2 * period, &s),
+		      -EAGAIN);
+	igt_assert_eq(s.drain_flags, VFLIPQ_DRAIN_ALL_PLANES);
+	/* Out of range durations are malformed. */
+	igt_assert_eq(fq_submit_dur(primary(), fbs[2].fb_id, 2,
+				    t0 + 21 * period, 0, 1000000, NULL),
+		      -EINVAL);
+	igt_assert_eq(fq_submit_dur(primary(), fbs[2].fb_id, 2,
+				    t0 + 21 * period, 0, 200000000ull, NULL),
+		      -EINVAL);
+
+	fq_irq_target(primary(), 1);
+	igt_assert(fq_wait_event(2000, &ev));
+	d = 2 * period;
+	fq_irq_target(primary(), 3);
+	igt_assert_eq(fq_submit_dur(primary(), fbs[2].fb_id, 2,
+				    ev.timestamp_ns + period / 2, 0, d, NULL),
+		      0);
+	igt_assert_eq(fq_submit(primary(), fbs[3].fb_id, 3,
+				ev.timestamp_ns + period + period / 2 + 1000,
+				0, NULL), 0);
+	igt_assert(fq_wait_event(2000, &ev));
+	v1 = log.e[1].timestamp_ns;
+	v2 = log.e[2].timestamp_ns;
+	igt_info("flip 2 at %" PRIu64 ", flip 3 %" PRIu64 " ns later\n", v1,
+		 v2 - v1);
+	/* Shown one new (doubled) period later, not one old period. */
+	igt_assert_f(llabs((int64_t)(v2 - v1) - (int64_t)d) <= line,
+		     "%" PRIu64 " ns between flips, %" PRIu64 " expected\n",
+		     v2 - v1, d);
+	fq_log_put(&log);
+	/* A mode set restores the mode's own refresh. */
+	vfq_pipe_off(&dev, 0);
+	pipe_up();
+	{
+		uint64_t a = last_vblank(), b = last_vblank();
+
+		igt_assert_f(llabs((int64_t)(b - a) - (int64_t)period) < 2000,
+			     "%" PRIu64 " ns between vblanks after mode set\n",
+			     b - a);
+	}
+}
+
+/* debugfs shows the engine, the counters and every plane's queue. */
+static void test_debugfs(void)
+{
+	char path[256], buf[4096], want[64];
+	struct fq_log log;
+	uint64_t far;
+	int fd, n, k;
+
+	pipe_up();
+	fq_log_set(primary(), 16, &log);
+	far = vfq_now_ns() + 10ull * 1000000000;
+	for (k = 0; k < 3; k++)
+		igt_assert_eq(fq_submit(primary(), fbs[k].fb_id, k + 1, far,
+					0, NULL), 0);
+	snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%d/vflipq_flipq",
+		 vfq_card_index(dev.fd));
+	fd = open(path, O_RDONLY);
+	igt_require_f(fd >= 0, "no %s\n", path);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	igt_assert(n > 0);
+	buf[n] = 0;
+	igt_info("%s", buf);
+	igt_assert(strstr(buf, "depth 8"));
+	snprintf(want, sizeof(want), "plane %u: pending 3 ", primary());
+	igt_assert_f(strstr(buf, want), "no \"%s\"\n", want);
+	vfq_pipe_off(&dev, 0);
+	fq_log_put(&log);
+}
+
+static int tracefs_write(const char *file, const char *val)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/sys/kernel/tracing/%s", file);
+	return vfq_file_write(path, val);
+}
+
+/* The trace events tell the story of one flip. */
+static void test_trace(void)
+{
+	struct drm_vflipq_event_flipq ev;
+	static char buf[1 << 16];
+	struct fq_log log;
+	int fd, n = 0, r;
+
+	if (access("/sys/kernel/tracing/trace", F_OK))
+		mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
+	igt_require(access("/sys/kernel/tracing/events/vflipq", F_OK) == 0);
+	pipe_up();
+	fq_log_set(primary(), 16, &log);
+	fq_irq_target(primary(), 7);
+	igt_assert(tracefs_write("trace", "") >= 0);
+	igt_assert(tracefs_write("events/vflipq/enable", "1") > 0);
+	igt_assert_eq(fq_submit(primary(), fbs[1].fb_id, 7,
+				vfq_now_ns() + period, 0, NULL), 0);
+	igt_assert(fq_wait_event(2000, &ev));
+	tracefs_write("events/vflipq/enable", "0");
+	fd = open("/sys/kernel/tracing/trace", O_RDONLY);
+	igt_assert(fd >= 0);
+	while ((r = read(fd, buf + n, sizeof(buf) - 1 - n)) > 0)
+		n += r;
+	close(fd);
+	buf[n] = 0;
+	igt_assert_f(strstr(buf, "vflipq_flip_queue:") &&
+		     strstr(buf, "present_id=7"), "%s", buf);
+	igt_assert(strstr(buf, "vflipq_flip_show:"));
+	igt_assert(strstr(buf, "vflipq_log_update:"));
+	igt_assert(strstr(buf, "vflipq_flipq_irq:"));
+	fq_log_put(&log);
+}
+
 /* Random targets and cancels: every PresentId in the log once, in order. */
 static void test_soak(void)
 {
@@ -724,6 +868,15 @@ igt_main
 	igt_describe("RMFB of the on-screen fb disables the plane, cancels the queue");
 	igt_subtest("rmfb-on-screen")
 		test_rmfb_on_screen();
+	igt_describe("A new frame duration applies from its flip, after a drain");
+	igt_subtest("duration-change")
+		test_duration();
+	igt_describe("debugfs shows the engine, counters and queues");
+	igt_subtest("debugfs-state")
+		test_debugfs();
+	igt_describe("Trace events for queue, show, log and interrupt");
+	igt_subtest("trace-events")
+		test_trace();
 	igt_describe("5000 flips with random targets and cancels");
 	igt_subtest("soak")
 		test_soak();

@@ -37,9 +37,11 @@ static void *B(unsigned int id)
 	return (void *)(uintptr_t)id;
 }
 
-static void op_show(void *ctx, unsigned int plane, void *buf, u64 ts, u64 seq)
+static void op_show(void *ctx, unsigned int plane, void *buf, u64 id, u64 ts,
+		    u64 seq)
 {
-	(void)ctx; (void)plane; (void)buf; (void)ts; (void)seq;
+	(void)ctx; (void)plane; (void)ts; (void)seq;
+	CHECK_EQ((uintptr_t)buf, id);
 	S.shows++;
 }
 
@@ -568,6 +570,56 @@ static void t_reset_client(void)
 	CHECK_EQ(S.refs[5], 0);
 }
 
+static int periods_seen;
+
+static void op_period(void *ctx, u64 period_ns, u64 ts, u64 seq)
+{
+	(void)ctx; (void)period_ns; (void)ts; (void)seq;
+	periods_seen++;
+}
+
+static int submit_dur(u64 id, u64 target, u64 duration, struct vfq_drain *d)
+{
+	struct vfq_submit s = { .nplanes = 1, .target_ns = target,
+				.duration_ns = duration };
+	int ret;
+
+	s.p[0] = (struct vfq_submit_plane){ 0, id, 0, cfg_default(), B(id) };
+	ret = vfq_submit(&S.c, &s, S.now, d);
+	if (!ret)
+		S.refs[id]++;
+	return ret;
+}
+
+/* A new frame duration applies from the flip that carries it. */
+static void t_duration(void)
+{
+	static const struct vfq_ops ops_p = {
+		.show = op_show, .release = op_release, .event = op_event,
+		.period = op_period,
+	};
+	struct vfq_drain d;
+
+	sim_init(8, 1);
+	S.c.ops = &ops_p;
+	periods_seen = 0;
+	CHECK_EQ(submit1(0, 1, 5 * P), 0);
+	CHECK_EQ(submit_dur(2, 5 * P, 2 * P, &d), -EAGAIN);
+	CHECK_EQ(d.flags, VFQ_DRAIN_ALL_PLANES);
+	run_to(5 * P);
+	CHECK_EQ(submit_dur(2, 5 * P + 1, 2 * P, &d), 0);
+	run_to(6 * P);
+	check_log(0, 1, 2, 6 * P);
+	CHECK_EQ(periods_seen, 1);
+	CHECK_EQ(S.c.period_ns, 2 * P);
+	/* Next vblank is two old periods later: 8P, not 7P. */
+	CHECK_EQ(submit1(0, 3, 6 * P + 1), 0);
+	run_to(7 * P + P / 2);
+	CHECK_EQ(vfq_pending(&S.c, 0), 1);
+	run_to(8 * P);
+	check_log(0, 2, 3, 8 * P);
+}
+
 static const struct unit_test tests[] = {
 	{ "batch-on-target", t_batch_on_target },
 	{ "target-on-vblank", t_target_on_vblank },
@@ -587,6 +639,7 @@ static const struct unit_test tests[] = {
 	{ "immediate", t_immediate },
 	{ "soak", t_soak },
 	{ "reset-client", t_reset_client },
+	{ "duration", t_duration },
 };
 
 int main(int argc, char **argv)

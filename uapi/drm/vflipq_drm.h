@@ -172,6 +172,12 @@ struct drm_vflipq_flip_submit {
 	__u32 flags;
 	/** @target_ns: CLOCK_MONOTONIC time the flip behaves as submitted at */
 	__u64 target_ns;
+	/**
+	 * @duration_ns: 0, or the frame duration of the CRTC from the vblank
+	 * this flip is shown at (4166667 to 100000000 ns, rounded to whole
+	 * scan lines as variable-refresh hardware stretches its frame)
+	 */
+	__u64 duration_ns;
 	/** @planes_ptr: user pointer to @num_planes drm_vflipq_flip_plane */
 	__u64 planes_ptr;
 	/** @num_planes: 1 to the number of planes of the CRTC */

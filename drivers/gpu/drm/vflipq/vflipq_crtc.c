@@ -29,6 +29,7 @@ static ktime_t vflipq_grid_floor(const struct vflipq_output *out, ktime_t t)
 	if (ktime_before(t, out->phase) || !out->period_ns)
 		return out->phase;
 	k = div64_u64(ktime_to_ns(ktime_sub(t, out->phase)), out->period_ns);
+	/* k * period stays far below 2^63 for any uptime of this driver. */
 	return ktime_add_ns(out->phase, k * out->period_ns);
 }
 
@@ -94,6 +95,11 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 		out->vblank_irqs++;
 	/* Queued flips latch here, before anybody composes this frame. */
 	fq_work = vflipq_flipq_tick(out, now_vblank);
+	if (out->period_changed) {
+		out->period_changed = false;
+		hrtimer_set_expires(timer, ktime_add_ns(now_vblank,
+							out->period_ns));
+	}
 	spin_unlock(&out->engine_lock);
 
 	if (fq_work)
@@ -350,6 +356,8 @@ static void vflipq_crtc_atomic_enable(struct drm_crtc *crtc,
 	spin_lock_irqsave(&out->engine_lock, flags);
 	out->period_ns = vflipq_vblank(crtc)->framedur_ns;
 	out->phase = ktime_get();
+	out->phase_seq = 0;
+	drm_mode_copy(&out->mode, &crtc->state->adjusted_mode);
 	out->active = true;
 	vflipq_flipq_mode_set(out);
 	spin_unlock_irqrestore(&out->engine_lock, flags);

@@ -126,8 +126,20 @@ static int vflipq_config_show(struct seq_file *m, void *data)
 	return 0;
 }
 
+static int vflipq_flipq_show(struct seq_file *m, void *data)
+{
+	struct drm_info_node *node = m->private;
+	struct vflipq_device *vdev = to_vflipq_device(node->minor->dev);
+	unsigned int i;
+
+	for (i = 0; i < vdev->config.crtcs; i++)
+		vflipq_flipq_debugfs_show(m, &vdev->outputs[i]);
+	return 0;
+}
+
 static const struct drm_info_list vflipq_debugfs_list[] = {
 	{ "vflipq_config", vflipq_config_show, 0, NULL },
+	{ "vflipq_flipq", vflipq_flipq_show, 0, NULL },
 };
 
 static void vflipq_debugfs_init(struct drm_minor *minor)

@@ -5,6 +5,7 @@
 #include <linux/hrtimer.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
+#include <linux/seq_file.h>
 #include <linux/atomic.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -30,6 +31,9 @@
 #define VFLIPQ_CURSOR_MAX	512
 #define VFLIPQ_LOG_MAX_ENTRIES	65536
 #define VFLIPQ_FQ_EVENTS	64
+/* Frame durations a queued flip may ask for: 240 Hz down to 10 Hz. */
+#define VFLIPQ_MIN_PERIOD_NS	4166667ULL
+#define VFLIPQ_MAX_PERIOD_NS	100000000ULL
 #define VFLIPQ_MIN_DIM		16
 #define VFLIPQ_MAX_DIM		8192
 
@@ -194,7 +198,11 @@ struct vflipq_crtc_state {
  * @vblank_wanted: the DRM vblank core has vblank interrupts enabled
  * @active: the CRTC scans out
  * @period_ns: frame duration of the current mode
- * @phase: a vblank of the grid: the instant the mode was set
+ * @phase: a vblank of the grid: the instant the mode was set, or of the
+ *	last change of frame duration
+ * @phase_seq: grid sequence number of @phase
+ * @period_changed: a queued flip changed @period_ns at this vblank
+ * @mode: the mode being scanned out (under @engine_lock)
  * @composer_wq: ordered queue for composer work of this CRTC
  * @lock: protects @composer_state and @composer_users against the vblank
  *	timer; held across atomic_begin..atomic_flush so that the timer never
@@ -244,6 +252,9 @@ struct vflipq_output {
 	bool active;
 	u64 period_ns;
 	ktime_t phase;
+	u64 phase_seq;
+	bool period_changed;
+	struct drm_display_mode mode;
 
 	struct workqueue_struct *composer_wq;
 	/* composer_state, composer_users vs. the vblank timer */
@@ -365,6 +376,8 @@ int vflipq_ioctl_get_counters(struct drm_device *drm, void *data,
 int vflipq_flipq_init(struct vflipq_output *out);
 bool vflipq_flipq_tick(struct vflipq_output *out, ktime_t vblank_ts);
 bool vflipq_flipq_needed(struct vflipq_output *out);
+u64 vflipq_flipq_snap_period(struct vflipq_output *out, u64 duration_ns);
+void vflipq_flipq_debugfs_show(struct seq_file *m, struct vflipq_output *out);
 void vflipq_flipq_mode_set(struct vflipq_output *out);
 void vflipq_flipq_drain(struct vflipq_output *out);
 bool vflipq_flipq_plane_busy(struct vflipq_plane *vplane);

@@ -14,6 +14,7 @@
  */
 
 #include <linux/math64.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -28,9 +29,13 @@
 #include <drm/drm_managed.h>
 #include <drm/drm_modeset_lock.h>
 #include <drm/drm_print.h>
+#include <drm/drm_vblank.h>
 
 #include "vflipq_drm.h"
 #include "vflipq_drv.h"
+
+#define CREATE_TRACE_POINTS
+#include "vflipq_trace.h"
 
 static void vflipq_fq_buf_free_work(struct work_struct *work)
 {
@@ -66,11 +71,14 @@ void vflipq_fq_buf_init(struct vflipq_fq_buf *buf, struct vflipq_device *vdev,
 }
 
 /* Core callbacks, all under engine_lock. */
-static void fq_show(void *ctx, unsigned int pi, void *b, u64 ts, u64 seq)
+static void fq_show(void *ctx, unsigned int pi, void *b, u64 present_id,
+		    u64 ts, u64 seq)
 {
 	struct vflipq_output *out = ctx;
 	struct vflipq_fq_buf *buf = b;
 
+	trace_vflipq_flip_show(out->crtc.base.id, out->fq_planes[pi]->base.id,
+			       present_id, ts, seq);
 	kref_get(&buf->ref);
 	if (out->scanout[pi])
 		vflipq_fq_buf_put(out->scanout[pi]);
@@ -97,6 +105,8 @@ static void fq_event(void *ctx, unsigned int pi, u64 seq, u64 ts,
 		out->fq_events_dropped++;
 		return;
 	}
+	trace_vflipq_flipq_irq(out->crtc.base.id, out->fq_planes[pi]->base.id,
+			       out->fq.planes[pi].shown_id, seq, first_free);
 	e = &out->fq_events[out->fq_nevents++];
 	e->plane = pi;
 	e->first_free = first_free;
@@ -104,12 +114,6 @@ static void fq_event(void *ctx, unsigned int pi, u64 seq, u64 ts,
 	e->seq = seq;
 	e->ts = ts;
 }
-
-static const struct vfq_ops vflipq_fq_ops = {
-	.show = fq_show,
-	.release = fq_release,
-	.event = fq_event,
-};
 
 static bool fq_has_work(struct vflipq_output *out)
 {
@@ -126,9 +130,67 @@ static bool fq_has_work(struct vflipq_output *out)
 static u64 grid_seq(struct vflipq_output *out, u64 ts)
 {
 	if (ts <= ktime_to_ns(out->phase) || !out->period_ns)
-		return 0;
-	return div64_u64(ts - ktime_to_ns(out->phase), out->period_ns);
+		return out->phase_seq;
+	return out->phase_seq +
+	       div64_u64(ts - ktime_to_ns(out->phase), out->period_ns);
 }
+
+/*
+ * The frame duration the engine can actually run at: whole scan lines of
+ * the current mode, as variable-refresh hardware stretches vtotal.  Same
+ * arithmetic as drm_calc_timestamping_constants().  0 if out of range.
+ * Called with engine_lock held.
+ */
+u64 vflipq_flipq_snap_period(struct vflipq_output *out, u64 duration_ns)
+{
+	const struct drm_display_mode *m = &out->mode;
+	u64 line_x_clock, vtotal;
+
+	if (duration_ns < VFLIPQ_MIN_PERIOD_NS ||
+	    duration_ns > VFLIPQ_MAX_PERIOD_NS || !m->crtc_clock ||
+	    !m->crtc_htotal)
+		return 0;
+	line_x_clock = (u64)m->crtc_htotal * 1000000;
+	vtotal = div64_u64(duration_ns * m->crtc_clock + line_x_clock / 2,
+			   line_x_clock);
+	if (vtotal <= m->crtc_vdisplay || vtotal > U16_MAX)
+		return 0;
+	return div64_u64(vtotal * line_x_clock, m->crtc_clock);
+}
+
+/* The engine runs at a new frame duration from the vblank at @ts. */
+static void fq_period(void *ctx, u64 period_ns, u64 ts, u64 seq)
+{
+	struct vflipq_output *out = ctx;
+	struct drm_display_mode mode = out->mode;
+	u64 line_x_clock = (u64)mode.crtc_htotal * 1000000;
+
+	/* Keep the vblank core's frame duration (vblank counting) in step. */
+	mode.crtc_vtotal = div64_u64(period_ns * mode.crtc_clock +
+				     line_x_clock / 2, line_x_clock);
+	drm_calc_timestamping_constants(&out->crtc, &mode);
+	out->period_ns = period_ns;
+	out->phase = ns_to_ktime(ts);
+	out->phase_seq = seq;
+	out->period_changed = true;
+}
+
+static void fq_logged(void *ctx, unsigned int pi, u64 present_id, u64 ts,
+		      u32 index)
+{
+	struct vflipq_output *out = ctx;
+
+	trace_vflipq_log_update(out->crtc.base.id, out->fq_planes[pi]->base.id,
+				present_id, ts, index);
+}
+
+static const struct vfq_ops vflipq_fq_ops = {
+	.show = fq_show,
+	.release = fq_release,
+	.event = fq_event,
+	.period = fq_period,
+	.logged = fq_logged,
+};
 
 /**
  * vflipq_flipq_tick - the flip-queue part of one vblank of the engine
@@ -370,7 +432,8 @@ void vflipq_flipq_plane_taken(struct vflipq_plane *vplane)
 /* A mode set restarts the grid; called with engine_lock held. */
 void vflipq_flipq_mode_set(struct vflipq_output *out)
 {
-	vfq_set_timing(&out->fq, out->period_ns, ktime_to_ns(out->phase), 0);
+	vfq_set_timing(&out->fq, out->period_ns, ktime_to_ns(out->phase),
+		       out->phase_seq);
 }
 
 /*
@@ -471,4 +534,39 @@ void vflipq_flipq_file_gone(struct vflipq_device *vdev, struct drm_file *file)
 			if (logs[pi])
 				drm_gem_object_put(&logs[pi]->base);
 	}
+}
+
+static const char *const vflipq_power_names[] = {
+	[VFQ_POWER_ON] = "on",
+	[VFQ_POWER_KEEP_PHASE] = "keep-phase",
+	[VFQ_POWER_NO_PHASE] = "no-phase",
+};
+
+/* debugfs "vflipq_flipq": the engine and queue of every CRTC. */
+void vflipq_flipq_debugfs_show(struct seq_file *m, struct vflipq_output *out)
+{
+	struct vfq_crtc *c = &out->fq;
+	unsigned int pi;
+
+	spin_lock_irq(&out->engine_lock);
+	seq_printf(m, "crtc %u (id %u): depth %u, engine %s, power %s, period %llu ns\n",
+		   out->index, out->crtc.base.id, c->depth,
+		   out->engine_running ? "running" : "stopped",
+		   vflipq_power_names[c->power], out->period_ns);
+	seq_printf(m, "  timer_expirations %llu vblank_irqs %llu flipq_irqs %llu flipq_events %llu events_dropped %llu\n",
+		   out->timer_expirations, out->vblank_irqs, c->stats.irqs,
+		   c->stats.events, out->fq_events_dropped);
+	seq_printf(m, "  flips_shown %llu flips_cancelled %llu frames_composed %lld\n",
+		   c->stats.shown, c->stats.cancelled,
+		   (long long)atomic64_read(&out->frames_composed));
+	for (pi = 0; pi < c->nplanes; pi++) {
+		const struct vfq_plane *p = &c->planes[pi];
+
+		seq_printf(m, "  plane %u: pending %u (ring %u) last_id %llu shown_id %llu log %u/%u irq_target %lld\n",
+			   out->fq_planes[pi]->base.id, p->live, p->count,
+			   p->last_id, p->shown_id, p->log_next, p->log_len,
+			   p->irq_target == VFQ_IRQ_NONE ? -1LL :
+			   (long long)p->irq_target);
+	}
+	spin_unlock_irq(&out->engine_lock);
 }

@@ -21,6 +21,7 @@
 
 #include "vflipq_drm.h"
 #include "vflipq_drv.h"
+#include "vflipq_trace.h"
 
 static bool all_zero(const void *p, size_t len)
 {
@@ -335,6 +336,15 @@ retry:
 	s->others_pending = fq_others_pending(out);
 
 	spin_lock_irq(&out->engine_lock);
+	if (args->duration_ns) {
+		s->duration_ns = vflipq_flipq_snap_period(out,
+							  args->duration_ns);
+		if (!s->duration_ns) {
+			spin_unlock_irq(&out->engine_lock);
+			ret = -EINVAL;
+			goto out_bufs;
+		}
+	}
 	ret = vfq_submit(&out->fq, s, ktime_get_ns(), &drain);
 	if (!ret) {
 		out->fq_owner = file;
@@ -342,6 +352,11 @@ retry:
 		vflipq_flipq_arm_immediate(out);
 	}
 	spin_unlock_irq(&out->engine_lock);
+
+	for (i = 0; !ret && i < s->nplanes; i++)
+		trace_vflipq_flip_queue(out->crtc.base.id,
+					req[i].plane_id, req[i].present_id,
+					args->target_ns, req[i].mode);
 
 	if (ret == -EAGAIN) {
 		args->drain_flags = drain.flags;
@@ -422,7 +437,11 @@ int vflipq_ioctl_flipq_cancel(struct drm_device *drm, void *data,
 		goto out_unlock;
 
 	for (i = 0; i < args->num_planes; i++) {
-		u64 __user *dst = u64_to_user_ptr(args->planes_ptr +
+		u64 __user *dst;
+
+		trace_vflipq_flip_cancel(out->crtc.base.id, req[i].plane_id,
+					 creq[i].requested, creq[i].cancelled);
+		dst = u64_to_user_ptr(args->planes_ptr +
 			(u64)i * args->plane_size +
 			offsetof(struct drm_vflipq_cancel_plane,
 				 present_id_cancelled));

@@ -29,8 +29,9 @@ static void q_pop_front(struct vfq_plane *p)
 	p->count--;
 }
 
-static void log_write(struct vfq_plane *p, u64 id, u64 ts)
+static void log_write(struct vfq_crtc *c, unsigned int pi, u64 id, u64 ts)
 {
+	struct vfq_plane *p = &c->planes[pi];
 	struct vfq_log_entry *e;
 
 	if (!p->log_len)
@@ -38,6 +39,8 @@ static void log_write(struct vfq_plane *p, u64 id, u64 ts)
 	e = &p->log[p->log_next];
 	e->present_id = id;
 	e->timestamp_ns = ts;
+	if (c->ops->logged)
+		c->ops->logged(c->ctx, pi, id, ts, p->log_next);
 	p->log_next = (p->log_next + 1) % p->log_len;
 }
 
@@ -183,6 +186,9 @@ static u32 submit_drain(const struct vfq_crtc *c, const struct vfq_submit *s,
 	u32 flags = 0;
 
 	*mask = 0;
+	/* A new refresh only once what runs at the old one has drained. */
+	if (s->duration_ns && crtc_pending)
+		flags |= VFQ_DRAIN_ALL_PLANES;
 	for (i = 0; i < s->nplanes; i++) {
 		const struct vfq_submit_plane *sp = &s->p[i];
 		const struct vfq_plane *p = &c->planes[sp->plane];
@@ -241,6 +247,7 @@ int vfq_submit(struct vfq_crtc *c, const struct vfq_submit *s, u64 now_ns,
 		f->submission = c->submissions;
 		f->mode = sp->mode;
 		f->tombstone = false;
+		f->duration_ns = s->duration_ns;
 		f->buf = sp->buf;
 		p->count++;
 		p->live++;
@@ -258,7 +265,7 @@ static void cancel_front(struct vfq_crtc *c, unsigned int pi)
 	struct vfq_plane *p = &c->planes[pi];
 	struct vfq_flip *f = q_at(p, 0);
 
-	log_write(p, f->present_id, VFQ_TS_CANCELLED);
+	log_write(c, pi, f->present_id, VFQ_TS_CANCELLED);
 	c->stats.cancelled++;
 	if (!f->tombstone) {
 		c->ops->release(c->ctx, pi, f->buf);
@@ -275,12 +282,21 @@ static void show_front(struct vfq_crtc *c, unsigned int pi, u64 ts, u64 seq,
 	void *old = p->shown_buf;
 	u64 id = f->present_id;
 
-	c->ops->show(c->ctx, pi, f->buf, ts, seq);
+	/* Every plane of the flip carries it: apply once per vblank. */
+	if (f->duration_ns &&
+	    (f->duration_ns != c->period_ns || c->phase_ns != ts)) {
+		c->period_ns = f->duration_ns;
+		c->phase_ns = ts;
+		c->phase_seq = seq;
+		if (c->ops->period)
+			c->ops->period(c->ctx, f->duration_ns, ts, seq);
+	}
+	c->ops->show(c->ctx, pi, f->buf, id, ts, seq);
 	if (old)
 		c->ops->release(c->ctx, pi, old);
 	p->shown_buf = f->buf;
 	p->shown_id = id;
-	log_write(p, id, ts);
+	log_write(c, pi, id, ts);
 	c->stats.shown++;
 	p->live--;
 	q_pop_front(p);

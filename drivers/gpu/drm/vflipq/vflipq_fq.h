@@ -67,6 +67,8 @@ struct vfq_flip {
 	u64 submission;
 	u32 mode;
 	bool tombstone;
+	/* new frame duration from this flip on, 0: unchanged */
+	u64 duration_ns;
 	void *buf;
 };
 
@@ -102,16 +104,22 @@ struct vfq_stats {
 
 /**
  * struct vfq_ops - the caller's side of the hardware
- * @show: @buf becomes the image of @plane (at @ts_ns, vblank @seq)
+ * @show: @buf (flip @present_id) becomes the image of @plane (at @ts_ns,
+ *	vblank @seq)
  * @release: the queue no longer references @buf
  * @event: raise the interrupt of @plane with its first free log index
+ * @period: the frame duration becomes @period_ns from the vblank at @ts_ns
+ * @logged: a log entry was written (optional, for tracing)
  */
 struct vfq_ops {
-	void (*show)(void *ctx, unsigned int plane, void *buf, u64 ts_ns,
-		     u64 seq);
+	void (*show)(void *ctx, unsigned int plane, void *buf, u64 present_id,
+		     u64 ts_ns, u64 seq);
 	void (*release)(void *ctx, unsigned int plane, void *buf);
 	void (*event)(void *ctx, unsigned int plane, u64 seq, u64 ts_ns,
 		      u32 first_free);
+	void (*period)(void *ctx, u64 period_ns, u64 ts_ns, u64 seq);
+	void (*logged)(void *ctx, unsigned int plane, u64 present_id,
+		       u64 ts_ns, u32 index);
 };
 
 struct vfq_crtc {
@@ -143,12 +151,14 @@ struct vfq_submit_plane {
  * @nplanes: entries in @p
  * @p: the planes
  * @target_ns: when the flip behaves as if it were submitted
+ * @duration_ns: frame duration from this flip on (0: unchanged)
  * @others_pending: another CRTC of the device has pending flips
  */
 struct vfq_submit {
 	unsigned int nplanes;
 	struct vfq_submit_plane p[VFQ_MAX_PLANES];
 	u64 target_ns;
+	u64 duration_ns;
 	bool others_pending;
 };
 

@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Flip-queue benchmarks (vflipq only, against its own classic path), on
+ * the default device, CRTC 0, primary plane, 1920x1080@60:
+ *
+ *   flipq-events  events delivered per frame shown: a classic page-flip
+ *                 loop (one event per flip) vs batches of 2, 4, 8 queued
+ *                 flips, targets one period apart, interrupt target at each
+ *                 batch's last PresentId (GET_COUNTERS flipq_events /
+ *                 flips_shown, and the events actually read)
+ *   flipq-ontime  3,600 queued flips, targets one period apart (half a
+ *                 period before a vblank), queue kept 4-8 deep, woken every
+ *                 4 frames: share shown on exactly the expected vblank (the
+ *                 first at or after the target), checked from the log
+ *   submit-cost   us per FLIPQ_SUBMIT ioctl vs per nonblocking atomic
+ *                 page-flip commit ioctl on the same device and plane
+ *
+ * FLIPQ_SUBMIT goes through ioctl(2): drmIoctl() loops on EAGAIN.  Every
+ * uAPI struct is zero-initialised (members may be appended later).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+#include <drm_fourcc.h>
+
+#include "bench.h"
+
+#define NFB 4
+
+struct fq {
+	struct bench_dev dev;
+	struct bench_fb fbs[NFB];
+	drmModeModeInfo mode;
+	uint64_t period;
+	uint32_t crtc, plane;
+	uint32_t log_handle, log_n;
+	size_t log_size;
+	const struct drm_vflipq_log_entry *log;
+};
+
+static void fq_setup(struct fq *q)
+{
+	if (bench_open(&q->dev, "vflipq", "default"))
+		die("no vflipq device named \"default\"");
+	if (!(q->dev.caps.caps & VFLIPQ_CAP_FLIP_QUEUE) ||
+	    q->dev.caps.flipq_depth < 8)
+		die("vflipq: no flip queue of depth >= 8 (depth %u)",
+		    q->dev.caps.flipq_depth);
+	bench_reset(&q->dev);
+	bench_mode_1080p(&q->mode, 60);
+	q->period = bench_mode_period_ns(&q->mode);
+	for (int i = 0; i < NFB; i++) {
+		bench_fb_create(q->dev.fd, 1920, 1080, DRM_FORMAT_XRGB8888,
+				&q->fbs[i]);
+		bench_fb_fill(&q->fbs[i], i + 1, false);
+	}
+	bench_pipe_on(&q->dev, 0, &q->mode, &q->fbs[0]);
+	q->crtc = q->dev.pipe[0].crtc_id;
+	q->plane = q->dev.pipe[0].primary;
+}
+
+static void fq_teardown(struct fq *q)
+{
+	if (q->log) {
+		struct drm_gem_close gc;
+
+		munmap((void *)q->log, q->log_size);
+		memset(&gc, 0, sizeof(gc));
+		gc.handle = q->log_handle;
+		drmIoctl(q->dev.fd, DRM_IOCTL_GEM_CLOSE, &gc);
+	}
+	bench_reset(&q->dev);
+	for (int i = 0; i < NFB; i++)
+		bench_fb_destroy(q->dev.fd, &q->fbs[i]);
+	bench_close(&q->dev);
+}
+
+static void fq_log_set(struct fq *q, uint32_t n)
+{
+	struct drm_vflipq_set_log s;
+	struct drm_mode_map_dumb map;
+	void *p;
+
+	memset(&s, 0, sizeof(s));
+	s.crtc_id = q->crtc;
+	s.plane_id = q->plane;
+	s.num_entries = n;
+	if (drmIoctl(q->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG, &s))
+		die("FLIPQ_SET_LOG: %s", strerror(errno));
+	memset(&map, 0, sizeof(map));
+	map.handle = s.handle;
+	if (drmIoctl(q->dev.fd, DRM_IOCTL_MODE_MAP_DUMB, &map))
+		die("MAP_DUMB of the log: %s", strerror(errno));
+	p = mmap(NULL, s.size, PROT_READ, MAP_SHARED, q->dev.fd, map.offset);
+	if (p == MAP_FAILED)
+		die("mmap of the log: %s", strerror(errno));
+	q->log = p;
+	q->log_n = n;
+	q->log_size = s.size;
+	q->log_handle = s.handle;
+}
+
+static int fq_submit(struct fq *q, uint32_t fb, uint64_t id, uint64_t target)
+{
+	struct drm_vflipq_flip_plane p;
+	struct drm_vflipq_flip_submit s;
+
+	memset(&p, 0, sizeof(p));
+	memset(&s, 0, sizeof(s));
+	p.plane_id = q->plane;
+	p.fb_id = fb;
+	p.present_id = id;
+	p.mode = VFLIPQ_FLIP_ON_NEXT_VSYNC;
+	s.crtc_id = q->crtc;
+	s.target_ns = target;
+	s.planes_ptr = (uintptr_t)&p;
+	s.num_planes = 1;
+	s.plane_size = sizeof(p);
+	return ioctl(q->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s) ? -errno : 0;
+}
+
+static void fq_irq_target(struct fq *q, uint64_t target)
+{
+	struct drm_vflipq_set_irq_target t;
+
+	memset(&t, 0, sizeof(t));
+	t.crtc_id = q->crtc;
+	t.plane_id = q->plane;
+	t.target = target;
+	if (drmIoctl(q->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET, &t))
+		die("FLIPQ_SET_IRQ_TARGET: %s", strerror(errno));
+}
+
+static void fq_cancel(struct fq *q, uint64_t from)
+{
+	struct drm_vflipq_cancel_plane p;
+	struct drm_vflipq_flip_cancel c;
+
+	memset(&p, 0, sizeof(p));
+	memset(&c, 0, sizeof(c));
+	p.plane_id = q->plane;
+	p.present_id_cancel_requested = from;
+	c.crtc_id = q->crtc;
+	c.num_planes = 1;
+	c.planes_ptr = (uintptr_t)&p;
+	c.plane_size = sizeof(p);
+	if (drmIoctl(q->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_CANCEL, &c))
+		die("FLIPQ_CANCEL: %s", strerror(errno));
+}
+
+static struct drm_vflipq_update_log fq_update(struct fq *q)
+{
+	struct drm_vflipq_update_log u;
+
+	memset(&u, 0, sizeof(u));
+	u.crtc_id = q->crtc;
+	u.plane_id = q->plane;
+	if (drmIoctl(q->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_UPDATE_LOG, &u))
+		die("FLIPQ_UPDATE_LOG: %s", strerror(errno));
+	return u;
+}
+
+static struct drm_vflipq_get_counters fq_counters(struct fq *q)
+{
+	struct drm_vflipq_get_counters c;
+
+	memset(&c, 0, sizeof(c));
+	c.crtc_id = q->crtc;
+	if (drmIoctl(q->dev.fd, DRM_IOCTL_VFLIPQ_GET_COUNTERS, &c))
+		die("GET_COUNTERS: %s", strerror(errno));
+	return c;
+}
+
+/* Wait for a flip-queue event of our plane with present_id >= @id. */
+static struct drm_vflipq_event_flipq fq_wait(struct fq *q, uint64_t id,
+					     int *nevents)
+{
+	uint64_t end = now_ns() + 3000000000ull;
+
+	for (;;) {
+		struct bench_events ev = { 0 };
+
+		if (now_ns() > end)
+			die("no flip-queue event for PresentId %llu in 3 s",
+			    (unsigned long long)id);
+		if (!bench_read_events(q->dev.fd, 100, &ev))
+			continue;
+		if (nevents)
+			*nevents += ev.flipq;
+		if (ev.flipq && ev.last_flipq.plane_id == q->plane &&
+		    ev.last_flipq.present_id >= id)
+			return ev.last_flipq;
+	}
+}
+
+/* A vblank timestamp of the pipe (drmWaitVBlank: microseconds). */
+static uint64_t fq_vblank_ns(struct fq *q)
+{
+	drmVBlank vbl;
+
+	memset(&vbl, 0, sizeof(vbl));
+	vbl.request.type = DRM_VBLANK_RELATIVE;
+	vbl.request.sequence = 1;
+	if (drmWaitVBlank(q->dev.fd, &vbl))
+		die("drmWaitVBlank: %s", strerror(errno));
+	return (uint64_t)vbl.reply.tval_sec * 1000000000ull +
+	       (uint64_t)vbl.reply.tval_usec * 1000ull;
+}
+
+/* ---- events per frame ---------------------------------------------------- */
+
+int bench_flipq_events(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "frames", required_argument, NULL, 'n' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const int depths[] = { 1, 2, 4, 8 };
+	int frames = 120, reps = 3, c;
+	uint64_t id = 0;
+	struct fq q;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n': frames = atoi(optarg); break;
+		case 'r': reps = atoi(optarg); break;
+		default: return 2;
+		}
+	}
+	if (reps < 1 || reps > 16 || frames < 8 || frames % 8)
+		die("flipq-events: --reps 1-16, --frames a multiple of 8");
+	memset(&q, 0, sizeof(q));
+	fq_setup(&q);
+
+	for (size_t d = 0; d < sizeof(depths) / sizeof(depths[0]); d++) {
+		int depth = depths[d];
+		double runs[16], read_pf[16], irq_pf[16];
+		char name[64], extra[256];
+
+		if (depth > 1 && !q.log)
+			fq_log_set(&q, 256);
+		for (int rep = 0; rep < reps; rep++) {
+			struct drm_vflipq_get_counters c0, c1;
+			int nread = 0;
+			uint64_t shown;
+
+			c0 = fq_counters(&q);
+			if (depth == 1) {
+				/* Classic: one nonblocking page flip per frame. */
+				for (int i = 0; i < frames; i++) {
+					struct bench_events ev = { 0 };
+					struct bench_req r;
+					int ret;
+
+					req_init(&r);
+					req_add(&r, q.dev.fd, q.plane,
+						DRM_MODE_OBJECT_PLANE, "FB_ID",
+						q.fbs[(i + 1) % NFB].fb_id);
+					ret = req_commit(q.dev.fd, &r,
+							 DRM_MODE_ATOMIC_NONBLOCK |
+							 DRM_MODE_PAGE_FLIP_EVENT,
+							 NULL);
+					if (ret)
+						die("page flip: %s", strerror(-ret));
+					while (!ev.flips)
+						if (!bench_read_events(q.dev.fd,
+								       2000, &ev))
+							die("no flip event");
+					nread += ev.flips;
+				}
+				c1 = fq_counters(&q);
+				shown = frames;	/* every flip is a new frame */
+			} else {
+				uint64_t base = now_ns() + q.period / 2;
+
+				for (int b = 0; b < frames / depth; b++) {
+					struct drm_vflipq_event_flipq ev;
+					uint64_t last = id + depth;
+
+					fq_irq_target(&q, last);
+					for (int j = 0; j < depth; j++) {
+						int ret;
+
+						id++;
+						ret = fq_submit(&q,
+							q.fbs[id % NFB].fb_id, id,
+							base + j * q.period);
+						if (ret)
+							die("FLIPQ_SUBMIT depth %d: %s",
+							    depth, strerror(-ret));
+					}
+					ev = fq_wait(&q, last, &nread);
+					base = ev.timestamp_ns + q.period / 2;
+				}
+				c1 = fq_counters(&q);
+				shown = c1.flips_shown - c0.flips_shown;
+				if (c1.flips_cancelled != c0.flips_cancelled)
+					note("depth %d run %d: %llu flips "
+					     "cancelled (late)", depth, rep + 1,
+					     (unsigned long long)(c1.flips_cancelled -
+								  c0.flips_cancelled));
+			}
+			if (!shown)
+				die("depth %d: no frame shown", depth);
+			if (depth == 1)
+				runs[rep] = (double)nread / shown;
+			else
+				runs[rep] = (double)(c1.flipq_events -
+						     c0.flipq_events) / shown;
+			read_pf[rep] = (double)nread / shown;
+			irq_pf[rep] = (double)(c1.vblank_irqs - c0.vblank_irqs +
+					       c1.flipq_irqs - c0.flipq_irqs) /
+				      shown;
+			note("depth %d run %d: %.4f events/frame (%d events "
+			     "read, %llu frames shown, %llu flip-queue events, "
+			     "%llu timer expirations)", depth, rep + 1,
+			     runs[rep], nread, (unsigned long long)shown,
+			     (unsigned long long)(c1.flipq_events -
+						  c0.flipq_events),
+			     (unsigned long long)(c1.timer_expirations -
+						  c0.timer_expirations));
+		}
+		snprintf(name, sizeof(name), "flipq_events_per_frame_depth%d",
+			 depth);
+		snprintf(extra, sizeof(extra),
+			 "\"goal_max\": %.4f, \"events_read_per_frame\": %.4f, "
+			 "\"frames_per_run\": %d",
+			 depth == 1 ? 1.0 : 1.0 / depth + 0.01,
+			 median(read_pf, reps), frames);
+		(void)irq_pf;
+		emit(name, depth == 1 ? "vflipq classic page-flip loop" :
+		     "vflipq", "events/frame", "lower", runs, reps, extra);
+	}
+	fq_teardown(&q);
+	return 0;
+}
+
+/* ---- on-time share ----------------------------------------------------------- */
+
+int bench_flipq_ontime(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "flips", required_argument, NULL, 'n' },
+		{ "segments", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int n = 3600, segs = 3, c, nread = 0;
+	const int depth = 8, wake_every = 4;
+	uint64_t submitted = 0, shown = 0, irq = 0, t0, *target;
+	struct drm_vflipq_get_counters c0, c1;
+	struct drm_vflipq_update_log u;
+	double runs[16];
+	long on_time = 0, late = 0, early = 0, cancelled = 0;
+	char extra[512];
+	struct fq q;
+	FILE *f;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n': n = atoi(optarg); break;
+		case 's': segs = atoi(optarg); break;
+		default: return 2;
+		}
+	}
+	if (n < 8 || n > 60000 || segs < 1 || segs > 16 || n % segs)
+		die("flipq-ontime: --flips 8-60000, a multiple of --segments");
+	memset(&q, 0, sizeof(q));
+	fq_setup(&q);
+	fq_log_set(&q, (uint32_t)n + 16);
+	target = calloc(n, sizeof(*target));
+	if (!target)
+		die("out of memory");
+
+	t0 = fq_vblank_ns(&q);
+	for (int k = 0; k < n; k++)
+		target[k] = t0 + (uint64_t)(k + 3) * q.period - q.period / 2;
+	c0 = fq_counters(&q);
+	while (shown < (uint64_t)n) {
+		uint64_t want;
+
+		while (submitted < (uint64_t)n && submitted - shown < depth) {
+			int ret = fq_submit(&q, q.fbs[(submitted + 1) % NFB].fb_id,
+					    submitted + 1, target[submitted]);
+
+			if (ret == -EAGAIN)
+				break;
+			if (ret)
+				die("FLIPQ_SUBMIT %llu: %s",
+				    (unsigned long long)submitted + 1,
+				    strerror(-ret));
+			submitted++;
+		}
+		/* Wake up when wake_every flips are left, or at the end. */
+		want = submitted == (uint64_t)n ? (uint64_t)n
+						 : submitted - wake_every;
+		if (want <= shown)
+			want = shown + 1;
+		if (want != irq) {
+			fq_irq_target(&q, want);
+			irq = want;
+		}
+		shown = fq_wait(&q, want, &nread).present_id;
+	}
+	c1 = fq_counters(&q);
+	u = fq_update(&q);
+	if (u.first_free != (uint32_t)n)
+		die("log: first_free %u after %d flips", u.first_free, n);
+
+	f = data_file("ontime.txt");
+	fprintf(f, "# k target_ns-t0 expected_ns-t0 actual_ns-t0 (0: cancelled) "
+		"period_ns %llu\n", (unsigned long long)q.period);
+	for (int s = 0; s < segs; s++) {
+		long ok = 0;
+
+		for (int k = s * (n / segs); k < (s + 1) * (n / segs); k++) {
+			const struct drm_vflipq_log_entry *e = &q.log[k];
+			uint64_t exp = t0 + (uint64_t)(k + 3) * q.period;
+			int64_t d;
+
+			if (e->present_id != (uint64_t)k + 1)
+				die("log entry %d: PresentId %llu", k,
+				    (unsigned long long)e->present_id);
+			if (e->timestamp_ns == VFLIPQ_TIMESTAMP_CANCELLED) {
+				cancelled++;
+				fprintf(f, "%d %llu %llu 0\n", k,
+					(unsigned long long)(target[k] - t0),
+					(unsigned long long)(exp - t0));
+				continue;
+			}
+			d = (int64_t)(e->timestamp_ns - exp);
+			if (d > (int64_t)q.period / 2)
+				late++;
+			else if (d < -(int64_t)q.period / 2)
+				early++;
+			else
+				ok++;
+			fprintf(f, "%d %llu %llu %lld\n", k,
+				(unsigned long long)(target[k] - t0),
+				(unsigned long long)(exp - t0),
+				(long long)(e->timestamp_ns - t0));
+		}
+		on_time += ok;
+		runs[s] = (double)ok / (n / segs);
+	}
+	fclose(f);
+	note("on time: %ld of %d (%ld late, %ld early, %ld cancelled), "
+	     "%d events read, %llu flip-queue events", on_time, n, late, early,
+	     cancelled, nread,
+	     (unsigned long long)(c1.flipq_events - c0.flipq_events));
+	snprintf(extra, sizeof(extra),
+		 "\"aggregate\": %.6f, \"flips\": %d, \"late\": %ld, "
+		 "\"early\": %ld, \"cancelled\": %ld, \"goal_min\": 0.999, "
+		 "\"events_per_frame\": %.4f",
+		 (double)on_time / n, n, late, early, cancelled,
+		 (double)(c1.flipq_events - c0.flipq_events) / n);
+	emit("flipq_on_time_share", "vflipq", "share", "higher", runs, segs,
+	     extra);
+	free(target);
+	fq_teardown(&q);
+	return 0;
+}
+
+/* ---- submit cost --------------------------------------------------------------- */
+
+int bench_submit_cost(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "count", required_argument, NULL, 'n' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int count = 200, reps = 3, c;
+	double fq_med[16], at_med[16], *t;
+	uint64_t id = 0;
+	struct fq q;
+	char extra[128];
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n': count = atoi(optarg); break;
+		case 'r': reps = atoi(optarg); break;
+		default: return 2;
+		}
+	}
+	if (reps < 1 || reps > 16 || count < 8 || count % 8)
+		die("submit-cost: --reps 1-16, --count a multiple of 8");
+	memset(&q, 0, sizeof(q));
+	fq_setup(&q);
+	fq_log_set(&q, 64);
+	t = calloc(count, sizeof(*t));
+	if (!t)
+		die("out of memory");
+
+	for (int rep = 0; rep < reps; rep++) {
+		int at_n = count / 2;
+
+		/* Queued flips far in the future, 8 deep, then cancelled. */
+		for (int b = 0; b < count / 8; b++) {
+			uint64_t far = now_ns() + 10000000000ull;
+			uint64_t first = id + 1;
+
+			for (int j = 0; j < 8; j++) {
+				uint64_t t0;
+				int ret;
+
+				id++;
+				t0 = now_ns();
+				ret = fq_submit(&q, q.fbs[id % NFB].fb_id, id,
+						far + j);
+				t[b * 8 + j] = (now_ns() - t0) / 1e3;
+				if (ret)
+					die("FLIPQ_SUBMIT: %s", strerror(-ret));
+			}
+			fq_cancel(&q, first);
+		}
+		fq_med[rep] = median(t, count);
+
+		/* Plain nonblocking page flips of the same plane. */
+		for (int i = 0; i < at_n; i++) {
+			struct bench_events ev = { 0 };
+			struct bench_req r;
+			uint64_t t0;
+			int ret;
+
+			req_init(&r);
+			req_add(&r, q.dev.fd, q.plane, DRM_MODE_OBJECT_PLANE,
+				"FB_ID", q.fbs[(i + 1) % NFB].fb_id);
+			t0 = now_ns();
+			ret = req_commit(q.dev.fd, &r, DRM_MODE_ATOMIC_NONBLOCK |
+					 DRM_MODE_PAGE_FLIP_EVENT, NULL);
+			t[i] = (now_ns() - t0) / 1e3;
+			if (ret)
+				die("atomic page flip: %s", strerror(-ret));
+			while (!ev.flips)
+				if (!bench_read_events(q.dev.fd, 2000, &ev))
+					die("no flip event");
+		}
+		at_med[rep] = median(t, at_n);
+		note("submit cost run %d: FLIPQ_SUBMIT %.1f us, atomic page "
+		     "flip %.1f us (medians of %d and %d)", rep + 1,
+		     fq_med[rep], at_med[rep], count, at_n);
+	}
+	snprintf(extra, sizeof(extra), "\"calls_per_run\": %d", count);
+	emit("flipq_submit_cost_vs_atomic_flip", "vflipq", "us", "lower",
+	     fq_med, reps, extra);
+	snprintf(extra, sizeof(extra), "\"calls_per_run\": %d", count / 2);
+	emit("flipq_submit_cost_vs_atomic_flip",
+	     "vflipq nonblocking atomic page flip", "us", "lower", at_med,
+	     reps, extra);
+	free(t);
+	fq_teardown(&q);
+	return 0;
+}

@@ -1,0 +1,97 @@
+#!/bin/sh
+# vflipq-bench-run: the guest side of "make bench" (busybox sh, in the VM).
+# Loads vkms beside vflipq, creates a 4-CRTC vflipq device for the memory
+# benchmark, runs every benchmark of vflipq-bench once per driver, and
+# leaves the "BENCH {json}" lines in /out/bench-raw.txt and raw samples in
+# /out/bench-data/ (the host turns them into out/bench.{json,md} + plots).
+#
+# Env: BENCH_QUICK=1 (short runs, for trying things out),
+#      BENCH_ONLY="composer latency flipq memory memcpy" (subset).
+# Exit status: 1 if any benchmark could not run (the numbers never fail it).
+OUT=${OUT:-/out}
+DATA=$OUT/bench-data
+RAW=$OUT/bench-raw.txt
+mkdir -p "$DATA"
+: >"$RAW"
+rc=0
+
+S=3 REPS=3 FLIPS=200 FRAMES=120 ONTIME=3600 COUNT=200
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+	S=1 REPS=2 FLIPS=40 FRAMES=32 ONTIME=240 COUNT=64
+fi
+ONLY=${BENCH_ONLY:-composer latency flipq memory memcpy}
+want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
+
+now() { cut -d' ' -f1 /proc/uptime; }
+t_all=$(now)
+
+# run LABEL CMD...: run one benchmark, keep its BENCH lines, note failures.
+run() {
+	label=$1; shift
+	t0=$(now)
+	echo "bench: $label: $*"
+	"$@" >/tmp/bench.out 2>&1
+	r=$?
+	cat /tmp/bench.out
+	grep '^BENCH ' /tmp/bench.out >>"$RAW"
+	t1=$(now)
+	echo "bench: $label done (rc $r, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')s)"
+	if [ $r != 0 ]; then
+		echo "BENCH-FAIL $label rc=$r" | tee -a "$RAW"
+		rc=1
+	fi
+}
+
+echo "bench: guest $(uname -r), $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
+if ! grep -q '^vkms ' /proc/modules; then
+	if ! modprobe vkms enable_overlay=1 enable_cursor=1; then
+		echo "BENCH-FAIL load-vkms rc=1" | tee -a "$RAW"
+		rc=1
+	fi
+fi
+for c in /dev/dri/card*; do
+	d=$(readlink /sys/class/drm/${c##*/}/device/driver 2>/dev/null)
+	d=${d##*/}
+	echo "bench: $c ${d:-?}"
+done
+echo "bench: modules: $(cut -d' ' -f1 /proc/modules | tr '\n' ' ')"
+
+B="vflipq-bench --data $DATA"
+
+if want memcpy; then
+	run memcpy $B memcpy 5
+fi
+if want composer; then
+	for scene in primary overlays fp16; do
+		for drv in vflipq vkms; do
+			run "composer-$scene-$drv" $B composer --driver $drv \
+				--scene $scene --seconds $S --reps $REPS
+		done
+	done
+fi
+if want latency; then
+	for drv in vflipq vkms; do
+		run "latency-$drv" $B latency --driver $drv --flips $FLIPS --reps $REPS
+	done
+fi
+if want flipq; then
+	run flipq-events $B flipq-events --frames $FRAMES --reps $REPS
+	run flipq-ontime $B flipq-ontime --flips $ONTIME --segments 3
+	run submit-cost $B submit-cost --count $COUNT --reps $REPS
+fi
+if want memory; then
+	# A 4-CRTC vflipq device (the default one has 2); vkms has 1 CRTC.
+	cfs=/sys/kernel/config/vflipq/bench4
+	if mkdir $cfs && echo 4 >$cfs/crtcs && echo 1 >$cfs/enabled; then
+		run memory-vflipq $B memory --driver vflipq --name bench4 \
+			--crtcs 4 --reps $REPS
+		echo 0 >$cfs/enabled
+		rmdir $cfs
+	else
+		echo "BENCH-FAIL memory-vflipq: cannot create the configfs device" | tee -a "$RAW"
+		rc=1
+	fi
+	run memory-vkms $B memory --driver vkms --crtcs 4 --reps $REPS
+fi
+echo "bench: all done in $(awk -v a="$t_all" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')s, rc $rc"
+exit $rc
