@@ -772,6 +772,122 @@ static void test_trace(void)
 	fq_log_put(&log);
 }
 
+/* Primary and an overlay flipped together always change on one vblank. */
+static void test_interlocked(void)
+{
+	struct drm_vflipq_flip_plane p[2];
+	struct drm_vflipq_cancel_plane cp[2];
+	struct drm_vflipq_flip_submit s;
+	struct drm_vflipq_flip_cancel c;
+	struct drm_vflipq_event_flipq ev;
+	struct fq_log l0, l1;
+	struct vfq_fb ov[3];
+	drmModeAtomicReq *req;
+	uint32_t overlay;
+	uint64_t t0;
+	int k;
+
+	igt_require(dev.pipe[0].n_overlays > 0);
+	overlay = dev.pipe[0].overlays[0];
+	pipe_up();
+	for (k = 0; k < 3; k++) {
+		vfq_fb_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888, &ov[k]);
+		vfq_fb_fill(&ov[k], vfq_rgba8(40 * k, 200, 10, 255));
+	}
+	req = vfq_req_new();
+	vfq_req_plane(req, dev.fd, overlay, crtc(), ov[0].fb_id, 16, 16, 64,
+		      64);
+	igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+	fq_log_set(primary(), 16, &l0);
+	fq_log_set(overlay, 16, &l1);
+	fq_irq_target(overlay, 102);
+	t0 = last_vblank();
+	for (k = 1; k <= 2; k++) {
+		p[0] = (struct drm_vflipq_flip_plane){ .plane_id = primary(),
+			.fb_id = fbs[k].fb_id, .present_id = k };
+		p[1] = (struct drm_vflipq_flip_plane){ .plane_id = overlay,
+			.fb_id = ov[k].fb_id, .present_id = 100 + k };
+		s = (struct drm_vflipq_flip_submit){ .crtc_id = crtc(),
+			.target_ns = t0 + (2 * k + 1) * period + period / 3,
+			.planes_ptr = (uintptr_t)p, .num_planes = 2,
+			.plane_size = sizeof(p[0]) };
+		igt_assert_eq(ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s),
+			      0);
+	}
+	/* Cancelling one plane of an interlocked flip splits it. */
+	cp[0] = (struct drm_vflipq_cancel_plane){ .plane_id = overlay,
+		.present_id_cancel_requested = 102 };
+	c = (struct drm_vflipq_flip_cancel){ .crtc_id = crtc(), .num_planes = 1,
+		.planes_ptr = (uintptr_t)cp, .plane_size = sizeof(cp[0]) };
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_CANCEL, &c, EINVAL);
+
+	igt_assert(fq_wait_event(2000, &ev));
+	for (k = 0; k < 2; k++) {
+		igt_assert_eq_u64(l0.e[k].present_id, k + 1);
+		igt_assert_eq_u64(l1.e[k].present_id, 101 + k);
+		igt_assert(l0.e[k].timestamp_ns != VFLIPQ_TIMESTAMP_CANCELLED);
+		igt_assert_eq_u64(l0.e[k].timestamp_ns, l1.e[k].timestamp_ns);
+	}
+	vfq_pipe_off(&dev, 0);
+	fq_log_put(&l0);
+	fq_log_put(&l1);
+	for (k = 0; k < 3; k++)
+		vfq_fb_destroy(&ov[k]);
+}
+
+/* A tearing flip shows at its target, between vblanks. */
+static void test_immediate(void)
+{
+	struct drm_vflipq_event_flipq ev;
+	struct fq_log log;
+	uint64_t t0, target;
+	int64_t off;
+
+	pipe_up();
+	fq_log_set(primary(), 16, &log);
+	fq_irq_target(primary(), 1);
+	t0 = last_vblank();
+	target = t0 + 3 * period + period / 3;
+	igt_assert_eq(fq_submit(primary(), fbs[1].fb_id, 1, target,
+				VFLIPQ_FLIP_IMMEDIATE, NULL), 0);
+	igt_assert(fq_wait_event(2000, &ev));
+	off = (int64_t)(log.e[0].timestamp_ns - target);
+	igt_info("tearing flip shown %" PRId64 " ns after its target\n", off);
+	/* At the target (timer latency allowed), well before the vblank. */
+	igt_assert(off >= 0);
+	igt_assert(off < (int64_t)period / 2);
+	fq_log_put(&log);
+}
+
+/* Dropping master cancels what the file queued, and its ids restart. */
+static void test_master_drop(void)
+{
+	struct drm_vflipq_get_counters c0, c1;
+	struct fq_log log;
+	uint64_t far = vfq_now_ns() + 10ull * 1000000000;
+	int k;
+
+	pipe_up();
+	fq_log_set(primary(), 16, &log);
+	c0 = fq_counters();
+	for (k = 0; k < 8; k++)
+		igt_assert_eq(fq_submit(primary(), fbs[k % NFB].fb_id, k + 1,
+					far + k, 0, NULL), 0);
+	igt_assert_eq(drmDropMaster(dev.fd), 0);
+	c1 = fq_counters();
+	igt_assert_eq_u64(c1.flips_cancelled - c0.flips_cancelled, 8);
+	for (k = 0; k < 8; k++)
+		igt_assert_eq_u64(log.e[k].timestamp_ns,
+				  VFLIPQ_TIMESTAMP_CANCELLED);
+	igt_assert_eq(drmSetMaster(dev.fd), 0);
+	fq_log_put(&log);
+	/* A fresh client: new log, PresentIds from 1 again. */
+	fq_log_set(primary(), 16, &log);
+	igt_assert_eq(fq_submit(primary(), fbs[1].fb_id, 1, far, 0, NULL), 0);
+	vfq_pipe_off(&dev, 0);
+	fq_log_put(&log);
+}
+
 /* Random targets and cancels: every PresentId in the log once, in order. */
 static void test_soak(void)
 {
@@ -877,6 +993,15 @@ igt_main
 	igt_describe("Trace events for queue, show, log and interrupt");
 	igt_subtest("trace-events")
 		test_trace();
+	igt_describe("Interlocked planes change on the same vblank, cancel whole");
+	igt_subtest("interlocked")
+		test_interlocked();
+	igt_describe("Tearing flips show at their target time");
+	igt_subtest("immediate")
+		test_immediate();
+	igt_describe("Dropping master cancels and resets the client's queue");
+	igt_subtest("master-drop")
+		test_master_drop();
 	igt_describe("5000 flips with random targets and cancels");
 	igt_subtest("soak")
 		test_soak();
