@@ -41,12 +41,13 @@
 
 #define VFQ_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Cap bits a device may report beyond those its configuration implies. */
-#ifdef VFLIPQ_CAP_FLIP_QUEUE
-#define VFQ_CAPS_EXTRA VFLIPQ_CAP_FLIP_QUEUE
-#else
-#define VFQ_CAPS_EXTRA 0ull
-#endif
+/*
+ * Cap bits a device may report beyond those its display configuration
+ * implies: the flip queue and the cross-adapter scan-out tiers.
+ */
+#define VFQ_CAPS_CASO (VFLIPQ_CAP_CASO_COPY | VFLIPQ_CAP_CASO_TEXTURE | \
+		       VFLIPQ_CAP_CASO_SCANOUT | VFLIPQ_CAP_HYBRID_INTEGRATED)
+#define VFQ_CAPS_EXTRA (VFLIPQ_CAP_FLIP_QUEUE | VFQ_CAPS_CASO)
 #define VFQ_MAX_CRTCS 8
 #define VFQ_MAX_OVERLAYS 8
 #define VFQ_DRIVER_NAME "vflipq"

@@ -22,8 +22,13 @@ static void check_caps_sane(const struct drm_vflipq_get_caps *c)
 	igt_assert_eq_u32(c->flags, 0);
 	/* a flip queue deeper than 1 exactly when the cap says so */
 	igt_assert_lte_u32(1, c->flipq_depth);
-	igt_assert_eq(c->flipq_depth > 1, !!(c->caps & VFQ_CAPS_EXTRA));
-	igt_assert_eq_u32(c->caso_tier, 0);
+	igt_assert_eq(c->flipq_depth > 1, !!(c->caps & VFLIPQ_CAP_FLIP_QUEUE));
+	/* the tier is the number of CASO bits, which form a superset */
+	igt_assert_lte_u32(c->caso_tier, 3);
+	igt_assert_eq_u64(c->caps & (VFLIPQ_CAP_CASO_COPY |
+				     VFLIPQ_CAP_CASO_TEXTURE |
+				     VFLIPQ_CAP_CASO_SCANOUT),
+			  ((1ull << c->caso_tier) - 1) << 6);
 	igt_assert(memchr(c->name, '\0', sizeof(c->name)));
 	igt_assert(c->name[0] != '\0');
 	for (int i = 0; i < 8; i++)

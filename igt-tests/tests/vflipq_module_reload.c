@@ -178,7 +178,8 @@ igt_main
 	igt_describe("Out-of-range or malformed parameters: loading fails");
 	igt_subtest("reload-invalid-params") {
 		static const char *const bad[] = {
-			"crtcs=0", "crtcs=9", "overlays=9", "crtcs=-1",
+			"crtcs=9", "overlays=9", "crtcs=-1", "caso_caps=2",
+			"caso_caps=8", "hybrid_integrated=1 caso_caps=3",
 			"cursor=maybe",
 		};
 

@@ -620,6 +620,50 @@ static void t_duration(void)
 	check_log(0, 2, 3, 8 * P);
 }
 
+/* The event's log index includes the cancelled flips logged after it. */
+static void t_event_after_tombstones(void)
+{
+	struct vfq_cancel_plane cr = { .plane = 0, .requested = 2 };
+
+	sim_init(8, 1);
+	vfq_set_irq_target(&S.c, 0, 1);
+	CHECK_EQ(submit1(0, 1, P / 2), 0);
+	CHECK_EQ(submit1(0, 2, 5 * P), 0);
+	CHECK_EQ(submit1(0, 3, 5 * P), 0);
+	S.now = P / 2;
+	CHECK_EQ(vfq_cancel(&S.c, &cr, 1, S.now), 0);	/* 2, 3 behind 1 */
+	run_to(P);
+	CHECK_EQ(S.nev, 1);
+	CHECK_EQ(S.ev[0].first_free, 3);
+	check_log(0, 2, 3, VFQ_TS_CANCELLED);
+}
+
+/* A duration survives the collapse of the flip that carried it. */
+static void t_duration_collapsed(void)
+{
+	struct vfq_drain d;
+
+	sim_init(8, 1);
+	CHECK_EQ(submit_dur(1, P / 4, 2 * P, &d), 0);
+	CHECK_EQ(submit1(0, 2, P / 2), 0);
+	run_to(P);
+	check_log(0, 0, 1, VFQ_TS_CANCELLED);
+	check_log(0, 1, 2, P);
+	CHECK_EQ(S.c.period_ns, 2 * P);
+	/* The same period again is no change: no drain. */
+	CHECK_EQ(submit1(0, 3, 9 * P), 0);
+	CHECK_EQ(submit_dur(4, 9 * P, 2 * P, &d), 0);
+	/* Tearing flips cannot start a refresh. */
+	{
+		struct vfq_submit s = { .nplanes = 1, .target_ns = 9 * P,
+					.duration_ns = 3 * P };
+
+		s.p[0] = (struct vfq_submit_plane){ 0, 5,
+			VFQ_MODE_IMMEDIATE, cfg_default(), B(5) };
+		CHECK_EQ(vfq_submit(&S.c, &s, S.now, &d), -EINVAL);
+	}
+}
+
 static const struct unit_test tests[] = {
 	{ "batch-on-target", t_batch_on_target },
 	{ "target-on-vblank", t_target_on_vblank },
@@ -640,6 +684,8 @@ static const struct unit_test tests[] = {
 	{ "soak", t_soak },
 	{ "reset-client", t_reset_client },
 	{ "duration", t_duration },
+	{ "event-after-tombstones", t_event_after_tombstones },
+	{ "duration-collapsed", t_duration_collapsed },
 };
 
 int main(int argc, char **argv)

@@ -21,7 +21,7 @@ extern "C" {
 
 /* Version of this interface; minor grows with every compatible addition. */
 #define VFLIPQ_UAPI_VERSION_MAJOR	1
-#define VFLIPQ_UAPI_VERSION_MINOR	1
+#define VFLIPQ_UAPI_VERSION_MINOR	2
 
 /*
  * Driver-private ioctl numbers, relative to DRM_COMMAND_BASE.  Numbers are
@@ -34,6 +34,8 @@ extern "C" {
 #define DRM_VFLIPQ_FLIPQ_UPDATE_LOG	0x04
 #define DRM_VFLIPQ_FLIPQ_SET_IRQ_TARGET	0x05
 #define DRM_VFLIPQ_GET_COUNTERS		0x06
+#define DRM_VFLIPQ_COPY			0x07
+#define DRM_VFLIPQ_SCANOUT_QUERY	0x08
 
 /* Capability bits reported in &drm_vflipq_get_caps.caps. */
 /* The device has at least one CRTC and can scan out (display role). */
@@ -48,6 +50,34 @@ extern "C" {
 #define VFLIPQ_CAP_CONFIGFS		_BITULL(4)
 /* Hardware flip queue: @flipq_depth > 1 and the FLIPQ ioctls work. */
 #define VFLIPQ_CAP_FLIP_QUEUE		_BITULL(5)
+/*
+ * Cross-adapter scan-out (CASO) tiers, always a superset: COPY (tier 1,
+ * the copy engine moves rectangles to and from cross-adapter buffers),
+ * TEXTURE (tier 2, it also converts formats and scales), SCANOUT (tier 3,
+ * imported cross-adapter buffers are scanned out directly).
+ */
+#define VFLIPQ_CAP_CASO_COPY		_BITULL(6)
+#define VFLIPQ_CAP_CASO_TEXTURE		_BITULL(7)
+#define VFLIPQ_CAP_CASO_SCANOUT		_BITULL(8)
+/* The display adapter of a hybrid system (implies CASO_SCANOUT). */
+#define VFLIPQ_CAP_HYBRID_INTEGRATED	_BITULL(9)
+/* Render-only adapter: no CRTC, a render node, buffers to share. */
+#define VFLIPQ_CAP_RENDER_ONLY		_BITULL(10)
+
+/* &drm_vflipq_get_caps.caso_tier */
+#define VFLIPQ_CASO_TIER_NONE		0
+#define VFLIPQ_CASO_TIER_COPY		1
+#define VFLIPQ_CASO_TIER_TEXTURE	2
+#define VFLIPQ_CASO_TIER_SCANOUT	3
+
+/*
+ * Cross-adapter buffers: a linear dma-buf imported from another device,
+ * one allocation, starting page-aligned, rows a multiple of this pitch.
+ */
+#define VFLIPQ_CASO_PITCH_ALIGN		128
+/* The tier-3 minimum a display adapter scans out without opting out. */
+#define VFLIPQ_CASO_SCANOUT_MAX_WIDTH	1920
+#define VFLIPQ_CASO_SCANOUT_MAX_HEIGHT	1080
 
 /**
  * struct drm_vflipq_get_caps - DRM_IOCTL_VFLIPQ_GET_CAPS
@@ -349,8 +379,118 @@ struct drm_vflipq_get_counters {
 	__u64 flips_cancelled;
 	/** @frames_composed: out, frames the composer produced */
 	__u64 frames_composed;
+	/** @copies: out, device-wide: copy-engine operations completed */
+	__u64 copies;
+	/** @bytes_copied: out, device-wide: bytes the copy engine wrote */
+	__u64 bytes_copied;
+	/**
+	 * @imported_scanouts: out, device-wide: imported framebuffers put on
+	 * screen (by commits and queued flips)
+	 */
+	__u64 imported_scanouts;
+	/**
+	 * @flipq_events_dropped: out, flip-queue events lost because the
+	 * owner did not read them fast enough
+	 */
+	__u64 flipq_events_dropped;
 	/** @reserved: must be zero; out, zero */
-	__u64 reserved[8];
+	__u64 reserved[4];
+};
+
+/**
+ * struct drm_vflipq_rect - a rectangle in framebuffer pixels
+ */
+struct drm_vflipq_rect {
+	/** @x: left */
+	__u32 x;
+	/** @y: top */
+	__u32 y;
+	/** @w: width */
+	__u32 w;
+	/** @h: height */
+	__u32 h;
+};
+
+/**
+ * struct drm_vflipq_copy - DRM_IOCTL_VFLIPQ_COPY
+ *
+ * The display adapter's copy engine: copy @src_rect of framebuffer @src_fb
+ * into @dst_rect of @dst_fb, asynchronously.  The copy starts once the
+ * source's implicit write fences (and the destination's fences) signal;
+ * its completion is a fence returned as a sync_file in @out_fence_fd and
+ * also attached to the destination as an implicit write fence, so a
+ * commit scanning the destination out waits for it.
+ *
+ * Equal sizes and formats need CASO tier 1; a format conversion or a
+ * stretch (point sampled) needs tier 2.  -EOPNOTSUPP below that, -EINVAL
+ * for bad rectangles (outside the framebuffer, empty) or flags.
+ */
+struct drm_vflipq_copy {
+	/** @src_fb: framebuffer to read, owned by the caller */
+	__u32 src_fb;
+	/** @dst_fb: framebuffer to write, owned by the caller */
+	__u32 dst_fb;
+	/** @src_rect: source rectangle */
+	struct drm_vflipq_rect src_rect;
+	/** @dst_rect: destination rectangle */
+	struct drm_vflipq_rect dst_rect;
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @out_fence_fd: out, sync_file signalled when the copy is done */
+	__s32 out_fence_fd;
+	/** @reserved: must be zero */
+	__u64 reserved[2];
+};
+
+/* &drm_vflipq_scanout_query.flags */
+/* The buffer is a cross-adapter buffer (imported from another device). */
+#define VFLIPQ_SCANOUT_CROSS_ADAPTER	_BITUL(0)
+/* The swap chain's primary (not an optional buffer). */
+#define VFLIPQ_SCANOUT_PRIMARY		_BITUL(1)
+
+/* &drm_vflipq_scanout_query.result */
+#define VFLIPQ_SCANOUT_OK		0
+#define VFLIPQ_SCANOUT_NO_SCANOUT	1
+
+/* &drm_vflipq_scanout_query.reasons when the answer is NO_SCANOUT */
+#define VFLIPQ_NO_SCANOUT_TIER		_BITUL(0)	/* tier below 3 */
+#define VFLIPQ_NO_SCANOUT_MSAA		_BITUL(1)	/* samples > 1 */
+#define VFLIPQ_NO_SCANOUT_ROTATION	_BITUL(2)	/* planes cannot */
+#define VFLIPQ_NO_SCANOUT_FORMAT	_BITUL(3)	/* no plane has it */
+#define VFLIPQ_NO_SCANOUT_SIZE		_BITUL(4)	/* beyond the planes */
+#define VFLIPQ_NO_SCANOUT_BEYOND_MIN	_BITUL(5)	/* driver opt-out */
+#define VFLIPQ_NO_SCANOUT_MODIFIER	_BITUL(6)	/* not linear */
+#define VFLIPQ_NO_SCANOUT_NO_DISPLAY	_BITUL(7)	/* render-only */
+
+/**
+ * struct drm_vflipq_scanout_query - DRM_IOCTL_VFLIPQ_SCANOUT_QUERY
+ *
+ * Would this device scan a buffer like this out?  The answer to the
+ * pfnCreateResource NO_SCANOUT question: VFLIPQ_SCANOUT_NO_SCANOUT with
+ * @reasons is a normal answer (0 returned), not an error.  It depends only
+ * on the device and the description, never on current state.
+ */
+struct drm_vflipq_scanout_query {
+	/** @width: pixels */
+	__u32 width;
+	/** @height: pixels */
+	__u32 height;
+	/** @format: DRM fourcc */
+	__u32 format;
+	/** @rotation: DRM_MODE_ROTATE_* | DRM_MODE_REFLECT_* (0: ROTATE_0) */
+	__u32 rotation;
+	/** @modifier: DRM format modifier */
+	__u64 modifier;
+	/** @samples: 1 (or 0) for single-sampled */
+	__u32 samples;
+	/** @flags: VFLIPQ_SCANOUT_CROSS_ADAPTER | VFLIPQ_SCANOUT_PRIMARY */
+	__u32 flags;
+	/** @result: out, VFLIPQ_SCANOUT_OK or VFLIPQ_SCANOUT_NO_SCANOUT */
+	__u32 result;
+	/** @reasons: out, VFLIPQ_NO_SCANOUT_* */
+	__u32 reasons;
+	/** @reserved: must be zero */
+	__u64 reserved[2];
 };
 
 #define DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT \
@@ -371,6 +511,11 @@ struct drm_vflipq_get_counters {
 #define DRM_IOCTL_VFLIPQ_GET_COUNTERS \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_GET_COUNTERS, \
 		 struct drm_vflipq_get_counters)
+#define DRM_IOCTL_VFLIPQ_COPY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_COPY, struct drm_vflipq_copy)
+#define DRM_IOCTL_VFLIPQ_SCANOUT_QUERY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_SCANOUT_QUERY, \
+		 struct drm_vflipq_scanout_query)
 
 #if defined(__cplusplus)
 }

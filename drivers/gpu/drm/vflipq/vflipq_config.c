@@ -33,6 +33,7 @@ void vflipq_config_init_defaults(struct vflipq_config *cfg, const char *name)
 	cfg->cursor = true;
 	cfg->writeback = true;
 	cfg->flipq_depth = VFLIPQ_FLIPQ_DEFAULT_DEPTH;
+	cfg->caso_caps = VFLIPQ_CASO_ALL;
 	cfg->num_modes = ARRAY_SIZE(vflipq_default_modes);
 	memcpy(cfg->modes, vflipq_default_modes, sizeof(vflipq_default_modes));
 	cfg->preferred = VFLIPQ_DEFAULT_PREFERRED;
@@ -47,11 +48,45 @@ static bool vflipq_mode_valid(const struct vflipq_mode_spec *m)
 	       m->refresh >= 1 && m->refresh <= VFLIPQ_MODE_MAX_REFRESH;
 }
 
-int vflipq_config_validate(const struct vflipq_config *cfg)
+/* Highest tier whose bits and every lower tier's bits are all set. */
+unsigned int vflipq_caso_tier(unsigned int caso_caps)
+{
+	unsigned int tier = 0;
+
+	while (tier < 3 && (caso_caps & BIT(tier)))
+		tier++;
+	return tier;
+}
+
+/**
+ * vflipq_config_validate - check a configuration before creating a device
+ * @cfg: configuration
+ * @why: out, a sentence for the kernel log when the CASO rules are broken
+ *
+ * Return: 0 or -EINVAL.
+ */
+int vflipq_config_validate(const struct vflipq_config *cfg, const char **why)
 {
 	unsigned int i;
 
-	if (cfg->crtcs < 1 || cfg->crtcs > VFLIPQ_MAX_CRTCS)
+	*why = NULL;
+	if (cfg->caso_caps & ~VFLIPQ_CASO_ALL)
+		return -EINVAL;
+	/* As WDDM refuses an adapter whose tiers are not a superset. */
+	if (BIT(vflipq_caso_tier(cfg->caso_caps)) - 1 != cfg->caso_caps) {
+		*why = "CASO tiers must be a superset: texture needs copy, scan-out needs texture";
+		return -EINVAL;
+	}
+	if (cfg->hybrid_integrated && !(cfg->caso_caps & VFLIPQ_CASO_SCANOUT)) {
+		*why = "a hybrid integrated adapter must support cross-adapter scan-out (tier 3)";
+		return -EINVAL;
+	}
+	if (cfg->hybrid_integrated && !cfg->crtcs) {
+		*why = "a hybrid integrated adapter needs at least one CRTC";
+		return -EINVAL;
+	}
+	/* No CRTC: a render-only adapter. */
+	if (cfg->crtcs > VFLIPQ_MAX_CRTCS)
 		return -EINVAL;
 	if (cfg->overlays > VFLIPQ_MAX_OVERLAYS)
 		return -EINVAL;

@@ -109,7 +109,7 @@ static ssize_t vflipq_cfs_crtcs_store(struct config_item *item,
 				      const char *page, size_t len)
 {
 	return store_uint(item, page, len, &to_cfs_device(item)->cfg.crtcs,
-			  1, VFLIPQ_MAX_CRTCS);
+			  0, VFLIPQ_MAX_CRTCS);
 }
 
 static ssize_t vflipq_cfs_overlays_show(struct config_item *item, char *page)
@@ -136,6 +136,120 @@ static ssize_t vflipq_cfs_flipq_depth_store(struct config_item *item,
 	return store_uint(item, page, len,
 			  &to_cfs_device(item)->cfg.flipq_depth, 1,
 			  VFLIPQ_FLIPQ_MAX_DEPTH);
+}
+
+static ssize_t show_caso_bit(struct config_item *item, char *page,
+			     unsigned int bit)
+{
+	struct vflipq_cfs_device *d = to_cfs_device(item);
+	ssize_t ret;
+
+	mutex_lock(&d->lock);
+	ret = sprintf(page, "%d\n", !!(d->cfg.caso_caps & bit));
+	mutex_unlock(&d->lock);
+	return ret;
+}
+
+/* The superset rule is checked when the device is enabled, not here. */
+static ssize_t store_caso_bit(struct config_item *item, const char *page,
+			      size_t len, unsigned int bit)
+{
+	struct vflipq_cfs_device *d = to_cfs_device(item);
+	bool v;
+	int ret;
+
+	ret = kstrtobool(page, &v);
+	if (ret)
+		return ret;
+
+	mutex_lock(&d->lock);
+	if (d->vdev)
+		ret = -EBUSY;
+	else if (v)
+		d->cfg.caso_caps |= bit;
+	else
+		d->cfg.caso_caps &= ~bit;
+	mutex_unlock(&d->lock);
+	return ret ? ret : len;
+}
+
+static ssize_t vflipq_cfs_caso_copy_show(struct config_item *item, char *page)
+{
+	return show_caso_bit(item, page, VFLIPQ_CASO_COPY);
+}
+
+static ssize_t vflipq_cfs_caso_copy_store(struct config_item *item,
+					  const char *page, size_t len)
+{
+	return store_caso_bit(item, page, len, VFLIPQ_CASO_COPY);
+}
+
+static ssize_t vflipq_cfs_caso_texture_show(struct config_item *item,
+					    char *page)
+{
+	return show_caso_bit(item, page, VFLIPQ_CASO_TEXTURE);
+}
+
+static ssize_t vflipq_cfs_caso_texture_store(struct config_item *item,
+					     const char *page, size_t len)
+{
+	return store_caso_bit(item, page, len, VFLIPQ_CASO_TEXTURE);
+}
+
+static ssize_t vflipq_cfs_caso_scanout_show(struct config_item *item,
+					    char *page)
+{
+	return show_caso_bit(item, page, VFLIPQ_CASO_SCANOUT);
+}
+
+static ssize_t vflipq_cfs_caso_scanout_store(struct config_item *item,
+					     const char *page, size_t len)
+{
+	return store_caso_bit(item, page, len, VFLIPQ_CASO_SCANOUT);
+}
+
+static ssize_t vflipq_cfs_hybrid_integrated_show(struct config_item *item,
+						 char *page)
+{
+	return show_bool(item, page, &to_cfs_device(item)->cfg.hybrid_integrated);
+}
+
+static ssize_t vflipq_cfs_hybrid_integrated_store(struct config_item *item,
+						  const char *page, size_t len)
+{
+	return store_bool(item, page, len,
+			  &to_cfs_device(item)->cfg.hybrid_integrated);
+}
+
+static ssize_t vflipq_cfs_bandwidth_show(struct config_item *item, char *page)
+{
+	struct vflipq_cfs_device *d = to_cfs_device(item);
+	ssize_t ret;
+
+	mutex_lock(&d->lock);
+	ret = sprintf(page, "%llu\n", d->cfg.bandwidth);
+	mutex_unlock(&d->lock);
+	return ret;
+}
+
+static ssize_t vflipq_cfs_bandwidth_store(struct config_item *item,
+					  const char *page, size_t len)
+{
+	struct vflipq_cfs_device *d = to_cfs_device(item);
+	u64 v;
+	int ret;
+
+	ret = kstrtou64(page, 0, &v);
+	if (ret)
+		return ret;
+
+	mutex_lock(&d->lock);
+	if (d->vdev)
+		ret = -EBUSY;
+	else
+		d->cfg.bandwidth = v;
+	mutex_unlock(&d->lock);
+	return ret ? ret : len;
 }
 
 static ssize_t vflipq_cfs_cursor_show(struct config_item *item, char *page)
@@ -292,6 +406,11 @@ static ssize_t vflipq_cfs_device_id_show(struct config_item *item, char *page)
 CONFIGFS_ATTR(vflipq_cfs_, crtcs);
 CONFIGFS_ATTR(vflipq_cfs_, overlays);
 CONFIGFS_ATTR(vflipq_cfs_, flipq_depth);
+CONFIGFS_ATTR(vflipq_cfs_, caso_copy);
+CONFIGFS_ATTR(vflipq_cfs_, caso_texture);
+CONFIGFS_ATTR(vflipq_cfs_, caso_scanout);
+CONFIGFS_ATTR(vflipq_cfs_, hybrid_integrated);
+CONFIGFS_ATTR(vflipq_cfs_, bandwidth);
 CONFIGFS_ATTR(vflipq_cfs_, cursor);
 CONFIGFS_ATTR(vflipq_cfs_, writeback);
 CONFIGFS_ATTR(vflipq_cfs_, modes);
@@ -304,6 +423,11 @@ static struct configfs_attribute *vflipq_cfs_attrs[] = {
 	&vflipq_cfs_attr_crtcs,
 	&vflipq_cfs_attr_overlays,
 	&vflipq_cfs_attr_flipq_depth,
+	&vflipq_cfs_attr_caso_copy,
+	&vflipq_cfs_attr_caso_texture,
+	&vflipq_cfs_attr_caso_scanout,
+	&vflipq_cfs_attr_hybrid_integrated,
+	&vflipq_cfs_attr_bandwidth,
 	&vflipq_cfs_attr_cursor,
 	&vflipq_cfs_attr_writeback,
 	&vflipq_cfs_attr_modes,

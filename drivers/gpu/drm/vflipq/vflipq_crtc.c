@@ -379,7 +379,9 @@ static void vflipq_crtc_atomic_disable(struct drm_crtc *crtc,
 	/* No DRM lock is held here: the engine can be waited for. */
 	hrtimer_cancel(&out->vblank_timer);
 	hrtimer_cancel(&out->fq_imm_timer);
+	spin_lock_irqsave(&out->engine_lock, flags);
 	out->engine_running = false;
+	spin_unlock_irqrestore(&out->engine_lock, flags);
 }
 
 /**

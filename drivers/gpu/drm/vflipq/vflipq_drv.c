@@ -10,6 +10,7 @@
  * device) and from configfs.
  */
 
+#include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
 #include <linux/idr.h>
 #include <linux/module.h>
@@ -33,7 +34,19 @@
 
 static unsigned int param_crtcs = 2;
 module_param_named(crtcs, param_crtcs, uint, 0444);
-MODULE_PARM_DESC(crtcs, "CRTCs of the default device (1-8, default 2)");
+MODULE_PARM_DESC(crtcs, "CRTCs of the default device (0-8, 0: render-only, default 2)");
+
+static unsigned int param_caso_caps = VFLIPQ_CASO_ALL;
+module_param_named(caso_caps, param_caso_caps, uint, 0444);
+MODULE_PARM_DESC(caso_caps, "Cross-adapter scan-out bits of the default device: 1 copy, 2 texture, 4 scan-out (a superset, default 7: tier 3)");
+
+static bool param_hybrid_integrated;
+module_param_named(hybrid_integrated, param_hybrid_integrated, bool, 0444);
+MODULE_PARM_DESC(hybrid_integrated, "The default device is the display adapter of a hybrid system (needs tier 3)");
+
+static unsigned long long param_bandwidth;
+module_param_named(bandwidth, param_bandwidth, ullong, 0444);
+MODULE_PARM_DESC(bandwidth, "Display bandwidth of the default device in pixels per second (0: unlimited)");
 
 static unsigned int param_overlays = 2;
 module_param_named(overlays, param_overlays, uint, 0444);
@@ -91,8 +104,28 @@ static void vflipq_master_drop(struct drm_device *drm, struct drm_file *file)
 	vflipq_flipq_file_gone(to_vflipq_device(drm), file);
 }
 
+/*
+ * Dumb buffers are allocated the way cross-adapter buffers must be laid
+ * out (rows a multiple of 128 bytes, height a multiple of 4), so any of
+ * them can be shared with another adapter.
+ */
+static int vflipq_dumb_create(struct drm_file *file, struct drm_device *drm,
+			      struct drm_mode_create_dumb *args)
+{
+	u64 pitch = ALIGN(DIV_ROUND_UP((u64)args->width * args->bpp, 8),
+			  VFLIPQ_CASO_PITCH_ALIGN);
+	u64 size = PAGE_ALIGN(pitch * ALIGN((u64)args->height, 4));
+
+	if (pitch > U32_MAX || size > SZ_1G)
+		return -EINVAL;
+	args->pitch = pitch;
+	args->size = size;
+	return drm_gem_shmem_dumb_create(file, drm, args);
+}
+
 static const struct drm_ioctl_desc vflipq_ioctls[] = {
-	DRM_IOCTL_DEF_DRV(VFLIPQ_GET_CAPS, vflipq_ioctl_get_caps, 0),
+	DRM_IOCTL_DEF_DRV(VFLIPQ_GET_CAPS, vflipq_ioctl_get_caps,
+			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(VFLIPQ_FLIPQ_SUBMIT, vflipq_ioctl_flipq_submit,
 			  DRM_MASTER),
 	DRM_IOCTL_DEF_DRV(VFLIPQ_FLIPQ_CANCEL, vflipq_ioctl_flipq_cancel,
@@ -103,7 +136,11 @@ static const struct drm_ioctl_desc vflipq_ioctls[] = {
 			  vflipq_ioctl_flipq_update_log, DRM_MASTER),
 	DRM_IOCTL_DEF_DRV(VFLIPQ_FLIPQ_SET_IRQ_TARGET,
 			  vflipq_ioctl_flipq_set_irq_target, DRM_MASTER),
-	DRM_IOCTL_DEF_DRV(VFLIPQ_GET_COUNTERS, vflipq_ioctl_get_counters, 0),
+	DRM_IOCTL_DEF_DRV(VFLIPQ_GET_COUNTERS, vflipq_ioctl_get_counters,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VFLIPQ_COPY, vflipq_ioctl_copy, 0),
+	DRM_IOCTL_DEF_DRV(VFLIPQ_SCANOUT_QUERY, vflipq_ioctl_scanout_query,
+			  DRM_RENDER_ALLOW),
 };
 
 static int vflipq_config_show(struct seq_file *m, void *data)
@@ -118,6 +155,9 @@ static int vflipq_config_show(struct seq_file *m, void *data)
 		   vdev->id, cfg->crtcs, cfg->overlays);
 	seq_printf(m, "cursor=%d\nwriteback=%d\nflipq_depth=%u\n", cfg->cursor,
 		   cfg->writeback, cfg->flipq_depth);
+	seq_printf(m, "caso_tier=%u\nhybrid_integrated=%d\nbandwidth=%llu\n",
+		   vflipq_caso_tier(cfg->caso_caps), cfg->hybrid_integrated,
+		   cfg->bandwidth);
 	for (i = 0; i < cfg->num_modes; i++) {
 		vflipq_format_mode(&cfg->modes[i], mode, sizeof(mode));
 		seq_printf(m, "mode=%s%s\n", mode,
@@ -149,20 +189,39 @@ static void vflipq_debugfs_init(struct drm_minor *minor)
 				 minor->debugfs_root, minor);
 }
 
+#ifdef VFLIPQ_HAVE_GEM_PRIME_MMAP
+#define VFLIPQ_PRIME_OPS \
+	.prime_handle_to_fd	= drm_gem_prime_handle_to_fd, \
+	.prime_fd_to_handle	= drm_gem_prime_fd_to_handle, \
+	.gem_prime_mmap		= drm_gem_prime_mmap,
+#else
+#define VFLIPQ_PRIME_OPS
+#endif
+
+#define VFLIPQ_DRIVER_COMMON \
+	.fops			= &vflipq_fops, \
+	.ioctls			= vflipq_ioctls, \
+	.num_ioctls		= ARRAY_SIZE(vflipq_ioctls), \
+	.debugfs_init		= vflipq_debugfs_init, \
+	.gem_prime_import_sg_table = drm_gem_shmem_prime_import_sg_table, \
+	.dumb_create		= vflipq_dumb_create, \
+	VFLIPQ_PRIME_OPS \
+	.name			= VFLIPQ_DRIVER_NAME, \
+	.desc			= VFLIPQ_DRIVER_DESC, \
+	.date			= "20261122", \
+	.major			= VFLIPQ_UAPI_VERSION_MAJOR, \
+	.minor			= VFLIPQ_UAPI_VERSION_MINOR
+
 static const struct drm_driver vflipq_driver = {
 	.driver_features	= DRIVER_MODESET | DRIVER_ATOMIC | DRIVER_GEM,
-	.fops			= &vflipq_fops,
 	.master_drop		= vflipq_master_drop,
-	.ioctls			= vflipq_ioctls,
-	.num_ioctls		= ARRAY_SIZE(vflipq_ioctls),
-	.debugfs_init		= vflipq_debugfs_init,
-	DRM_GEM_SHMEM_DRIVER_OPS,
+	VFLIPQ_DRIVER_COMMON,
+};
 
-	.name			= VFLIPQ_DRIVER_NAME,
-	.desc			= VFLIPQ_DRIVER_DESC,
-	.date			= "20261122",
-	.major			= VFLIPQ_UAPI_VERSION_MAJOR,
-	.minor			= VFLIPQ_UAPI_VERSION_MINOR,
+/* A render-only adapter: buffers to render into and share, no display. */
+static const struct drm_driver vflipq_render_driver = {
+	.driver_features	= DRIVER_GEM | DRIVER_RENDER,
+	VFLIPQ_DRIVER_COMMON,
 };
 
 static void vflipq_atomic_commit_tail(struct drm_atomic_state *old_state)
@@ -179,12 +238,15 @@ static void vflipq_atomic_commit_tail(struct drm_atomic_state *old_state)
 
 	/* Queued flips do not survive a mode set, DPMS off or disable. */
 	for_each_new_crtc_in_state(old_state, crtc, new_crtc_state, i)
-		if (drm_atomic_crtc_needs_modeset(new_crtc_state))
+		if (vflipq_scanout_changes(new_crtc_state))
 			vflipq_flipq_drain(crtc_to_output(crtc));
 	/* Nor does the plane they were queued on being switched off. */
 	for_each_oldnew_plane_in_state(old_state, plane, old_plane_state,
 				       new_plane_state, i)
-		if (old_plane_state->crtc && !new_plane_state->crtc)
+		if (old_plane_state->crtc && !new_plane_state->crtc &&
+		    vflipq_flipq_plane_busy(container_of(plane,
+							 struct vflipq_plane,
+							 base)))
 			vflipq_flipq_drain(crtc_to_output(old_plane_state->crtc));
 
 	drm_atomic_helper_commit_modeset_disables(drm, old_state);
@@ -201,9 +263,17 @@ static void vflipq_atomic_commit_tail(struct drm_atomic_state *old_state)
 	drm_atomic_helper_cleanup_planes(drm, old_state);
 }
 
+static int vflipq_atomic_check(struct drm_device *drm,
+			       struct drm_atomic_state *state)
+{
+	int ret = drm_atomic_helper_check(drm, state);
+
+	return ret ? ret : vflipq_caso_check_bandwidth(drm, state);
+}
+
 static const struct drm_mode_config_funcs vflipq_mode_funcs = {
-	.fb_create	= drm_gem_fb_create,
-	.atomic_check	= drm_atomic_helper_check,
+	.fb_create	= vflipq_fb_create,
+	.atomic_check	= vflipq_atomic_check,
 	.atomic_commit	= drm_atomic_helper_commit,
 };
 
@@ -253,6 +323,12 @@ static void vflipq_release_wq(struct drm_device *drm, void *data)
 	destroy_workqueue(to_vflipq_device(drm)->fq_wq);
 }
 
+/* Registered after the mode config: runs before its cleanup. */
+static void vflipq_release_copy_wq(struct drm_device *drm, void *data)
+{
+	destroy_workqueue(to_vflipq_device(drm)->copy_wq);
+}
+
 /**
  * vflipq_device_create - create and register a device
  * @cfg: validated configuration, copied
@@ -265,9 +341,15 @@ struct vflipq_device *vflipq_device_create(const struct vflipq_config *cfg)
 	struct vflipq_device *vdev;
 	int id, ret;
 
-	ret = vflipq_config_validate(cfg);
-	if (ret)
+	const char *why;
+
+	ret = vflipq_config_validate(cfg, &why);
+	if (ret) {
+		if (why)
+			pr_err("vflipq: device \"%s\" not created: %s\n",
+			       cfg->name, why);
 		return ERR_PTR(ret);
+	}
 
 	id = ida_alloc(&vflipq_ida, GFP_KERNEL);
 	if (id < 0)
@@ -284,7 +366,9 @@ struct vflipq_device *vflipq_device_create(const struct vflipq_config *cfg)
 		goto err_unregister;
 	}
 
-	vdev = devm_drm_dev_alloc(&pdev->dev, &vflipq_driver,
+	vdev = devm_drm_dev_alloc(&pdev->dev,
+				  cfg->crtcs ? &vflipq_driver :
+					       &vflipq_render_driver,
 				  struct vflipq_device, drm);
 	if (IS_ERR(vdev)) {
 		ret = PTR_ERR(vdev);
@@ -314,11 +398,24 @@ struct vflipq_device *vflipq_device_create(const struct vflipq_config *cfg)
 	if (ret)
 		goto err_devres;
 
-	ret = drm_vblank_init(&vdev->drm, cfg->crtcs);
-	if (ret)
-		goto err_devres;
+	if (cfg->crtcs) {
+		ret = drm_vblank_init(&vdev->drm, cfg->crtcs);
+		if (ret)
+			goto err_devres;
+		ret = vflipq_modeset_init(vdev);
+		if (ret)
+			goto err_devres;
+	}
 
-	ret = vflipq_modeset_init(vdev);
+	spin_lock_init(&vdev->copy_lock);
+	vdev->copy_context = dma_fence_context_alloc(1);
+	vdev->copy_wq = alloc_ordered_workqueue("vflipq-%d-copy", 0, vdev->id);
+	if (!vdev->copy_wq) {
+		ret = -ENOMEM;
+		goto err_devres;
+	}
+	ret = drmm_add_action_or_reset(&vdev->drm, vflipq_release_copy_wq,
+				       NULL);
 	if (ret)
 		goto err_devres;
 
@@ -352,7 +449,10 @@ void vflipq_device_destroy(struct vflipq_device *vdev)
 	unsigned int i;
 
 	drm_dev_unplug(&vdev->drm);
-	drm_atomic_helper_shutdown(&vdev->drm);
+	/* Copies hold framebuffers: let them finish before the pipes stop. */
+	flush_workqueue(vdev->copy_wq);
+	if (vdev->config.crtcs)
+		drm_atomic_helper_shutdown(&vdev->drm);
 
 	/* Writeback cleanup runs from a workqueue and touches the outputs. */
 	for (i = 0; i < vdev->config.crtcs; i++) {
@@ -393,6 +493,9 @@ static int __init vflipq_init(void)
 	cfg->cursor = param_cursor;
 	cfg->writeback = param_writeback;
 	cfg->flipq_depth = param_flipq_depth;
+	cfg->caso_caps = param_caso_caps;
+	cfg->hybrid_integrated = param_hybrid_integrated;
+	cfg->bandwidth = param_bandwidth;
 
 	vflipq_default = vflipq_device_create(cfg);
 	kfree(cfg);

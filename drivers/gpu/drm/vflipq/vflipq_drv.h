@@ -295,6 +295,13 @@ struct vflipq_output {
  * @id: device id, stable for the device's lifetime
  * @config: configuration the device was created from (immutable)
  * @fq_wq: ordered queue for flip-queue work and buffer frees
+ * @copy_wq: the copy engine: copies run one after the other
+ * @copy_lock: lock of the copy fences
+ * @copy_context: fence context of the copy engine
+ * @copy_seqno: last copy fence sequence number
+ * @copies: copy-engine operations completed
+ * @bytes_copied: bytes written by the copy engine
+ * @imported_scanouts: cross-adapter framebuffers put on screen
  * @outputs: one per CRTC; embedded because the writeback connectors in
  *	them are destroyed by the mode-config cleanup, which runs after every
  *	other drmm release action
@@ -305,6 +312,14 @@ struct vflipq_device {
 	int id;
 	struct vflipq_config config;
 	struct workqueue_struct *fq_wq;
+	struct workqueue_struct *copy_wq;
+	/* copy fence signalling */
+	spinlock_t copy_lock;
+	u64 copy_context;
+	atomic64_t copy_seqno;
+	atomic64_t copies;
+	atomic64_t bytes_copied;
+	atomic64_t imported_scanouts;
 	struct vflipq_output outputs[VFLIPQ_MAX_CRTCS];
 };
 
@@ -328,6 +343,15 @@ static inline struct vflipq_plane_state *
 to_vflipq_plane_state(struct drm_plane_state *state)
 {
 	return container_of(state, struct vflipq_plane_state, base.base);
+}
+
+/*
+ * A commit that changes what the CRTC scans out (mode, on/off): attaching
+ * a writeback connector is a "mode set" to DRM but leaves scan-out alone.
+ */
+static inline bool vflipq_scanout_changes(const struct drm_crtc_state *state)
+{
+	return state->mode_changed || state->active_changed;
 }
 
 /* vflipq_drv.c */
@@ -399,6 +423,23 @@ int vflipq_ioctl_flipq_update_log(struct drm_device *drm, void *data,
 				  struct drm_file *file);
 int vflipq_ioctl_flipq_set_irq_target(struct drm_device *drm, void *data,
 				      struct drm_file *file);
+
+/* vflipq_caso.c */
+bool vflipq_fb_is_cross_adapter(const struct drm_framebuffer *fb);
+bool vflipq_fb_owned_by(struct drm_framebuffer *fb, struct drm_file *file);
+struct drm_framebuffer *vflipq_fb_create(struct drm_device *drm,
+					 struct drm_file *file,
+					 const struct drm_mode_fb_cmd2 *cmd);
+int vflipq_caso_check_scanout(struct vflipq_device *vdev,
+			      const struct drm_framebuffer *fb);
+int vflipq_caso_check_bandwidth(struct drm_device *drm,
+				struct drm_atomic_state *state);
+int vflipq_ioctl_scanout_query(struct drm_device *drm, void *data,
+			       struct drm_file *file);
+
+/* vflipq_copy.c */
+int vflipq_ioctl_copy(struct drm_device *drm, void *data,
+		      struct drm_file *file);
 
 /* vflipq_log.c */
 struct vflipq_log *vflipq_log_create(struct drm_device *drm, u32 num_entries);

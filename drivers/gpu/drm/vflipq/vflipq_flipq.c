@@ -13,6 +13,7 @@
  * Lock order: modeset locks -> out->lock -> engine_lock.
  */
 
+#include <linux/dma-resv.h>
 #include <linux/math64.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -25,6 +26,7 @@
 #include <drm/drm_file.h>
 #include <drm/drm_fourcc.h>
 #include <drm/drm_framebuffer.h>
+#include <drm/drm_gem.h>
 #include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_modeset_lock.h>
@@ -79,6 +81,8 @@ static void fq_show(void *ctx, unsigned int pi, void *b, u64 present_id,
 
 	trace_vflipq_flip_show(out->crtc.base.id, out->fq_planes[pi]->base.id,
 			       present_id, ts, seq);
+	if (vflipq_fb_is_cross_adapter(buf->fb))
+		atomic64_inc(&out->vdev->imported_scanouts);
 	kref_get(&buf->ref);
 	if (out->scanout[pi])
 		vflipq_fq_buf_put(out->scanout[pi]);
@@ -184,7 +188,25 @@ static void fq_logged(void *ctx, unsigned int pi, u64 present_id, u64 ts,
 				present_id, ts, index);
 }
 
+/*
+ * A buffer whose producer has not finished writing it (implicit fences,
+ * e.g. another adapter rendering into a cross-adapter buffer) is not ready:
+ * the screen never shows a half-rendered frame.
+ */
+static bool fq_ready(void *ctx, unsigned int pi, void *b)
+{
+	struct vflipq_fq_buf *buf = b;
+	unsigned int i;
+
+	for (i = 0; i < buf->fb->format->num_planes; i++)
+		if (!dma_resv_test_signaled(buf->fb->obj[i]->resv,
+					    DMA_RESV_USAGE_WRITE))
+			return false;
+	return true;
+}
+
 static const struct vfq_ops vflipq_fq_ops = {
+	.ready = fq_ready,
 	.show = fq_show,
 	.release = fq_release,
 	.event = fq_event,
@@ -233,6 +255,7 @@ static enum hrtimer_restart vflipq_fq_imm_fire(struct hrtimer *timer)
 {
 	struct vflipq_output *out =
 		container_of(timer, struct vflipq_output, fq_imm_timer);
+	enum hrtimer_restart restart = HRTIMER_NORESTART;
 	u64 now = ktime_get_ns(), next;
 	bool work;
 
@@ -245,14 +268,19 @@ static enum hrtimer_restart vflipq_fq_imm_fire(struct hrtimer *timer)
 	out->timer_expirations++;
 	next = vfq_next_immediate(&out->fq);
 	work = fq_has_work(out);
+	/*
+	 * A submit may have re-armed the timer meanwhile (it does so under
+	 * this lock): then it is queued already and must not be touched.
+	 */
+	if (next != ~0ULL && !hrtimer_is_queued(timer)) {
+		hrtimer_set_expires(timer, ns_to_ktime(next));
+		restart = HRTIMER_RESTART;
+	}
 	spin_unlock(&out->engine_lock);
 
 	if (work)
 		queue_work(out->vdev->fq_wq, &out->fq_work);
-	if (next == ~0ULL)
-		return HRTIMER_NORESTART;
-	hrtimer_set_expires(timer, ns_to_ktime(next));
-	return HRTIMER_RESTART;
+	return restart;
 }
 
 /*
@@ -415,18 +443,23 @@ void vflipq_flipq_plane_taken(struct vflipq_plane *vplane)
 {
 	struct vflipq_output *out = vplane->out;
 	unsigned int pi = vplane->fq_index;
-	struct vflipq_fq_buf *shown, *scanout;
+	struct vflipq_fq_buf *shown, *scanout, *sync;
 
 	spin_lock(&out->engine_lock);
 	shown = vfq_forget_shown(&out->fq, pi);
 	scanout = out->scanout[pi];
 	out->scanout[pi] = NULL;
+	/* Nor may the worker later put that image back into the state. */
+	sync = out->sync[pi];
+	out->sync[pi] = NULL;
 	spin_unlock(&out->engine_lock);
 
 	if (shown)
 		vflipq_fq_buf_put(shown);
 	if (scanout)
 		vflipq_fq_buf_put(scanout);
+	if (sync)
+		vflipq_fq_buf_put(sync);
 }
 
 /* A mode set restarts the grid; called with engine_lock held. */

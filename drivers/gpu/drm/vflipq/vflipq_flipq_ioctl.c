@@ -83,27 +83,6 @@ static bool plane_has_format(struct drm_plane *plane, u32 format)
 	return false;
 }
 
-/*
- * KMS lets any client name any framebuffer; the flip queue only takes the
- * submitter's own, so one client cannot make another's buffers outlive it
- * in a queue.
- */
-static bool fb_owned_by(struct drm_framebuffer *fb, struct drm_file *file)
-{
-	struct drm_framebuffer *f;
-	bool found = false;
-
-	mutex_lock(&file->fbs_lock);
-	list_for_each_entry(f, &file->fbs, filp_head) {
-		if (f == fb) {
-			found = true;
-			break;
-		}
-	}
-	mutex_unlock(&file->fbs_lock);
-	return found;
-}
-
 /* src within the framebuffer, computed without overflow (16.16 values). */
 static bool src_in_fb(const struct drm_plane_state *s,
 		      const struct drm_framebuffer *fb)
@@ -134,16 +113,23 @@ static int fq_prepare(struct vflipq_output *out, struct drm_file *file,
 	    (r->crtc_x || r->crtc_y || r->crtc_w || r->crtc_h || r->src_x ||
 	     r->src_y || r->src_w || r->src_h))
 		return -EINVAL;
-	/* The queue changes what an enabled plane shows. */
-	if (tmp.crtc != &out->crtc || !tmp.fb)
+	/* The queue changes what a plane on screen shows. */
+	if (tmp.crtc != &out->crtc || !tmp.fb || !tmp.visible)
 		return -EINVAL;
 
 	fb = drm_framebuffer_lookup(out->crtc.dev, file, r->fb_id);
 	if (!fb)
 		return -EINVAL;
 	ret = -EINVAL;
-	if (!fb_owned_by(fb, file) || fb->modifier != DRM_FORMAT_MOD_LINEAR ||
-	    !plane_has_format(plane, fb->format->format))
+	/*
+	 * KMS lets any client name any framebuffer; the queue only takes the
+	 * submitter's own, so one client cannot make another's buffers
+	 * outlive it in a queue.
+	 */
+	if (!vflipq_fb_owned_by(fb, file) ||
+	    fb->modifier != DRM_FORMAT_MOD_LINEAR ||
+	    !plane_has_format(plane, fb->format->format) ||
+	    vflipq_caso_check_scanout(out->vdev, fb))
 		goto err_fb;
 
 	tmp.fb = fb;
@@ -242,6 +228,19 @@ static bool fq_others_pending(struct vflipq_output *out)
 		spin_unlock_irq(&o->engine_lock);
 	}
 	return pending;
+}
+
+/*
+ * The queue of a CRTC belongs to one file at a time (with leases several
+ * files can be master): another one gets -EBUSY until the owner is gone.
+ * Called with engine_lock held.
+ */
+static int fq_claim(struct vflipq_output *out, struct drm_file *file)
+{
+	if (out->fq_owner && out->fq_owner != file)
+		return -EBUSY;
+	out->fq_owner = file;
+	return 0;
 }
 
 /* Under engine_lock: the engine must run while anything is wanted. */
@@ -345,9 +344,10 @@ retry:
 			goto out_bufs;
 		}
 	}
-	ret = vfq_submit(&out->fq, s, ktime_get_ns(), &drain);
+	ret = fq_claim(out, file);
+	if (!ret)
+		ret = vfq_submit(&out->fq, s, ktime_get_ns(), &drain);
 	if (!ret) {
-		out->fq_owner = file;
 		fq_wake_engine(out);
 		vflipq_flipq_arm_immediate(out);
 	}
@@ -431,7 +431,10 @@ int vflipq_ioctl_flipq_cancel(struct drm_device *drm, void *data,
 	}
 
 	spin_lock_irq(&out->engine_lock);
-	ret = vfq_cancel(&out->fq, creq, args->num_planes, ktime_get_ns());
+	ret = fq_claim(out, file);
+	if (!ret)
+		ret = vfq_cancel(&out->fq, creq, args->num_planes,
+				 ktime_get_ns());
 	spin_unlock_irq(&out->engine_lock);
 	if (ret)
 		goto out_unlock;
@@ -482,7 +485,8 @@ int vflipq_ioctl_flipq_set_log(struct drm_device *drm, void *data,
 
 	/* Submits need this lock too: the plane stays idle from here on. */
 	spin_lock_irq(&out->engine_lock);
-	if (out->fq.planes[vplane->fq_index].count)
+	if (out->fq.planes[vplane->fq_index].count ||
+	    (out->fq_owner && out->fq_owner != file))
 		ret = -EBUSY;
 	spin_unlock_irq(&out->engine_lock);
 	if (ret)
@@ -506,7 +510,7 @@ int vflipq_ioctl_flipq_set_log(struct drm_device *drm, void *data,
 		    args->num_entries);
 	old = out->fq_logs[vplane->fq_index];
 	out->fq_logs[vplane->fq_index] = log;
-	out->fq_owner = file;
+	fq_claim(out, file);
 	spin_unlock_irq(&out->engine_lock);
 
 	if (old)
@@ -539,10 +543,15 @@ int vflipq_ioctl_flipq_update_log(struct drm_device *drm, void *data,
 
 	/* The engine writes the log as it goes: reading it is enough. */
 	spin_lock_irq(&out->engine_lock);
+	ret = out->fq_owner && out->fq_owner != file ? -EBUSY : 0;
 	args->first_free = vfq_log_first_free(&out->fq, pi);
 	args->present_id_shown = out->fq.planes[pi].shown_id;
 	spin_unlock_irq(&out->engine_lock);
-	return 0;
+	if (ret) {
+		args->first_free = 0;
+		args->present_id_shown = 0;
+	}
+	return ret;
 }
 
 int vflipq_ioctl_flipq_set_irq_target(struct drm_device *drm, void *data,
@@ -566,10 +575,12 @@ int vflipq_ioctl_flipq_set_irq_target(struct drm_device *drm, void *data,
 	if (ret)
 		return ret;
 	spin_lock_irq(&out->engine_lock);
-	vfq_set_irq_target(&out->fq, vplane->fq_index, args->target);
-	out->fq_owner = file;
-	fq_wake_engine(out);
+	ret = fq_claim(out, file);
+	if (!ret) {
+		vfq_set_irq_target(&out->fq, vplane->fq_index, args->target);
+		fq_wake_engine(out);
+	}
 	spin_unlock_irq(&out->engine_lock);
 	drm_modeset_unlock(&out->crtc.mutex);
-	return 0;
+	return ret;
 }

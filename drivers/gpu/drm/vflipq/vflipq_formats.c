@@ -5,7 +5,9 @@
  * a software composer usable at 1080p.
  */
 
+#include <linux/bitops.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/string.h>
 
 #include <drm/drm_blend.h>
@@ -98,9 +100,23 @@ static inline u64 load_le64(const u8 *p)
 	return le64_to_cpu(v);
 }
 
+static inline void store_le16(u16 v, u8 *p)
+{
+	__le16 le = cpu_to_le16(v);
+
+	memcpy(p, &le, sizeof(le));
+}
+
 static inline void store_le32(u32 v, u8 *p)
 {
 	__le32 le = cpu_to_le32(v);
+
+	memcpy(p, &le, sizeof(le));
+}
+
+static inline void store_le64(u64 v, u8 *p)
+{
+	__le64 le = cpu_to_le64(v);
 
 	memcpy(p, &le, sizeof(le));
 }
@@ -157,6 +173,33 @@ static inline u16 half_to_unorm16(u16 h)
 		shift = 25 - exp;
 	}
 	return (v + (1ULL << (shift - 1))) >> shift;
+}
+
+/*
+ * unorm16 to IEEE half, round to nearest, without the FPU: v / 65535 as a
+ * 32.32 fixed-point fraction, then exponent and mantissa from its top bit.
+ */
+static u16 unorm16_to_half(u16 v)
+{
+	u64 q, full;
+	int b, shift, exp;
+
+	if (!v)
+		return 0;
+	if (v == 0xffff)
+		return 0x3c00;
+	q = div_u64((u64)v << 32, 65535);
+	b = fls64(q) - 1;
+	exp = b - 32;
+	if (exp < -14)	/* subnormal: steps of 2^-24 */
+		return (q + (1ULL << 7)) >> 8;
+	shift = b - 10;
+	full = (q + (1ULL << (shift - 1))) >> shift;
+	if (full == 2048) {
+		full = 1024;
+		exp++;
+	}
+	return (exp + 15) << 10 | (full & 0x3ff);
 }
 
 static __always_inline void
@@ -391,20 +434,118 @@ static void write_xrgb2101010(u8 *dst, const struct vflipq_px *in,
 			   unorm16_to_10(in[i].b), dst);
 }
 
+static void write_xbgr8888(u8 *dst, const struct vflipq_px *in, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, dst += 4)
+		store_le32(0xff000000 | unorm16_to_8(in[i].b) << 16 |
+			   unorm16_to_8(in[i].g) << 8 | unorm16_to_8(in[i].r),
+			   dst);
+}
+
+static inline u32 pack2101010(u32 a2, u32 hi, u32 mid, u32 lo)
+{
+	return a2 << 30 | hi << 20 | mid << 10 | lo;
+}
+
+static void write_argb2101010(u8 *dst, const struct vflipq_px *in,
+			      unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, dst += 4)
+		store_le32(pack2101010((in[i].a + 0x2aaa) / 0x5555,
+				       unorm16_to_10(in[i].r),
+				       unorm16_to_10(in[i].g),
+				       unorm16_to_10(in[i].b)), dst);
+}
+
+static void write_abgr2101010(u8 *dst, const struct vflipq_px *in,
+			      unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, dst += 4)
+		store_le32(pack2101010((in[i].a + 0x2aaa) / 0x5555,
+				       unorm16_to_10(in[i].b),
+				       unorm16_to_10(in[i].g),
+				       unorm16_to_10(in[i].r)), dst);
+}
+
+static void write_xbgr2101010(u8 *dst, const struct vflipq_px *in,
+			      unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, dst += 4)
+		store_le32(pack2101010(3, unorm16_to_10(in[i].b),
+				       unorm16_to_10(in[i].g),
+				       unorm16_to_10(in[i].r)), dst);
+}
+
+static inline u64 pack16f(u16 a, u16 hi, u16 mid, u16 lo)
+{
+	return (u64)unorm16_to_half(a) << 48 | (u64)unorm16_to_half(hi) << 32 |
+	       (u64)unorm16_to_half(mid) << 16 | unorm16_to_half(lo);
+}
+
+static void write_argb16f(u8 *dst, const struct vflipq_px *in, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, dst += 8)
+		store_le64(pack16f(in[i].a, in[i].r, in[i].g, in[i].b), dst);
+}
+
+static void write_xrgb16f(u8 *dst, const struct vflipq_px *in, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, dst += 8)
+		store_le64(pack16f(0xffff, in[i].r, in[i].g, in[i].b), dst);
+}
+
+static void write_abgr16f(u8 *dst, const struct vflipq_px *in, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, dst += 8)
+		store_le64(pack16f(in[i].a, in[i].b, in[i].g, in[i].r), dst);
+}
+
+static void write_xbgr16f(u8 *dst, const struct vflipq_px *in, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, dst += 8)
+		store_le64(pack16f(0xffff, in[i].b, in[i].g, in[i].r), dst);
+}
+
+static void write_rgb565(u8 *dst, const struct vflipq_px *in, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, dst += 2)
+		store_le16(((in[i].r * 31u + 32767) / 65535) << 11 |
+			   ((in[i].g * 63u + 32767) / 65535) << 5 |
+			   ((in[i].b * 31u + 32767) / 65535), dst);
+}
+
 static const struct vflipq_format_ops vflipq_ops[] = {
 	{ DRM_FORMAT_XRGB8888, read_xrgb8888, write_xrgb8888 },
 	{ DRM_FORMAT_ARGB8888, read_argb8888, write_argb8888 },
-	{ DRM_FORMAT_XBGR8888, read_xbgr8888, NULL },
+	{ DRM_FORMAT_XBGR8888, read_xbgr8888, write_xbgr8888 },
 	{ DRM_FORMAT_ABGR8888, read_abgr8888, write_abgr8888 },
 	{ DRM_FORMAT_XRGB2101010, read_xrgb2101010, write_xrgb2101010 },
-	{ DRM_FORMAT_ARGB2101010, read_argb2101010, NULL },
-	{ DRM_FORMAT_XBGR2101010, read_xbgr2101010, NULL },
-	{ DRM_FORMAT_ABGR2101010, read_abgr2101010, NULL },
-	{ DRM_FORMAT_XRGB16161616F, read_xrgb16f, NULL },
-	{ DRM_FORMAT_ARGB16161616F, read_argb16f, NULL },
-	{ DRM_FORMAT_XBGR16161616F, read_xbgr16f, NULL },
-	{ DRM_FORMAT_ABGR16161616F, read_abgr16f, NULL },
-	{ DRM_FORMAT_RGB565, read_rgb565, NULL },
+	{ DRM_FORMAT_ARGB2101010, read_argb2101010, write_argb2101010 },
+	{ DRM_FORMAT_XBGR2101010, read_xbgr2101010, write_xbgr2101010 },
+	{ DRM_FORMAT_ABGR2101010, read_abgr2101010, write_abgr2101010 },
+	{ DRM_FORMAT_XRGB16161616F, read_xrgb16f, write_xrgb16f },
+	{ DRM_FORMAT_ARGB16161616F, read_argb16f, write_argb16f },
+	{ DRM_FORMAT_XBGR16161616F, read_xbgr16f, write_xbgr16f },
+	{ DRM_FORMAT_ABGR16161616F, read_abgr16f, write_abgr16f },
+	{ DRM_FORMAT_RGB565, read_rgb565, write_rgb565 },
 	{ DRM_FORMAT_NV12, read_nv12, NULL },
 };
 

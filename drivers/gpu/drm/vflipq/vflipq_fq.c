@@ -165,6 +165,8 @@ static int submit_validate(const struct vfq_crtc *c, const struct vfq_submit *s)
 			return -EINVAL;
 		if (sp->mode > VFQ_MODE_IMMEDIATE_NO_TEARING || !sp->buf)
 			return -EINVAL;
+		if (sp->mode == VFQ_MODE_IMMEDIATE && s->duration_ns)
+			return -EINVAL;
 		if (!p->log_len)
 			return -EINVAL;
 		if (p->live && s->target_ns < p->last_target_ns)
@@ -187,7 +189,7 @@ static u32 submit_drain(const struct vfq_crtc *c, const struct vfq_submit *s,
 
 	*mask = 0;
 	/* A new refresh only once what runs at the old one has drained. */
-	if (s->duration_ns && crtc_pending)
+	if (s->duration_ns && s->duration_ns != c->period_ns && crtc_pending)
 		flags |= VFQ_DRAIN_ALL_PLANES;
 	for (i = 0; i < s->nplanes; i++) {
 		const struct vfq_submit_plane *sp = &s->p[i];
@@ -274,23 +276,26 @@ static void cancel_front(struct vfq_crtc *c, unsigned int pi)
 	q_pop_front(p);
 }
 
-static void show_front(struct vfq_crtc *c, unsigned int pi, u64 ts, u64 seq,
-		       bool *raised)
+/* Every plane of an interlocked flip carries it: apply once per vblank. */
+static void apply_duration(struct vfq_crtc *c, u64 duration, u64 ts, u64 seq)
+{
+	if (!duration || (duration == c->period_ns && c->phase_ns == ts))
+		return;
+	c->period_ns = duration;
+	c->phase_ns = ts;
+	c->phase_seq = seq;
+	if (c->ops->period)
+		c->ops->period(c->ctx, duration, ts, seq);
+}
+
+/* Returns whether the plane's interrupt target was reached. */
+static bool show_front(struct vfq_crtc *c, unsigned int pi, u64 ts, u64 seq)
 {
 	struct vfq_plane *p = &c->planes[pi];
 	struct vfq_flip *f = q_at(p, 0);
 	void *old = p->shown_buf;
 	u64 id = f->present_id;
 
-	/* Every plane of the flip carries it: apply once per vblank. */
-	if (f->duration_ns &&
-	    (f->duration_ns != c->period_ns || c->phase_ns != ts)) {
-		c->period_ns = f->duration_ns;
-		c->phase_ns = ts;
-		c->phase_seq = seq;
-		if (c->ops->period)
-			c->ops->period(c->ctx, f->duration_ns, ts, seq);
-	}
 	c->ops->show(c->ctx, pi, f->buf, id, ts, seq);
 	if (old)
 		c->ops->release(c->ctx, pi, old);
@@ -303,8 +308,15 @@ static void show_front(struct vfq_crtc *c, unsigned int pi, u64 ts, u64 seq,
 
 	if (p->irq_armed && id >= p->irq_target) {
 		p->irq_armed = false;
-		fire(c, pi, seq, ts, raised);
+		return true;
 	}
+	return false;
+}
+
+static bool flip_ready(struct vfq_crtc *c, unsigned int pi,
+		       const struct vfq_flip *f)
+{
+	return !c->ops->ready || c->ops->ready(c->ctx, pi, f->buf);
 }
 
 /* Tombstones at the front have nothing latched ahead of them any more. */
@@ -318,15 +330,28 @@ static void flush_tombstones(struct vfq_crtc *c, unsigned int pi)
 
 /*
  * Show ring entry @last (live, due) on plane @pi: everything ahead of it is
- * logged cancelled, in order, and the tombstones right behind it follow.
+ * logged cancelled, in order, and the tombstones right behind it follow;
+ * the interrupt, if any, reports the log with all of that in it.  A new
+ * frame duration carried by a flip that was collapsed still applies.
  */
 static void latch(struct vfq_crtc *c, unsigned int pi, unsigned int last,
 		  u64 ts, u64 seq, bool *raised)
 {
+	struct vfq_plane *p = &c->planes[pi];
+	u64 duration = 0;
+	unsigned int i;
+	bool irq;
+
+	for (i = 0; i <= last; i++)
+		if (!q_peek(p, i)->tombstone && q_peek(p, i)->duration_ns)
+			duration = q_peek(p, i)->duration_ns;
+	apply_duration(c, duration, ts, seq);
 	while (last--)
 		cancel_front(c, pi);
-	show_front(c, pi, ts, seq, raised);
+	irq = show_front(c, pi, ts, seq);
 	flush_tombstones(c, pi);
+	if (irq)
+		fire(c, pi, seq, ts, raised);
 }
 
 /**
@@ -354,7 +379,7 @@ void vfq_vblank(struct vfq_crtc *c, u64 vblank_ns, u64 seq)
 
 			if (f->tombstone)
 				continue;
-			if (f->target_ns > vblank_ns)
+			if (f->target_ns > vblank_ns || !flip_ready(c, pi, f))
 				break;
 			newest = i;
 		}
@@ -415,7 +440,7 @@ void vfq_immediate(struct vfq_crtc *c, u64 now_ns, u64 seq)
 
 			if (f->tombstone)
 				continue;
-			if (f->target_ns > now_ns)
+			if (f->target_ns > now_ns || !flip_ready(c, pi, f))
 				break;
 			if (f->mode == VFQ_MODE_IMMEDIATE)
 				newest = i;

@@ -110,6 +110,8 @@ struct vfq_stats {
  * @event: raise the interrupt of @plane with its first free log index
  * @period: the frame duration becomes @period_ns from the vblank at @ts_ns
  * @logged: a log entry was written (optional, for tracing)
+ * @ready: whether @buf can be shown yet (optional): a due flip that is not
+ *	ready waits, and so does every flip behind it
  */
 struct vfq_ops {
 	void (*show)(void *ctx, unsigned int plane, void *buf, u64 present_id,
@@ -120,6 +122,7 @@ struct vfq_ops {
 	void (*period)(void *ctx, u64 period_ns, u64 ts_ns, u64 seq);
 	void (*logged)(void *ctx, unsigned int plane, u64 present_id,
 		       u64 ts_ns, u32 index);
+	bool (*ready)(void *ctx, unsigned int plane, void *buf);
 };
 
 struct vfq_crtc {

@@ -117,7 +117,7 @@ static int vflipq_plane_check_queue(struct drm_plane *plane,
 	if (!new->fb && !new->crtc)
 		return 0;
 	crtc_state = drm_atomic_get_new_crtc_state(state, &vplane->out->crtc);
-	if (crtc_state && drm_atomic_crtc_needs_modeset(crtc_state))
+	if (crtc_state && vflipq_scanout_changes(crtc_state))
 		return 0;
 	return -EBUSY;
 }
@@ -140,6 +140,9 @@ static int vflipq_plane_atomic_check(struct drm_plane *plane,
 
 	if (fb->modifier != DRM_FORMAT_MOD_LINEAR)
 		return -EINVAL;
+	ret = vflipq_caso_check_scanout(to_vflipq_device(plane->dev), fb);
+	if (ret)
+		return ret;
 
 	crtc_state = drm_atomic_get_crtc_state(state, new->crtc);
 	if (IS_ERR(crtc_state))
@@ -227,6 +230,9 @@ static void vflipq_plane_atomic_update(struct drm_plane *plane,
 	if (old->fb != new->fb || old->crtc != new->crtc)
 		vflipq_flipq_plane_taken(container_of(plane, struct vflipq_plane,
 						      base));
+	if (new->fb && new->fb != old->fb && new->visible &&
+	    vflipq_fb_is_cross_adapter(new->fb))
+		atomic64_inc(&to_vflipq_device(plane->dev)->imported_scanouts);
 }
 
 static const struct drm_plane_helper_funcs vflipq_plane_helper_funcs = {
