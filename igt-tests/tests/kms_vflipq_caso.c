@@ -12,7 +12,9 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/udmabuf.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "vflipq_helpers.h"
@@ -472,6 +474,191 @@ static void test_static_check(void)
 	vfq_fb_destroy(&local);
 }
 
+/* vgem's fence ioctls (include/uapi/drm/vgem_drm.h) */
+struct caso_vgem_fence_attach {
+	uint32_t handle, flags, out_fence, pad;
+};
+struct caso_vgem_fence_signal {
+	uint32_t fence, flags;
+};
+#define CASO_VGEM_FENCE_ATTACH \
+	DRM_IOWR(DRM_COMMAND_BASE + 0x01, struct caso_vgem_fence_attach)
+#define CASO_VGEM_FENCE_SIGNAL \
+	DRM_IOW(DRM_COMMAND_BASE + 0x02, struct caso_vgem_fence_signal)
+
+/* The screen of the first pipe; restores nothing. */
+static void pipe_on_black(struct adapter *a, struct vfq_fb *black)
+{
+	vfq_dev_reset(&a->dev);
+	vfq_fb_create(a->dev.fd, W, H, DRM_FORMAT_XRGB8888, black);
+	igt_assert_eq(put_on_primary(a, black->fb_id, W, H, 0), 0);
+}
+
+/*
+ * A queued flip of a buffer another device is still rendering waits for
+ * that device's fence: the old image stays until it signals.
+ */
+static void test_implicit_fence(void)
+{
+	struct adapter *a = display(3);
+	int vgem = vfq_open_driver("vgem");
+	struct caso_vgem_fence_attach fa = { .flags = 1 };
+	struct caso_vgem_fence_signal fs = { };
+	struct drm_vflipq_set_log sl = { };
+	struct drm_vflipq_set_irq_target it = { };
+	struct drm_vflipq_update_log ul = { };
+	struct drm_vflipq_flip_plane p = { };
+	struct drm_vflipq_flip_submit s = { };
+	struct vfq_fb bo, black;
+	char buf[256];
+	uint64_t signalled;
+	uint32_t xfb;
+
+	igt_require(vgem >= 0);
+	pipe_on_black(a, &black);
+	igt_assert_eq(vfq_bo_create(vgem, W, H, DRM_FORMAT_XRGB8888, &bo), 0);
+	vfq_fb_pattern(&bo, 31);
+	igt_assert_eq(import_fb(a->dev.fd, &bo, bo.pitch, 0, &xfb), 0);
+
+	sl = (struct drm_vflipq_set_log){ .crtc_id = a->dev.pipe[0].crtc_id,
+		.plane_id = a->dev.pipe[0].primary, .num_entries = 8 };
+	do_ioctl(a->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG, &sl);
+	it = (struct drm_vflipq_set_irq_target){ .crtc_id = sl.crtc_id,
+		.plane_id = sl.plane_id, .target = 1 };
+	do_ioctl(a->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET, &it);
+
+	fa.handle = bo.handle;
+	do_ioctl(vgem, CASO_VGEM_FENCE_ATTACH, &fa);
+	p = (struct drm_vflipq_flip_plane){ .plane_id = sl.plane_id,
+		.fb_id = xfb, .present_id = 1 };
+	s = (struct drm_vflipq_flip_submit){ .crtc_id = sl.crtc_id,
+		.target_ns = vfq_now_ns(), .planes_ptr = (uintptr_t)&p,
+		.num_planes = 1, .plane_size = sizeof(p) };
+	igt_assert_eq(ioctl(a->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s), 0);
+
+	/* Due for a dozen frames, but still being rendered: not shown. */
+	usleep(200000);
+	ul = (struct drm_vflipq_update_log){ .crtc_id = sl.crtc_id,
+					     .plane_id = sl.plane_id };
+	do_ioctl(a->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_UPDATE_LOG, &ul);
+	igt_assert_eq(ul.first_free, 0);
+	igt_assert_eq_u64(ul.present_id_shown, 0);
+	check_screen(a, &black, 0);
+
+	signalled = vfq_now_ns();
+	fs.fence = fa.out_fence;
+	do_ioctl(vgem, CASO_VGEM_FENCE_SIGNAL, &fs);
+	{
+		struct pollfd pfd = { .fd = a->dev.fd, .events = POLLIN };
+
+		igt_assert_eq(poll(&pfd, 1, 2000), 1);
+		igt_assert(read(a->dev.fd, buf, sizeof(buf)) > 0);
+	}
+	ul = (struct drm_vflipq_update_log){ .crtc_id = sl.crtc_id,
+					     .plane_id = sl.plane_id };
+	do_ioctl(a->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_UPDATE_LOG, &ul);
+	igt_assert_eq(ul.first_free, 1);
+	igt_assert_eq_u64(ul.present_id_shown, 1);
+	igt_info("shown %" PRIu64 " us after the fence signalled\n",
+		 (vfq_now_ns() - signalled) / 1000);
+	check_screen(a, &bo, 0);
+
+	vfq_dev_reset(&a->dev);
+	drmCloseBufferHandle(a->dev.fd, sl.handle);
+	igt_assert_eq(drmModeRmFB(a->dev.fd, xfb), 0);
+	vfq_fb_destroy(&bo);
+	vfq_fb_destroy(&black);
+	close(vgem);
+}
+
+/* The copy engine starts only when the source's producer is done. */
+static void test_copy_waits(void)
+{
+	struct adapter *a = display(1);
+	int vgem = vfq_open_driver("vgem");
+	struct caso_vgem_fence_attach fa = { .flags = 1 };
+	struct caso_vgem_fence_signal fs = { };
+	struct pollfd pfd = { .events = POLLIN };
+	struct vfq_fb bo, local;
+	uint32_t xfb;
+
+	igt_require(vgem >= 0);
+	igt_assert_eq(vfq_bo_create(vgem, W, H, DRM_FORMAT_XRGB8888, &bo), 0);
+	vfq_fb_pattern(&bo, 51);
+	igt_assert_eq(import_fb(a->dev.fd, &bo, bo.pitch, 0, &xfb), 0);
+	vfq_fb_create(a->dev.fd, W, H, DRM_FORMAT_XRGB8888, &local);
+
+	fa.handle = bo.handle;
+	do_ioctl(vgem, CASO_VGEM_FENCE_ATTACH, &fa);
+	igt_assert_eq(copy(a->dev.fd, xfb, local.fb_id, W, H, W, H, &pfd.fd),
+		      0);
+	/* Not before the render adapter signals. */
+	igt_assert_eq(poll(&pfd, 1, 300), 0);
+	fs.fence = fa.out_fence;
+	do_ioctl(vgem, CASO_VGEM_FENCE_SIGNAL, &fs);
+	wait_fence(pfd.fd);
+	{
+		struct vfq_color e = vfq_fb_get(&bo, 13, 17);
+		struct vfq_color g = vfq_fb_get(&local, 13, 17);
+
+		igt_assert_eq(g.r, e.r);
+		igt_assert_eq(g.g, e.g);
+		igt_assert_eq(g.b, e.b);
+	}
+	igt_assert_eq(drmModeRmFB(a->dev.fd, xfb), 0);
+	vfq_fb_destroy(&local);
+	vfq_fb_destroy(&bo);
+	close(vgem);
+}
+
+/* udmabuf (memfd pages) works as a render source like any exporter. */
+static void test_udmabuf(void)
+{
+	struct adapter *a = display(3);
+	struct udmabuf_create c = { };
+	struct vfq_fb ref, black;
+	uint32_t handles[4] = { 0 }, pitches[4], offsets[4] = { 0 }, fb;
+	int dev = open("/dev/udmabuf", O_RDWR), memfd, dmabuf;
+	size_t size;
+	void *map;
+
+	igt_require_f(dev >= 0, "no /dev/udmabuf\n");
+	/* The reference pattern, laid out as the cross-adapter buffer. */
+	igt_assert_eq(vfq_bo_create(a->dev.fd, W, H, DRM_FORMAT_XRGB8888, &ref),
+		      0);
+	vfq_fb_pattern(&ref, 41);
+	size = (ref.pitch * H + 4095) & ~4095ul;
+	memfd = memfd_create("vflipq-udmabuf", MFD_ALLOW_SEALING);
+	igt_assert(memfd >= 0);
+	igt_assert_eq(ftruncate(memfd, size), 0);
+	igt_assert_eq(fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK), 0);
+	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+	igt_assert(map != MAP_FAILED);
+	memcpy(map, ref.map, (size_t)ref.pitch * H);
+	munmap(map, size);
+
+	c.memfd = memfd;
+	c.size = size;
+	dmabuf = ioctl(dev, UDMABUF_CREATE, &c);
+	igt_assert(dmabuf >= 0);
+	igt_assert_eq(drmPrimeFDToHandle(a->dev.fd, dmabuf, &handles[0]), 0);
+	pitches[0] = ref.pitch;
+	igt_assert_eq(drmModeAddFB2(a->dev.fd, W, H, DRM_FORMAT_XRGB8888,
+				    handles, pitches, offsets, &fb, 0), 0);
+	pipe_on_black(a, &black);
+	igt_assert_eq(put_on_primary(a, fb, W, H, 0), 0);
+	check_screen(a, &ref, 0);
+
+	vfq_dev_reset(&a->dev);
+	igt_assert_eq(drmModeRmFB(a->dev.fd, fb), 0);
+	drmCloseBufferHandle(a->dev.fd, handles[0]);
+	close(dmabuf);
+	close(memfd);
+	close(dev);
+	vfq_fb_destroy(&black);
+	vfq_fb_destroy(&ref);
+}
+
 static void test_bandwidth(void)
 {
 	static const char *const attrs[] = {
@@ -548,6 +735,15 @@ igt_main
 	igt_describe("A TEST_ONLY static check leaves no trace");
 	igt_subtest("static-check")
 		test_static_check();
+	igt_describe("A queued flip waits for the exporter's implicit fence");
+	igt_subtest("implicit-fence")
+		test_implicit_fence();
+	igt_describe("The copy engine waits for the source's implicit fence");
+	igt_subtest("copy-waits-fence")
+		test_copy_waits();
+	igt_describe("udmabuf buffers are scanned out like any exporter's");
+	igt_subtest("udmabuf-source")
+		test_udmabuf();
 	igt_describe("The display bandwidth budget, rotation costing double");
 	igt_subtest("bandwidth-budget")
 		test_bandwidth();
