@@ -125,23 +125,6 @@ struct vflipq_layer {
 	struct vflipq_fq_buf *buf;
 };
 
-/* @data comes from drm_gem_fb_vmap(): it already points at fb->offsets. */
-static void fb_src(const struct drm_framebuffer *fb,
-		   const struct iosys_map *data, struct vflipq_src *src)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(src->base); i++) {
-		if (i < fb->format->num_planes) {
-			src->base[i] = data[i].vaddr;
-			src->pitch[i] = fb->pitches[i];
-		} else {
-			src->base[i] = NULL;
-			src->pitch[i] = 0;
-		}
-	}
-}
-
 /*
  * What a plane scans out this frame: the image the flip queue latched if
  * there is one, else the committed state.
@@ -160,13 +143,15 @@ static void layer_init(struct vflipq_output *out,
 	buf = vflipq_flipq_scanout_get(out, vplane->fq_index);
 	l->buf = buf;
 	if (buf) {
-		fb_src(buf->fb, buf->data, &l->src);
+		vflipq_src_init(&l->src, buf->data, buf->fb->pitches,
+				buf->fb->format->num_planes);
 		l->dst = buf->dst;
 		l->xform = buf->xform;
 		l->reader = buf->reader;
 		l->has_alpha = buf->fb->format->has_alpha;
 	} else {
-		fb_src(st->fb, ps->base.data, &l->src);
+		vflipq_src_init(&l->src, ps->base.data, st->fb->pitches,
+				st->fb->format->num_planes);
 		l->dst = ps->dst;
 		l->xform = ps->xform;
 		l->reader = ps->reader;

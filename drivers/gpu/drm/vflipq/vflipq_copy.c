@@ -65,19 +65,6 @@ static const struct dma_fence_ops vflipq_copy_fence_ops = {
 	.get_timeline_name = vflipq_copy_timeline_name,
 };
 
-static void fb_view(const struct drm_framebuffer *fb,
-		    const struct iosys_map *data, struct vflipq_src *v)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(v->base); i++) {
-		bool used = i < fb->format->num_planes;
-
-		v->base[i] = used ? data[i].vaddr : NULL;
-		v->pitch[i] = used ? fb->pitches[i] : 0;
-	}
-}
-
 /*
  * Same format and size: rows are copied as bytes.  Otherwise each
  * destination row is point-sampled from one source row through the
@@ -121,7 +108,7 @@ static int vflipq_copy_rows(struct vflipq_copy_job *job,
 		kvfree(out);
 		return -ENOMEM;
 	}
-	fb_view(src, sdata, &view);
+	vflipq_src_init(&view, sdata, src->pitches, src->format->num_planes);
 	for (y = 0; y < dh; y++) {
 		unsigned int sy = job->s.y1 + (u64)y * sh / dh;
 

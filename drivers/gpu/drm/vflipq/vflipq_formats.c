@@ -8,6 +8,7 @@
 #include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
+#include <linux/iosys-map.h>
 #include <linux/string.h>
 
 #include <drm/drm_blend.h>
@@ -391,97 +392,37 @@ static void read_nv12(const struct vflipq_src *src, int x, int y,
 	}
 }
 
-static void write_xrgb8888(u8 *dst, const struct vflipq_px *in, unsigned int n)
+static __always_inline void
+write_row32(u8 *dst, const struct vflipq_px *in, unsigned int n,
+	    u32 (*pack)(const struct vflipq_px *px))
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++, dst += 4)
-		store_le32(0xff000000 | unorm16_to_8(in[i].r) << 16 |
-			   unorm16_to_8(in[i].g) << 8 | unorm16_to_8(in[i].b),
-			   dst);
+		store_le32(pack(&in[i]), dst);
 }
 
-static void write_argb8888(u8 *dst, const struct vflipq_px *in, unsigned int n)
+static __always_inline void
+write_row64(u8 *dst, const struct vflipq_px *in, unsigned int n,
+	    u64 (*pack)(const struct vflipq_px *px))
 {
 	unsigned int i;
 
-	for (i = 0; i < n; i++, dst += 4)
-		store_le32(unorm16_to_8(in[i].a) << 24 |
-			   unorm16_to_8(in[i].r) << 16 |
-			   unorm16_to_8(in[i].g) << 8 | unorm16_to_8(in[i].b),
-			   dst);
+	for (i = 0; i < n; i++, dst += 8)
+		store_le64(pack(&in[i]), dst);
 }
 
-static void write_abgr8888(u8 *dst, const struct vflipq_px *in, unsigned int n)
+static inline u32 pack8888(u32 a, u32 hi, u32 mid, u32 lo)
 {
-	unsigned int i;
-
-	for (i = 0; i < n; i++, dst += 4)
-		store_le32(unorm16_to_8(in[i].a) << 24 |
-			   unorm16_to_8(in[i].b) << 16 |
-			   unorm16_to_8(in[i].g) << 8 | unorm16_to_8(in[i].r),
-			   dst);
+	return unorm16_to_8(a) << 24 | unorm16_to_8(hi) << 16 |
+	       unorm16_to_8(mid) << 8 | unorm16_to_8(lo);
 }
 
-static void write_xrgb2101010(u8 *dst, const struct vflipq_px *in,
-			      unsigned int n)
+/* 2-bit alpha: round(a * 3 / 65535). */
+static inline u32 pack2101010(u32 a, u32 hi, u32 mid, u32 lo)
 {
-	unsigned int i;
-
-	for (i = 0; i < n; i++, dst += 4)
-		store_le32(0xc0000000 | unorm16_to_10(in[i].r) << 20 |
-			   unorm16_to_10(in[i].g) << 10 |
-			   unorm16_to_10(in[i].b), dst);
-}
-
-static void write_xbgr8888(u8 *dst, const struct vflipq_px *in, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++, dst += 4)
-		store_le32(0xff000000 | unorm16_to_8(in[i].b) << 16 |
-			   unorm16_to_8(in[i].g) << 8 | unorm16_to_8(in[i].r),
-			   dst);
-}
-
-static inline u32 pack2101010(u32 a2, u32 hi, u32 mid, u32 lo)
-{
-	return a2 << 30 | hi << 20 | mid << 10 | lo;
-}
-
-static void write_argb2101010(u8 *dst, const struct vflipq_px *in,
-			      unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++, dst += 4)
-		store_le32(pack2101010((in[i].a + 0x2aaa) / 0x5555,
-				       unorm16_to_10(in[i].r),
-				       unorm16_to_10(in[i].g),
-				       unorm16_to_10(in[i].b)), dst);
-}
-
-static void write_abgr2101010(u8 *dst, const struct vflipq_px *in,
-			      unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++, dst += 4)
-		store_le32(pack2101010((in[i].a + 0x2aaa) / 0x5555,
-				       unorm16_to_10(in[i].b),
-				       unorm16_to_10(in[i].g),
-				       unorm16_to_10(in[i].r)), dst);
-}
-
-static void write_xbgr2101010(u8 *dst, const struct vflipq_px *in,
-			      unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++, dst += 4)
-		store_le32(pack2101010(3, unorm16_to_10(in[i].b),
-				       unorm16_to_10(in[i].g),
-				       unorm16_to_10(in[i].r)), dst);
+	return ((a + 0x2aaa) / 0x5555) << 30 | unorm16_to_10(hi) << 20 |
+	       unorm16_to_10(mid) << 10 | unorm16_to_10(lo);
 }
 
 static inline u64 pack16f(u16 a, u16 hi, u16 mid, u16 lo)
@@ -490,37 +431,86 @@ static inline u64 pack16f(u16 a, u16 hi, u16 mid, u16 lo)
 	       (u64)unorm16_to_half(mid) << 16 | unorm16_to_half(lo);
 }
 
-static void write_argb16f(u8 *dst, const struct vflipq_px *in, unsigned int n)
+/* X formats write opaque padding: what their A twins would. */
+static __always_inline u32 pack_xrgb8888(const struct vflipq_px *p)
 {
-	unsigned int i;
-
-	for (i = 0; i < n; i++, dst += 8)
-		store_le64(pack16f(in[i].a, in[i].r, in[i].g, in[i].b), dst);
+	return pack8888(0xffff, p->r, p->g, p->b);
 }
 
-static void write_xrgb16f(u8 *dst, const struct vflipq_px *in, unsigned int n)
+static __always_inline u32 pack_argb8888(const struct vflipq_px *p)
 {
-	unsigned int i;
-
-	for (i = 0; i < n; i++, dst += 8)
-		store_le64(pack16f(0xffff, in[i].r, in[i].g, in[i].b), dst);
+	return pack8888(p->a, p->r, p->g, p->b);
 }
 
-static void write_abgr16f(u8 *dst, const struct vflipq_px *in, unsigned int n)
+static __always_inline u32 pack_xbgr8888(const struct vflipq_px *p)
 {
-	unsigned int i;
-
-	for (i = 0; i < n; i++, dst += 8)
-		store_le64(pack16f(in[i].a, in[i].b, in[i].g, in[i].r), dst);
+	return pack8888(0xffff, p->b, p->g, p->r);
 }
 
-static void write_xbgr16f(u8 *dst, const struct vflipq_px *in, unsigned int n)
+static __always_inline u32 pack_abgr8888(const struct vflipq_px *p)
 {
-	unsigned int i;
-
-	for (i = 0; i < n; i++, dst += 8)
-		store_le64(pack16f(0xffff, in[i].b, in[i].g, in[i].r), dst);
+	return pack8888(p->a, p->b, p->g, p->r);
 }
+
+static __always_inline u32 pack_xrgb2101010(const struct vflipq_px *p)
+{
+	return pack2101010(0xffff, p->r, p->g, p->b);
+}
+
+static __always_inline u32 pack_argb2101010(const struct vflipq_px *p)
+{
+	return pack2101010(p->a, p->r, p->g, p->b);
+}
+
+static __always_inline u32 pack_xbgr2101010(const struct vflipq_px *p)
+{
+	return pack2101010(0xffff, p->b, p->g, p->r);
+}
+
+static __always_inline u32 pack_abgr2101010(const struct vflipq_px *p)
+{
+	return pack2101010(p->a, p->b, p->g, p->r);
+}
+
+static __always_inline u64 pack_xrgb16f(const struct vflipq_px *p)
+{
+	return pack16f(0xffff, p->r, p->g, p->b);
+}
+
+static __always_inline u64 pack_argb16f(const struct vflipq_px *p)
+{
+	return pack16f(p->a, p->r, p->g, p->b);
+}
+
+static __always_inline u64 pack_xbgr16f(const struct vflipq_px *p)
+{
+	return pack16f(0xffff, p->b, p->g, p->r);
+}
+
+static __always_inline u64 pack_abgr16f(const struct vflipq_px *p)
+{
+	return pack16f(p->a, p->b, p->g, p->r);
+}
+
+#define VFLIPQ_WRITER(name, width)					\
+static void write_##name(u8 *dst, const struct vflipq_px *in,		\
+			 unsigned int n)				\
+{									\
+	write_row##width(dst, in, n, pack_##name);			\
+}
+
+VFLIPQ_WRITER(xrgb8888, 32)
+VFLIPQ_WRITER(argb8888, 32)
+VFLIPQ_WRITER(xbgr8888, 32)
+VFLIPQ_WRITER(abgr8888, 32)
+VFLIPQ_WRITER(xrgb2101010, 32)
+VFLIPQ_WRITER(argb2101010, 32)
+VFLIPQ_WRITER(xbgr2101010, 32)
+VFLIPQ_WRITER(abgr2101010, 32)
+VFLIPQ_WRITER(xrgb16f, 64)
+VFLIPQ_WRITER(argb16f, 64)
+VFLIPQ_WRITER(xbgr16f, 64)
+VFLIPQ_WRITER(abgr16f, 64)
 
 static void write_rgb565(u8 *dst, const struct vflipq_px *in, unsigned int n)
 {
@@ -530,6 +520,20 @@ static void write_rgb565(u8 *dst, const struct vflipq_px *in, unsigned int n)
 		store_le16(((in[i].r * 31u + 32767) / 65535) << 11 |
 			   ((in[i].g * 63u + 32767) / 65535) << 5 |
 			   ((in[i].b * 31u + 32767) / 65535), dst);
+}
+
+/* @data comes from drm_gem_fb_vmap(): it already points at fb->offsets. */
+void vflipq_src_init(struct vflipq_src *src, const struct iosys_map *data,
+		     const u32 *pitches, unsigned int num_planes)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(src->base); i++) {
+		bool used = i < num_planes;
+
+		src->base[i] = used ? data[i].vaddr : NULL;
+		src->pitch[i] = used ? pitches[i] : 0;
+	}
 }
 
 static const struct vflipq_format_ops vflipq_ops[] = {

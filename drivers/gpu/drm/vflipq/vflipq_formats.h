@@ -59,7 +59,11 @@ struct vflipq_format_ops {
 			  unsigned int n);
 };
 
+struct iosys_map;
+
 const struct vflipq_format_ops *vflipq_format_ops(u32 format);
+void vflipq_src_init(struct vflipq_src *src, const struct iosys_map *data,
+		     const u32 *pitches, unsigned int num_planes);
 void vflipq_xform_init(struct vflipq_xform *xf, int src_x, int src_y,
 		       int src_w, int src_h, unsigned int rotation);
 
