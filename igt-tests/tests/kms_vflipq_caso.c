@@ -252,7 +252,7 @@ static void test_tier(int tier)
 {
 	struct adapter *a = display(tier);
 	struct drm_vflipq_get_counters c0, c1;
-	struct vfq_fb bo, local, local16;
+	struct vfq_fb bo, local, local16, local10;
 	uint32_t xfb;
 	int fence;
 
@@ -261,6 +261,7 @@ static void test_tier(int tier)
 	igt_assert_eq(import_fb(a->dev.fd, &bo, bo.pitch, 0, &xfb), 0);
 	vfq_fb_create(a->dev.fd, W, H, DRM_FORMAT_XRGB8888, &local);
 	vfq_fb_create(a->dev.fd, W, H, DRM_FORMAT_ABGR16161616F, &local16);
+	vfq_fb_create(a->dev.fd, W, H, DRM_FORMAT_XRGB2101010, &local10);
 	c0 = counters(a);
 
 	/* One copy: scan the cross-adapter buffer out, tier 3 only. */
@@ -290,6 +291,17 @@ static void test_tier(int tier)
 		igt_assert_eq_u64(c1.copies - c0.copies, 1);
 		igt_assert_eq_u64(c1.bytes_copied - c0.bytes_copied,
 				  (uint64_t)W * H * 4);
+		/* debugfs tells the same. */
+		{
+			char path[128], txt[256], want[64];
+
+			snprintf(path, sizeof(path),
+				 "/sys/kernel/debug/dri/%d/vflipq_caso", a->card);
+			igt_assert(vfq_file_read(path, txt, sizeof(txt)) > 0);
+			snprintf(want, sizeof(want), "bytes_copied=%" PRIu64,
+				 (uint64_t)c1.bytes_copied);
+			igt_assert_f(strstr(txt, want), "%s\n", txt);
+		}
 	}
 
 	/* Conversion and stretch are texture reads: tier 2 and up. */
@@ -308,6 +320,13 @@ static void test_tier(int tier)
 			g = vfq_fb_get(&local16, 7, 9);
 			igt_assert_lte(abs(vfq_chan(g.r, 8) - vfq_chan(e.r, 8)), 0);
 			igt_assert_lte(abs(vfq_chan(g.b, 8) - vfq_chan(e.b, 8)), 0);
+			/* 8 -> 10 bit: v * 1023 / 255, rounded. */
+			igt_assert_eq(copy(a->dev.fd, xfb, local10.fb_id, W, H,
+					   W, H, &fence), 0);
+			wait_fence(fence);
+			g = vfq_fb_get(&local10, 7, 9);
+			igt_assert_eq(vfq_chan(g.g, 10),
+				      (vfq_chan(e.g, 8) * 1023 + 127) / 255);
 			/* Stretch the left half over the whole buffer. */
 			igt_assert_eq(copy(a->dev.fd, xfb, local.fb_id, W / 2, H,
 					   W, H, &fence), 0);
@@ -319,6 +338,7 @@ static void test_tier(int tier)
 	}
 	vfq_dev_reset(&a->dev);
 	igt_assert_eq(drmModeRmFB(a->dev.fd, xfb), 0);
+	vfq_fb_destroy(&local10);
 	vfq_fb_destroy(&local16);
 	vfq_fb_destroy(&local);
 	vfq_fb_destroy(&bo);

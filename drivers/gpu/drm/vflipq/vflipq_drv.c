@@ -177,9 +177,24 @@ static int vflipq_flipq_show(struct seq_file *m, void *data)
 	return 0;
 }
 
+/* The copy engine and cross-adapter scan-out of the device. */
+static int vflipq_caso_show(struct seq_file *m, void *data)
+{
+	struct drm_info_node *node = m->private;
+	struct vflipq_device *vdev = to_vflipq_device(node->minor->dev);
+
+	seq_printf(m, "tier=%u\ncopies=%lld\nbytes_copied=%lld\nimported_scanouts=%lld\n",
+		   vflipq_caso_tier(vdev->config.caso_caps),
+		   (long long)atomic64_read(&vdev->copies),
+		   (long long)atomic64_read(&vdev->bytes_copied),
+		   (long long)atomic64_read(&vdev->imported_scanouts));
+	return 0;
+}
+
 static const struct drm_info_list vflipq_debugfs_list[] = {
 	{ "vflipq_config", vflipq_config_show, 0, NULL },
 	{ "vflipq_flipq", vflipq_flipq_show, 0, NULL },
+	{ "vflipq_caso", vflipq_caso_show, 0, NULL },
 };
 
 static void vflipq_debugfs_init(struct drm_minor *minor)
