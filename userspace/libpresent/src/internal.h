@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* libpresent internals (not installed). */
+#ifndef PRESENT_INTERNAL_H
+#define PRESENT_INTERNAL_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#include "present.h"
+#include "vflipq_drm.h"
+
+#define PRESENT_MAX_ADAPTERS 16
+
+struct present_adapter {
+	struct present_system *sys;
+	int fd;
+	bool removed;
+	bool atomic;			/* DRM_CLIENT_CAP_ATOMIC accepted */
+	struct present_adapter_info info;
+	struct present_output *outputs;
+	struct present_mode **modes;	/* per output */
+	uint32_t num_crtc_ids;
+	uint32_t *crtc_ids;
+	char err[256];
+};
+
+struct present_system {
+	int count;
+	struct present_adapter adapters[PRESENT_MAX_ADAPTERS];
+};
+
+/* Record a printf-style detail in @buf (size 256) and return @code. */
+int present_fail(char *buf, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Map an errno value to a PRESENT_E_* code (ENODEV -> DEVICE_REMOVED...). */
+int present_errno(int err);
+/* The adapter is gone: latch it (an errno of ENODEV/EIO/ENXIO seen). */
+int adapter_check_err(struct present_adapter *ad, int err);
+uint64_t present_now_ns(void);
+
+#endif

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The path decision over every combination of: same adapter or hybrid,
+ * tier 0-3, blt effect, opt-out, static check, size/format mismatch,
+ * rotation (supported or not), MSAA (supported or not).  Checks each result
+ * against an independent statement of the rules, plus a few exact reasons.
+ */
+#include <string.h>
+
+#include "present.h"
+#include "test.h"
+
+static enum present_path_kind expect(const struct present_path_facts *f, unsigned int *copies)
+{
+	bool drop_rot = f->rotation && !f->rotation_ok;
+	bool drop_msaa = f->samples > 1 && !f->msaa_ok;
+	bool mismatch = f->size_mismatch || f->format_mismatch || drop_rot || drop_msaa;
+
+	if (f->blt_effect) {
+		*copies = f->same_adapter ? 1 : 2;
+		return PRESENT_PATH_BLT;
+	}
+	if (f->same_adapter) {
+		*copies = mismatch || f->opt_out || !f->static_check ? 1 : 0;
+		if (mismatch)
+			return PRESENT_PATH_PROXY_FLIP;
+		if (f->opt_out)
+			return PRESENT_PATH_BLT;
+		return f->static_check ? PRESENT_PATH_DIRECT_FLIP : PRESENT_PATH_PROXY_FLIP;
+	}
+	if (f->tier == 3 && !mismatch && !f->opt_out && f->static_check) {
+		*copies = 1;
+		return PRESENT_PATH_CASO_ONE_COPY;
+	}
+	*copies = 2;
+	if (f->tier == 0 || (f->tier == 1 && mismatch))
+		return PRESENT_PATH_TWO_COPY_CPU;
+	return PRESENT_PATH_TWO_COPY_ENGINE;
+}
+
+int main(void)
+{
+	struct present_path_facts f;
+	struct present_path p;
+	unsigned int combos = 0, copies;
+	int ret;
+
+	for (unsigned int bits = 0; bits < (1u << 10); bits++)
+	for (unsigned int tier = 0; tier <= 3; tier++)
+	for (unsigned int rot = 0; rot <= 90; rot += 90) {
+		memset(&f, 0, sizeof(f));
+		f.same_adapter = bits & 1;
+		f.blt_effect = bits & 2;
+		f.opt_out = bits & 4;
+		f.static_check = bits & 8;
+		f.size_mismatch = bits & 16;
+		f.format_mismatch = bits & 32;
+		f.rotation_ok = bits & 64;
+		f.msaa_ok = bits & 128;
+		f.samples = bits & 256 ? 4 : 1;
+		f.rotation = rot;
+		f.tier = tier;
+		if (bits & 512)
+			continue;	/* spare bit */
+		combos++;
+		ret = present_decide_path(&f, &p);
+		enum present_path_kind want = expect(&f, &copies);
+		CHECK(ret == 0, "ret %d", ret);
+		CHECK(p.kind == want, "bits %#x tier %u rot %u: got %s want %s (%s)", bits, tier, rot,
+		      present_path_name(p.kind), present_path_name(want), p.reason);
+		CHECK(p.copies == copies, "bits %#x tier %u: copies %u want %u", bits, tier,
+		      p.copies, copies);
+		CHECK(p.reason[0] != 0 && strlen(p.reason) < sizeof(p.reason) - 1,
+		      "reason missing or truncated: %s", p.reason);
+		CHECK(p.dropped_rotation == (rot && !f.rotation_ok) || f.blt_effect,
+		      "dropped_rotation");
+		CHECK(p.dropped_msaa == (f.samples > 1 && !f.msaa_ok) || f.blt_effect, "dropped_msaa");
+	}
+	CHECK(combos == 512 * 4 * 2, "combos %u", combos);
+
+	/* exact reasons */
+	memset(&f, 0, sizeof(f));
+	f.tier = 2; f.static_check = true; f.samples = 1;
+	present_decide_path(&f, &p);
+	CHECK(strstr(p.reason, "tier 2 display adapter: two-copy") != NULL, "%s", p.reason);
+	f.tier = 3;
+	present_decide_path(&f, &p);
+	CHECK(p.kind == PRESENT_PATH_CASO_ONE_COPY && strstr(p.reason, "tier 3") && strstr(p.reason, "one-copy"),
+	      "%s", p.reason);
+	f.opt_out = true;
+	present_decide_path(&f, &p);
+	CHECK(p.kind == PRESENT_PATH_TWO_COPY_ENGINE && strstr(p.reason, "opts"), "%s", p.reason);
+	f.opt_out = false; f.static_check = false;
+	present_decide_path(&f, &p);
+	CHECK(strstr(p.reason, "static") != NULL, "%s", p.reason);
+	f.same_adapter = true; f.static_check = true;
+	present_decide_path(&f, &p);
+	CHECK(p.kind == PRESENT_PATH_DIRECT_FLIP && strstr(p.reason, "zero copies"), "%s", p.reason);
+	f.tier = 0;
+	f.same_adapter = false;
+	present_decide_path(&f, &p);
+	CHECK(p.kind == PRESENT_PATH_TWO_COPY_CPU && strstr(p.reason, "CPU"), "%s", p.reason);
+	f.same_adapter = true; f.rotation = 90; f.samples = 4;
+	present_decide_path(&f, &p);
+	CHECK(p.kind == PRESENT_PATH_PROXY_FLIP && p.dropped_rotation && p.dropped_msaa &&
+	      strstr(p.reason, "rotated") && strstr(p.reason, "MSAA"), "%s", p.reason);
+	f.rotation_ok = true;
+	present_decide_path(&f, &p);
+	CHECK(!p.dropped_rotation && p.dropped_msaa, "only MSAA dropped");
+
+	/* bad arguments */
+	CHECK(present_decide_path(NULL, &p) == PRESENT_E_INVALID_ARG, "NULL facts");
+	CHECK(present_decide_path(&f, NULL) == PRESENT_E_INVALID_ARG, "NULL out");
+	f.tier = 4;
+	CHECK(present_decide_path(&f, &p) == PRESENT_E_INVALID_ARG, "tier 4");
+	CHECK(strcmp(present_path_name(PRESENT_PATH_CASO_ONE_COPY), "caso-one-copy") == 0, "name");
+	return test_done("path_test");
+}
