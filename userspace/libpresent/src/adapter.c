@@ -182,17 +182,13 @@ static int read_outputs(struct present_adapter *ad)
 	return ret;
 }
 
-static void probe_adapter(struct present_adapter *ad, drmDevicePtr dev)
+static void probe_adapter(struct present_adapter *ad, const char *primary, const char *render)
 {
 	struct drm_vflipq_get_caps caps;
 	drmVersionPtr v;
 
-	if (dev->available_nodes & (1 << DRM_NODE_PRIMARY))
-		snprintf(ad->info.primary_node, sizeof(ad->info.primary_node), "%s",
-			 dev->nodes[DRM_NODE_PRIMARY]);
-	if (dev->available_nodes & (1 << DRM_NODE_RENDER))
-		snprintf(ad->info.render_node, sizeof(ad->info.render_node), "%s",
-			 dev->nodes[DRM_NODE_RENDER]);
+	snprintf(ad->info.primary_node, sizeof(ad->info.primary_node), "%s", primary ?: "");
+	snprintf(ad->info.render_node, sizeof(ad->info.render_node), "%s", render ?: "");
 	v = drmGetVersion(ad->fd);
 	if (v) {
 		snprintf(ad->info.driver, sizeof(ad->info.driver), "%s", v->name);
@@ -264,24 +260,56 @@ int present_system_open(struct present_system **out)
 	n = drmGetDevices2(0, devs, PRESENT_MAX_ADAPTERS);
 	if (n < 0)
 		n = 0;	/* no DRM at all: an empty system */
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && sys->count < PRESENT_MAX_ADAPTERS; i++) {
 		struct present_adapter *ad = &sys->adapters[sys->count];
-		const char *node = NULL;
+		const char *primary = NULL, *render = NULL;
 
 		if (devs[i]->available_nodes & (1 << DRM_NODE_PRIMARY))
-			node = devs[i]->nodes[DRM_NODE_PRIMARY];
-		else if (devs[i]->available_nodes & (1 << DRM_NODE_RENDER))
-			node = devs[i]->nodes[DRM_NODE_RENDER];
-		if (!node)
+			primary = devs[i]->nodes[DRM_NODE_PRIMARY];
+		if (devs[i]->available_nodes & (1 << DRM_NODE_RENDER))
+			render = devs[i]->nodes[DRM_NODE_RENDER];
+		if (!primary && !render)
+			continue;
+		ad->fd = open(primary ? primary : render, O_RDWR | O_CLOEXEC);
+		if (ad->fd < 0)
+			continue;
+		if (primary) {
+			/* the render node that really belongs to this card */
+			char *rn = drmGetRenderDeviceNameFromFd(ad->fd);
+
+			probe_adapter(ad, primary, rn ? rn : NULL);
+			free(rn);
+		} else {
+			probe_adapter(ad, NULL, render);
+		}
+		ad->sys = sys;
+		sys->count++;
+	}
+	drmFreeDevices(devs, n);
+	/*
+	 * drmGetDevices2() folds platform devices with equal bus info into one
+	 * entry (every configfs vflipq device is a bare platform device), so
+	 * add the primary nodes it did not report.
+	 */
+	for (int card = 0; card < 64 && sys->count < PRESENT_MAX_ADAPTERS; card++) {
+		struct present_adapter *ad = &sys->adapters[sys->count];
+		char node[64], *rn;
+		bool seen = false;
+
+		snprintf(node, sizeof(node), DRM_DIR_NAME "/card%d", card);
+		for (int i = 0; i < sys->count && !seen; i++)
+			seen = !strcmp(sys->adapters[i].info.primary_node, node);
+		if (seen || access(node, F_OK))
 			continue;
 		ad->fd = open(node, O_RDWR | O_CLOEXEC);
 		if (ad->fd < 0)
 			continue;
+		rn = drmGetRenderDeviceNameFromFd(ad->fd);
+		probe_adapter(ad, node, rn);
+		free(rn);
 		ad->sys = sys;
-		probe_adapter(ad, devs[i]);
 		sys->count++;
 	}
-	drmFreeDevices(devs, n);
 	qsort(sys->adapters, sys->count, sizeof(sys->adapters[0]), cmp_adapter);
 	for (int i = 0; i < sys->count; i++) {
 		/* pointers into the array moved with qsort: fix them up */
@@ -341,6 +369,23 @@ static struct present_adapter *best_display(struct present_system *sys, unsigned
 	return best;
 }
 
+/* A render-only adapter: vflipq ones (cross-adapter buffers with the
+ * CASO pitch) before other render devices (vgem, ...). */
+static struct present_adapter *best_render(struct present_system *sys)
+{
+	struct present_adapter *r = NULL;
+
+	for (int i = 0; i < sys->count; i++) {
+		struct present_adapter *ad = &sys->adapters[i];
+
+		if (ad->info.role != PRESENT_ROLE_RENDER || ad->removed)
+			continue;
+		if (!r || (ad->info.is_vflipq && !r->info.is_vflipq))
+			r = ad;
+	}
+	return r;
+}
+
 int present_system_find(struct present_system *sys, const char *spec, unsigned int role,
 			struct present_adapter **out)
 {
@@ -376,11 +421,9 @@ int present_system_find(struct present_system *sys, const char *spec, unsigned i
 		return PRESENT_E_NOT_FOUND;
 	}
 	if (role == PRESENT_ROLE_RENDER) {
-		for (int i = 0; i < sys->count; i++)
-			if (sys->adapters[i].info.role == PRESENT_ROLE_RENDER && !sys->adapters[i].removed) {
-				*out = &sys->adapters[i];
-				return 0;
-			}
+		*out = best_render(sys);
+		if (*out)
+			return 0;
 	}
 	*out = best_display(sys, 0);
 	if (!*out && !role && sys->count)
@@ -395,9 +438,7 @@ int present_system_hybrid_pair(struct present_system *sys, unsigned int min_tier
 
 	if (!sys || !render || !display || min_tier > 3)
 		return PRESENT_E_INVALID_ARG;
-	for (int i = 0; i < sys->count && !r; i++)
-		if (sys->adapters[i].info.role == PRESENT_ROLE_RENDER && !sys->adapters[i].removed)
-			r = &sys->adapters[i];
+	r = best_render(sys);
 	d = best_display(sys, min_tier);
 	if (!r || !d)
 		return PRESENT_E_NOT_FOUND;

@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libpresent swap chains on the real driver: adapter enumeration finds the
+ * hybrid pair; each presentation path is chosen with the expected reason;
+ * frames land on their target vblank (flip queue and atomic fallback);
+ * frame statistics stay monotonic under random intervals; do-not-wait and
+ * the waitable object; device removal gives DEVICE_REMOVED on every call.
+ *
+ * Devices (configfs, 640x480@60 with writeback): igt-pt-render (crtcs 0),
+ * pt-t3 (tier 3), pt-t1 (tier 1), pt-t0 (tier 0, flipq_depth 1: no flip
+ * queue), and pt-gone for the removal test.
+ */
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "igt.h"
+#include "vflipq_helpers.h"
+#include "present.h"
+
+IGT_TEST_DESCRIPTION("libpresent adapters, path decision, pacing and statistics");
+
+static struct present_system *sys;
+
+static const char *const base_attrs[] = { "writeback", "1", "modes", "640x480@60",
+					   "preferred_mode", "640x480@60" };
+
+static void make_dev(const char *name, const char *const *extra)
+{
+	const char *attrs[24];
+	int n = 0;
+
+	if (strcmp(name, "igt-pt-render")) {
+		for (int i = 0; i < 6; i++)
+			attrs[n++] = base_attrs[i];
+	}
+	for (int i = 0; extra && extra[i]; i++)
+		attrs[n++] = extra[i];
+	attrs[n] = NULL;
+	vfq_cfs_create(name, attrs);
+}
+
+static struct present_adapter *adapter(const char *name)
+{
+	struct present_adapter *ad = NULL;
+
+	igt_assert_eq(present_system_find(sys, name, 0, &ad), 0);
+	return ad;
+}
+
+static struct present_swapchain_desc desc(uint32_t w, uint32_t h)
+{
+	struct present_swapchain_desc d = {
+		.width = w, .height = h, .format = DRM_FORMAT_XRGB8888, .buffer_count = 3,
+		.swap_effect = PRESENT_SWAP_FLIP_SEQUENTIAL, .samples = 1,
+		.flags = PRESENT_SWAPCHAIN_FRAME_LATENCY_WAITABLE,
+	};
+	return d;
+}
+
+static struct present_swapchain *chain(const char *render, const char *display, uint32_t w,
+				       uint32_t h)
+{
+	struct present_swapchain_desc d = desc(w, h);
+	struct present_swapchain *sc = NULL;
+	struct present_adapter *dp = adapter(display);
+	int ret = present_swapchain_create(render ? adapter(render) : NULL, dp, -1, &d, &sc);
+
+	igt_assert_f(ret == 0, "create %s -> %s: %s (%s)\n", render ?: "-", display,
+		     present_strerror(ret), present_adapter_last_error(dp));
+	return sc;
+}
+
+static void fill(struct present_swapchain *sc, unsigned int frame)
+{
+	struct present_buffer b;
+	int i = present_swapchain_current_back_buffer(sc);
+
+	igt_assert_lte(0, i);
+	igt_assert_eq(present_swapchain_get_buffer(sc, i, &b), 0);
+	igt_assert(b.map);
+	for (uint32_t y = 0; y < b.height; y += 4)
+		memset((uint8_t *)b.map + (size_t)y * b.pitch, frame * 17, b.width * 4);
+}
+
+/* Present @n frames at @interval (blocking), then let them retire. */
+static void run_frames(struct present_swapchain *sc, int n, unsigned int interval)
+{
+	for (int i = 0; i < n; i++) {
+		fill(sc, i);
+		igt_assert_f(present_swapchain_present(sc, interval, 0) == 0, "present: %s\n",
+			     present_swapchain_last_error(sc));
+	}
+	for (int i = 0; i < 50; i++)
+		if (present_swapchain_dispatch(sc, 50) == PRESENT_E_TIMEOUT)
+			break;
+}
+
+static void test_enumerate(void)
+{
+	struct present_adapter *r, *d;
+	struct present_adapter_info ri, di, i3, i0;
+
+	igt_assert_eq(present_system_hybrid_pair(sys, 3, &r, &d), 0);
+	igt_assert_eq(present_adapter_info(r, &ri), 0);
+	igt_assert_eq(present_adapter_info(d, &di), 0);
+	igt_assert_eq(ri.role, PRESENT_ROLE_RENDER);
+	igt_assert(ri.is_vflipq);
+	igt_assert(di.role & PRESENT_ROLE_DISPLAY);
+	igt_assert_eq(di.caso_tier, 3);
+	igt_assert_eq(present_adapter_info(adapter("igt-pt-t3"), &i3), 0);
+	igt_assert_eq(i3.caso_tier, 3);
+	igt_assert_eq(i3.flipq_depth, 8);
+	igt_assert_eq(present_adapter_info(adapter("igt-pt-t0"), &i0), 0);
+	igt_assert_eq(i0.caso_tier, 0);
+	igt_assert_eq(i0.flipq_depth, 1);
+	igt_assert_eq(present_adapter_info(adapter("igt-pt-render"), &ri), 0);
+	igt_assert_eq(ri.role, PRESENT_ROLE_RENDER);
+	igt_assert_eq(ri.num_crtcs, 0);
+	/* outputs and modes */
+	{
+		int o = present_adapter_default_output(adapter("igt-pt-t1"));
+		const struct present_output *out;
+
+		igt_assert_lte(0, o);
+		igt_assert_eq(present_adapter_output(adapter("igt-pt-t1"), o, &out), 0);
+		igt_assert(out->connected && !out->writeback);
+		igt_assert(out->num_modes >= 1);
+		igt_assert_eq(out->modes[0].width, 640);
+		igt_assert(out->modes[0].period_ns > 16000000 && out->modes[0].period_ns < 17500000);
+	}
+}
+
+static void check_path(const char *render, const char *display, uint32_t w, uint32_t h,
+		       enum present_path_kind want, const char *reason)
+{
+	struct present_swapchain *sc = chain(render, display, w, h);
+	struct present_counters c;
+	struct present_path p;
+
+	igt_assert_eq(present_swapchain_path(sc, &p), 0);
+	igt_info("%s -> %s %ux%u: %s: %s\n", render ?: "-", display, w, h,
+		 present_path_name(p.kind), p.reason);
+	igt_assert_f(p.kind == want, "path %s, want %s (%s)\n", present_path_name(p.kind),
+		     present_path_name(want), p.reason);
+	igt_assert_f(strstr(p.reason, reason), "reason \"%s\" lacks \"%s\"\n", p.reason, reason);
+	/* and it really presents */
+	run_frames(sc, 10, 1);
+	igt_assert_eq(present_swapchain_counters(sc, &c), 0);
+	igt_assert_eq_u64(c.presented, 10);
+	igt_assert_eq_u64(c.shown + c.cancelled, 10);
+	if (want == PRESENT_PATH_TWO_COPY_ENGINE || want == PRESENT_PATH_TWO_COPY_CPU ||
+	    want == PRESENT_PATH_PROXY_FLIP)
+		igt_assert_eq_u64(c.copies, 10);
+	else
+		igt_assert_eq_u64(c.copies, 0);
+	present_swapchain_destroy(sc);
+}
+
+static void test_on_target(const char *render, const char *display, unsigned int interval)
+{
+	struct present_swapchain *sc = chain(render, display, 0, 0);
+	struct present_counters c;
+	uint64_t t[64], a[64];
+	int n;
+
+	run_frames(sc, 40, interval);
+	present_swapchain_counters(sc, &c);
+	igt_info("%s -> %s interval %u: shown %llu on target %llu missed %llu cancelled %llu wakeups %llu\n",
+		 render ?: "-", display, interval, (unsigned long long)c.shown,
+		 (unsigned long long)c.on_target, (unsigned long long)c.missed,
+		 (unsigned long long)c.cancelled, (unsigned long long)c.wakeups);
+	igt_assert_eq_u64(c.shown, 40);
+	/* the first frame may miss (no previous vblank); a loaded VM, 1 more */
+	igt_assert_lte(38, (int)c.on_target);
+	n = present_swapchain_timing(sc, t, a, 64);
+	igt_assert_eq(n, 40);
+	for (int i = 1; i < n; i++) {
+		/* successive frames interval periods apart (+- half a period) */
+		int64_t d = (int64_t)(a[i] - a[i - 1]);
+		int64_t want = (int64_t)interval * 16683333;
+
+		if (d < want - 8000000 || d > want + 8000000)
+			igt_debug("frame %d: %lld ns after the previous\n", i, (long long)d);
+		igt_assert(a[i] > a[i - 1]);
+	}
+	present_swapchain_destroy(sc);
+}
+
+static void test_stats_monotonic(void)
+{
+	struct present_swapchain *sc = chain("igt-pt-render", "igt-pt-t3", 0, 0);
+	struct present_frame_statistics prev = { 0 }, s;
+	uint32_t last;
+	bool have = false;
+
+	srand(1);
+	for (int i = 0; i < 120; i++) {
+		unsigned int interval = rand() % 5;
+
+		fill(sc, i);
+		igt_assert_eq(present_swapchain_present(sc, interval, 0), 0);
+		igt_assert_eq(present_swapchain_last_present_count(sc, &last), 0);
+		igt_assert_eq_u32(last, i + 1);
+		if (present_swapchain_frame_statistics(sc, &s) == 0) {
+			if (have) {
+				igt_assert_lte_u32(prev.present_count, s.present_count);
+				igt_assert_lte_u32(prev.present_refresh_count, s.present_refresh_count);
+				igt_assert_lte_u32(prev.sync_refresh_count, s.sync_refresh_count);
+				igt_assert_lte_u64(prev.sync_time_ns, s.sync_time_ns);
+			}
+			igt_assert_lte_u32(s.present_count, last);
+			prev = s;
+			have = true;
+		}
+	}
+	igt_assert(have);
+	run_frames(sc, 0, 1);
+	igt_assert_eq(present_swapchain_frame_statistics(sc, &s), 0);
+	igt_assert_eq_u32(s.present_count, 120);
+	present_swapchain_destroy(sc);
+}
+
+static void test_do_not_wait(void)
+{
+	struct present_swapchain *sc = chain("igt-pt-render", "igt-pt-t3", 0, 0);
+	int fd = present_swapchain_waitable_fd(sc);
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int ret, stills = 0;
+
+	igt_assert_lte(0, fd);
+	igt_assert_eq(present_swapchain_get_max_frame_latency(sc), 3);
+	igt_assert_eq(present_swapchain_set_max_frame_latency(sc, 0), PRESENT_E_INVALID_ARG);
+	igt_assert_eq(present_swapchain_set_max_frame_latency(sc, 17), PRESENT_E_INVALID_ARG);
+	igt_assert_eq(present_swapchain_set_max_frame_latency(sc, 1), 0);
+	igt_assert_eq(poll(&p, 1, 0), 1);	/* room for a frame */
+	fill(sc, 1);
+	igt_assert_eq(present_swapchain_present(sc, 4, PRESENT_DO_NOT_WAIT), 0);
+	/* 4 periods away: latency 1 reached, so the next one cannot wait */
+	igt_assert_eq(poll(&p, 1, 0), 0);
+	for (int i = 0; i < 5; i++) {
+		ret = present_swapchain_present(sc, 1, PRESENT_DO_NOT_WAIT);
+		igt_assert_eq(ret, PRESENT_E_WAS_STILL_DRAWING);
+		stills++;
+	}
+	/* the waitable object wakes when the frame retired */
+	p.revents = 0;
+	for (int i = 0; i < 20 && !(p.revents & POLLIN); i++) {
+		present_swapchain_dispatch(sc, 20);
+		poll(&p, 1, 0);
+	}
+	igt_assert(p.revents & POLLIN);
+	igt_assert_eq(present_swapchain_present(sc, 1, PRESENT_DO_NOT_WAIT), 0);
+	igt_assert_eq(stills, 5);
+	present_swapchain_destroy(sc);
+}
+
+static void test_bad_args(void)
+{
+	struct present_swapchain_desc d = desc(0, 0);
+	struct present_swapchain *sc = NULL;
+	struct present_adapter *t3 = adapter("igt-pt-t3");
+	struct present_frame_statistics s;
+	struct present_buffer b;
+
+	igt_assert_eq(present_swapchain_create(NULL, NULL, -1, &d, &sc), PRESENT_E_INVALID_ARG);
+	d.buffer_count = 1;
+	igt_assert_eq(present_swapchain_create(NULL, t3, -1, &d, &sc), PRESENT_E_INVALID_ARG);
+	d.buffer_count = 17;
+	igt_assert_eq(present_swapchain_create(NULL, t3, -1, &d, &sc), PRESENT_E_INVALID_ARG);
+	d = desc(0, 0);
+	d.format = DRM_FORMAT_RGB565;
+	igt_assert_eq(present_swapchain_create(NULL, t3, -1, &d, &sc), PRESENT_E_INVALID_ARG);
+	d = desc(0, 0);
+	d.rotation = 45;
+	igt_assert_eq(present_swapchain_create(NULL, t3, -1, &d, &sc), PRESENT_E_INVALID_ARG);
+	d = desc(0, 0);
+	igt_assert_eq(present_swapchain_create(NULL, adapter("igt-pt-render"), -1, &d, &sc),
+		      PRESENT_E_INVALID_ARG);
+	igt_assert(!sc);
+	igt_assert_eq(present_swapchain_present(NULL, 1, 0), PRESENT_E_INVALID_ARG);
+	igt_assert_eq(present_swapchain_frame_statistics(NULL, &s), PRESENT_E_INVALID_ARG);
+	sc = chain(NULL, "igt-pt-t3", 0, 0);
+	igt_assert_eq(present_swapchain_present(sc, 5, 0), PRESENT_E_INVALID_ARG);
+	igt_assert_eq(present_swapchain_present(sc, 1, 1u << 20), PRESENT_E_INVALID_ARG);
+	/* tearing needs interval 0 and the chain flag */
+	igt_assert_eq(present_swapchain_present(sc, 0, PRESENT_ALLOW_TEARING), PRESENT_E_INVALID_ARG);
+	igt_assert_eq(present_swapchain_get_buffer(sc, 3, &b), PRESENT_E_INVALID_ARG);
+	igt_assert_eq(present_swapchain_frame_statistics(sc, &s), PRESENT_E_NOT_FOUND);
+	igt_assert_eq(present_swapchain_present(sc, 1, PRESENT_TEST), 0);
+	igt_assert_eq(present_swapchain_resize(sc, 1, 0, 0, 0), PRESENT_E_INVALID_ARG);
+	/* resize re-decides: a smaller buffer goes through a proxy */
+	igt_assert_eq(present_swapchain_resize(sc, 2, 320, 240, 0), 0);
+	{
+		struct present_path p;
+
+		present_swapchain_path(sc, &p);
+		igt_assert_eq(p.kind, PRESENT_PATH_PROXY_FLIP);
+	}
+	run_frames(sc, 5, 1);
+	present_swapchain_destroy(sc);
+}
+
+static void test_device_removed(void)
+{
+	struct present_system *s2;
+	struct present_adapter *gone = NULL;
+	struct present_swapchain *sc = NULL;
+	struct present_swapchain_desc d = desc(0, 0);
+	struct present_frame_statistics st;
+	struct present_buffer b;
+	uint32_t cnt;
+
+	make_dev("igt-pt-gone", NULL);
+	igt_assert_eq(present_system_open(&s2), 0);
+	igt_assert_eq(present_system_find(s2, "igt-pt-gone", PRESENT_ROLE_DISPLAY, &gone), 0);
+	igt_assert_eq(present_swapchain_create(NULL, gone, -1, &d, &sc), 0);
+	for (int i = 0; i < 5; i++)
+		igt_assert_eq(present_swapchain_present(sc, 1, 0), 0);
+	/* the device goes away with frames queued */
+	igt_assert_eq(vfq_cfs_write("igt-pt-gone", "enabled", "0"), 0);
+	for (int i = 0; i < 3; i++) {
+		igt_assert_eq(present_swapchain_present(sc, 1, 0), PRESENT_E_DEVICE_REMOVED);
+		igt_assert_eq(present_swapchain_present(sc, 0, PRESENT_DO_NOT_WAIT),
+			      PRESENT_E_DEVICE_REMOVED);
+	}
+	igt_assert_eq(present_swapchain_get_buffer(sc, 0, &b), PRESENT_E_DEVICE_REMOVED);
+	igt_assert_eq(present_swapchain_current_back_buffer(sc), PRESENT_E_DEVICE_REMOVED);
+	igt_assert_eq(present_swapchain_frame_statistics(sc, &st), PRESENT_E_DEVICE_REMOVED);
+	igt_assert_eq(present_swapchain_last_present_count(sc, &cnt), PRESENT_E_DEVICE_REMOVED);
+	igt_assert_eq(present_swapchain_wait_vblank(sc, NULL), PRESENT_E_DEVICE_REMOVED);
+	igt_assert_eq(present_swapchain_resize(sc, 0, 0, 0, 0), PRESENT_E_DEVICE_REMOVED);
+	igt_assert(present_adapter_removed(gone));
+	igt_assert_eq(present_adapter_refresh(gone), PRESENT_E_DEVICE_REMOVED);
+	present_swapchain_destroy(sc);
+	/* and a new chain on it is refused the same way */
+	igt_assert_eq(present_swapchain_create(NULL, gone, -1, &d, &sc), PRESENT_E_DEVICE_REMOVED);
+	present_system_close(s2);
+	vfq_cfs_rmdir("igt-pt-gone");
+}
+
+igt_main
+{
+	igt_fixture {
+		static const char *const render[] = { "crtcs", "0", NULL };
+		static const char *const t1[] = { "caso_scanout", "0", "caso_texture", "0", NULL };
+		static const char *const t0[] = { "caso_scanout", "0", "caso_texture", "0",
+						   "caso_copy", "0", "flipq_depth", "1", NULL };
+
+		igt_require(vfq_cfs_available());
+		vfq_cfs_cleanup();
+		make_dev("igt-pt-render", render);
+		make_dev("igt-pt-t3", NULL);
+		make_dev("igt-pt-t1", t1);
+		make_dev("igt-pt-t0", t0);
+		igt_assert_eq(present_system_open(&sys), 0);
+	}
+
+	igt_describe("Enumeration finds the hybrid pair, tiers, depths, outputs");
+	igt_subtest("enumerate-hybrid-pair")
+		test_enumerate();
+
+	igt_describe("Same adapter: direct flip, zero copies");
+	igt_subtest("path-direct")
+		check_path(NULL, "igt-pt-t3", 0, 0, PRESENT_PATH_DIRECT_FLIP, "zero copies");
+
+	igt_describe("Render-only + tier 3: CASO one-copy");
+	igt_subtest("path-one-copy")
+		check_path("igt-pt-render", "igt-pt-t3", 0, 0, PRESENT_PATH_CASO_ONE_COPY, "tier 3");
+
+	igt_describe("Render-only + tier 3, back buffer smaller than the mode: two-copy (the engine scales)");
+	igt_subtest("path-one-copy-mismatch")
+		check_path("igt-pt-render", "igt-pt-t3", 320, 240, PRESENT_PATH_TWO_COPY_ENGINE, "tier 3");
+
+	igt_describe("Render-only + tier 1: two-copy, copy engine");
+	igt_subtest("path-two-copy-engine")
+		check_path("igt-pt-render", "igt-pt-t1", 0, 0, PRESENT_PATH_TWO_COPY_ENGINE,
+			   "tier 1 display adapter: two-copy (copy engine)");
+
+	igt_describe("Render-only + tier 0: two-copy, CPU second copy");
+	igt_subtest("path-two-copy-cpu")
+		check_path("igt-pt-render", "igt-pt-t0", 0, 0, PRESENT_PATH_TWO_COPY_CPU, "CPU");
+
+	igt_describe("Same adapter, back buffer smaller than the mode: proxy blt then flip");
+	igt_subtest("path-proxy")
+		check_path(NULL, "igt-pt-t3", 320, 240, PRESENT_PATH_PROXY_FLIP, "proxy");
+
+	igt_describe("Frames land on their target vblank: flip queue, interval 1 and 2");
+	igt_subtest("on-target-flipq") {
+		test_on_target("igt-pt-render", "igt-pt-t3", 1);
+		test_on_target(NULL, "igt-pt-t3", 2);
+	}
+
+	igt_describe("Frames land on their target vblank: atomic fallback (no flip queue)");
+	igt_subtest("on-target-atomic")
+		test_on_target(NULL, "igt-pt-t0", 1);
+
+	igt_describe("Frame statistics stay monotonic under random intervals");
+	igt_subtest("statistics-monotonic")
+		test_stats_monotonic();
+
+	igt_describe("Do-not-wait returns WAS_STILL_DRAWING at the latency limit; the waitable fd");
+	igt_subtest("do-not-wait")
+		test_do_not_wait();
+
+	igt_describe("Bad arguments are refused with error codes; resize re-decides");
+	igt_subtest("bad-args-resize")
+		test_bad_args();
+
+	igt_describe("A configfs-disabled device: DEVICE_REMOVED on every call, no crash");
+	igt_subtest("device-removed")
+		test_device_removed();
+
+	igt_fixture {
+		present_system_close(sys);
+		vfq_cfs_cleanup();
+	}
+}

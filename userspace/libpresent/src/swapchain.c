@@ -1,0 +1,1389 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Swap chains: buffers, path setup, present (flip queue or atomic page
+ * flips), pacing, statistics.
+ *
+ * One exception to "libdrm for every DRM call": DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT
+ * goes through ioctl(2).  drmIoctl() (and drmCommandWriteRead(), built on
+ * it) repeats a call failing with EAGAIN until it succeeds, which would spin
+ * on a refused submission and hide the drain hints the driver returns with
+ * -EAGAIN.  present_adapter_removed() also probes with ioctl(2) for the same
+ * reason (one attempt, the errno as is).
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <drm_fourcc.h>
+
+#include "internal.h"
+
+#define MAX_BUFS	16
+#define MAX_FRAMES	32
+#define TIMING_RING	4096
+#define LOG_ENTRIES	256
+
+struct bo {
+	int fd;			/* device it lives on */
+	uint32_t handle, pitch, width, height, format, fb_id;
+	uint64_t size;
+	void *map;
+};
+
+struct frame {
+	uint64_t present_id;
+	uint32_t present_count;
+	uint32_t buf;
+	uint64_t target_ns;	/* 0: as soon as possible */
+	uint64_t expect_ns;	/* the first vblank >= target (predicted) */
+	uint64_t submit_ns;
+};
+
+struct present_swapchain {
+	struct present_adapter *render, *display;
+	struct present_swapchain_desc desc;
+	struct present_path path;
+	struct present_path_facts facts;
+	int dfd;			/* display fd */
+	uint32_t connector_id, crtc_id, crtc_index, plane_id;
+	drmModeModeInfo mode;
+	uint64_t period_ns;
+	uint32_t disp_format;
+
+	struct bo back[MAX_BUFS];	/* render adapter, app draws here */
+	uint32_t scan_fb[MAX_BUFS];	/* display fb per back buffer: the buffer
+					   itself (direct), imported (one-copy)
+					   or a display-local copy */
+	uint32_t import_fb[MAX_BUFS];	/* two-copy engine: copy source */
+	struct bo local[MAX_BUFS];	/* display-local buffers */
+	struct bo blank;		/* shown at creation/destroy */
+	unsigned int cur;
+
+	bool flipq;			/* hardware flip queue in use */
+	uint32_t depth;
+	volatile struct drm_vflipq_log_entry *log;
+	uint32_t log_handle;
+	uint64_t log_size;
+	uint32_t log_next;		/* next entry to read */
+	uint64_t next_present_id;
+
+	struct frame frames[MAX_FRAMES];	/* FIFO of queued frames */
+	unsigned int nframes;
+	bool flip_pending;		/* atomic: a page flip in flight */
+	int onscreen;			/* back buffer index on screen, -1 */
+
+	struct present_latency lat;
+	int efd;			/* waitable object, -1 */
+	bool efd_signalled;
+
+	uint64_t ref_vbl_ns;		/* a known vblank: time, sequence */
+	uint64_t ref_vbl_seq;
+	uint64_t last_vbl_ns;		/* expected vblank of the last frame */
+
+	uint32_t present_count;
+	struct present_frame_statistics stats;
+	bool stats_valid;
+	struct present_counters ctr;
+	uint64_t *t_target, *t_actual;
+	uint64_t timing_n;
+
+	char err[256];
+};
+
+/* ---- small helpers ------------------------------------------------ */
+
+static int sc_fail(struct present_swapchain *sc, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int sc_fail(struct present_swapchain *sc, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sc->err, sizeof(sc->err), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* errno of a failed DRM call -> code; latches device removal. */
+static int sc_errno(struct present_swapchain *sc, int err, const char *what)
+{
+	int code = adapter_check_err(sc->display, err);
+
+	if (sc->render && sc->render != sc->display && (err == ENODEV || err == ENXIO))
+		sc->render->removed = true;
+	return sc_fail(sc, code, "%s: %s", what, strerror(err));
+}
+
+static bool sc_removed(struct present_swapchain *sc)
+{
+	return sc->display->removed || sc->render->removed;
+}
+
+static uint32_t bpp_of(uint32_t format)
+{
+	switch (format) {
+	case DRM_FORMAT_ABGR16161616F: case DRM_FORMAT_XBGR16161616F:
+		return 64;
+	default:
+		return 32;
+	}
+}
+
+static bool format_allowed(uint32_t f)
+{
+	switch (f) {
+	case DRM_FORMAT_XRGB8888: case DRM_FORMAT_ARGB8888:
+	case DRM_FORMAT_XBGR8888: case DRM_FORMAT_ABGR8888:
+	case DRM_FORMAT_XRGB2101010: case DRM_FORMAT_ARGB2101010:
+	case DRM_FORMAT_XBGR2101010: case DRM_FORMAT_ABGR2101010:
+	case DRM_FORMAT_ABGR16161616F:
+		return true;
+	}
+	return false;
+}
+
+static int bo_create(struct present_swapchain *sc, int fd, uint32_t w, uint32_t h, uint32_t format,
+		     bool fb, struct bo *bo)
+{
+	struct drm_mode_create_dumb c = { .width = w, .height = h, .bpp = bpp_of(format) };
+	struct drm_mode_map_dumb m = { 0 };
+	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 };
+
+	memset(bo, 0, sizeof(*bo));
+	bo->fd = fd;
+	if (drmIoctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &c))
+		return sc_errno(sc, errno, "CREATE_DUMB");
+	bo->handle = c.handle;
+	bo->pitch = c.pitch;
+	bo->size = c.size;
+	bo->width = w;
+	bo->height = h;
+	bo->format = format;
+	m.handle = c.handle;
+	if (drmIoctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &m))
+		return sc_errno(sc, errno, "MAP_DUMB");
+	bo->map = mmap(NULL, bo->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, m.offset);
+	if (bo->map == MAP_FAILED) {
+		bo->map = NULL;
+		return sc_errno(sc, errno, "mmap");
+	}
+	memset(bo->map, 0, bo->size);
+	if (fb) {
+		handles[0] = bo->handle;
+		pitches[0] = bo->pitch;
+		if (drmModeAddFB2(fd, w, h, format, handles, pitches, offsets, &bo->fb_id, 0))
+			return sc_errno(sc, errno, "ADDFB2 (display-local buffer)");
+	}
+	return 0;
+}
+
+static void bo_destroy(struct bo *bo)
+{
+	if (bo->fb_id)
+		drmModeRmFB(bo->fd, bo->fb_id);
+	if (bo->map)
+		munmap(bo->map, bo->size);
+	if (bo->handle)
+		drmCloseBufferHandle(bo->fd, bo->handle);
+	memset(bo, 0, sizeof(*bo));
+}
+
+/* Import render buffer @bo into the display adapter as a framebuffer. */
+static int import_fb(struct present_swapchain *sc, const struct bo *bo, uint32_t *fb_id)
+{
+	uint32_t handles[4] = { 0 }, pitches[4] = { bo->pitch }, offsets[4] = { 0 };
+	int dmabuf, ret;
+
+	if (drmPrimeHandleToFD(bo->fd, bo->handle, DRM_CLOEXEC, &dmabuf))
+		return sc_errno(sc, errno, "export the back buffer (PRIME)");
+	ret = drmPrimeFDToHandle(sc->dfd, dmabuf, &handles[0]);
+	close(dmabuf);
+	if (ret)
+		return sc_errno(sc, errno, "import into the display adapter (PRIME)");
+	ret = drmModeAddFB2(sc->dfd, bo->width, bo->height, bo->format, handles, pitches, offsets,
+			    fb_id, 0);
+	if (ret)
+		ret = sc_errno(sc, errno, "ADDFB2 of the imported buffer");
+	drmCloseBufferHandle(sc->dfd, handles[0]);
+	return ret;
+}
+
+static uint32_t prop_id(int fd, uint32_t obj, uint32_t type, const char *name)
+{
+	drmModeObjectProperties *props = drmModeObjectGetProperties(fd, obj, type);
+	uint32_t id = 0;
+
+	for (uint32_t i = 0; props && i < props->count_props && !id; i++) {
+		drmModePropertyRes *p = drmModeGetProperty(fd, props->props[i]);
+
+		if (p && !strcmp(p->name, name))
+			id = p->prop_id;
+		drmModeFreeProperty(p);
+	}
+	drmModeFreeObjectProperties(props);
+	return id;
+}
+
+static int add(drmModeAtomicReq *req, int fd, uint32_t obj, uint32_t type, const char *name,
+	       uint64_t v)
+{
+	uint32_t id = prop_id(fd, obj, type, name);
+
+	if (!id)
+		return -1;
+	return drmModeAtomicAddProperty(req, obj, id, v) < 0 ? -1 : 0;
+}
+
+static void add_plane(drmModeAtomicReq *req, struct present_swapchain *sc, uint32_t fb,
+		      uint32_t w, uint32_t h)
+{
+	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID", fb);
+	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_ID", sc->crtc_id);
+	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
+	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
+	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "SRC_W", (uint64_t)w << 16);
+	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "SRC_H", (uint64_t)h << 16);
+	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_X", 0);
+	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_Y", 0);
+	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_W", sc->mode.hdisplay);
+	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_H", sc->mode.vdisplay);
+}
+
+/* Full modeset showing @fb (w x h) on the output; TEST_ONLY with @test. */
+static int commit_modeset(struct present_swapchain *sc, uint32_t fb, uint32_t w, uint32_t h,
+			  bool test)
+{
+	drmModeAtomicReq *req = drmModeAtomicAlloc();
+	uint32_t blob = 0;
+	int ret;
+
+	if (!req)
+		return sc_fail(sc, PRESENT_E_NO_MEMORY, "out of memory");
+	if (drmModeCreatePropertyBlob(sc->dfd, &sc->mode, sizeof(sc->mode), &blob)) {
+		drmModeAtomicFree(req);
+		return sc_errno(sc, errno, "mode blob");
+	}
+	add(req, sc->dfd, sc->connector_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", sc->crtc_id);
+	add(req, sc->dfd, sc->crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", blob);
+	add(req, sc->dfd, sc->crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", 1);
+	add_plane(req, sc, fb, w, h);
+	ret = drmModeAtomicCommit(sc->dfd, req, DRM_MODE_ATOMIC_ALLOW_MODESET |
+				  (test ? DRM_MODE_ATOMIC_TEST_ONLY : 0), NULL);
+	ret = ret ? -errno : 0;
+	drmModeAtomicFree(req);
+	drmModeDestroyPropertyBlob(sc->dfd, blob);
+	if (ret)
+		return sc_errno(sc, -ret, test ? "static check (TEST_ONLY)" : "modeset");
+	return 0;
+}
+
+static int find_primary_plane(struct present_swapchain *sc)
+{
+	drmModePlaneRes *pr = drmModeGetPlaneResources(sc->dfd);
+	bool fmt = false;
+
+	if (!pr)
+		return sc_errno(sc, errno, "plane resources");
+	for (uint32_t i = 0; i < pr->count_planes && !sc->plane_id; i++) {
+		drmModePlane *p = drmModeGetPlane(sc->dfd, pr->planes[i]);
+		drmModeObjectProperties *props;
+
+		if (!p)
+			continue;
+		if (!(p->possible_crtcs & (1u << sc->crtc_index))) {
+			drmModeFreePlane(p);
+			continue;
+		}
+		props = drmModeObjectGetProperties(sc->dfd, p->plane_id, DRM_MODE_OBJECT_PLANE);
+		for (uint32_t k = 0; props && k < props->count_props; k++) {
+			drmModePropertyRes *pp = drmModeGetProperty(sc->dfd, props->props[k]);
+
+			if (pp && !strcmp(pp->name, "type") &&
+			    props->prop_values[k] == DRM_PLANE_TYPE_PRIMARY)
+				sc->plane_id = p->plane_id;
+			drmModeFreeProperty(pp);
+		}
+		drmModeFreeObjectProperties(props);
+		if (sc->plane_id)
+			for (uint32_t f = 0; f < p->count_formats; f++)
+				if (p->formats[f] == sc->desc.format)
+					fmt = true;
+		drmModeFreePlane(p);
+	}
+	drmModeFreePlaneResources(pr);
+	if (!sc->plane_id)
+		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "no primary plane for CRTC %u", sc->crtc_id);
+	sc->facts.format_mismatch = !fmt;
+	sc->disp_format = fmt ? sc->desc.format : DRM_FORMAT_XRGB8888;
+	return 0;
+}
+
+/* Pick the output, its CRTC and mode. */
+static int setup_output(struct present_swapchain *sc, int output)
+{
+	struct present_adapter *d = sc->display;
+	const struct present_output *o;
+	drmModeConnector *c;
+	int ret, best = -1;
+
+	if (output < 0)
+		output = present_adapter_default_output(d);
+	if (output < 0)
+		return sc_fail(sc, PRESENT_E_NOT_FOUND, "display adapter has no connected output");
+	ret = present_adapter_output(d, output, &o);
+	if (ret)
+		return sc_fail(sc, ret, "no output %d", output);
+	if (o->writeback || !o->connected)
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "output %s is not a connected display", o->name);
+	sc->connector_id = o->connector_id;
+	sc->crtc_id = o->crtc_id;
+	sc->crtc_index = o->crtc_index;
+	if (!sc->crtc_id && o->crtc_index < d->num_crtc_ids)
+		sc->crtc_id = d->crtc_ids[o->crtc_index];
+	if (!sc->crtc_id)
+		return sc_fail(sc, PRESENT_E_NOT_FOUND, "no CRTC for output %s", o->name);
+	c = drmModeGetConnector(sc->dfd, sc->connector_id);
+	if (!c)
+		return sc_errno(sc, errno, "connector");
+	/* keep the current mode when the CRTC is on, else the preferred */
+	{
+		drmModeCrtc *crtc = drmModeGetCrtc(sc->dfd, sc->crtc_id);
+
+		if (crtc && crtc->mode_valid) {
+			sc->mode = crtc->mode;
+			best = 0;
+		}
+		drmModeFreeCrtc(crtc);
+	}
+	if (best < 0) {
+		for (int i = 0; i < c->count_modes && best < 0; i++)
+			if (c->modes[i].type & DRM_MODE_TYPE_PREFERRED)
+				best = i;
+		if (best < 0 && c->count_modes)
+			best = 0;
+		if (best >= 0)
+			sc->mode = c->modes[best];
+	}
+	drmModeFreeConnector(c);
+	if (best < 0)
+		return sc_fail(sc, PRESENT_E_NOT_FOUND, "output %s has no mode", o->name);
+	sc->period_ns = (uint64_t)sc->mode.htotal * sc->mode.vtotal * 1000000ull /
+			(sc->mode.clock ? sc->mode.clock : 1);
+	return 0;
+}
+
+/* SCANOUT_QUERY -> rotation_ok, msaa_ok, opt_out facts. */
+static void query_scanout(struct present_swapchain *sc)
+{
+	struct drm_vflipq_scanout_query q;
+	static const uint32_t rot[4] = { DRM_MODE_ROTATE_0, DRM_MODE_ROTATE_90,
+					 DRM_MODE_ROTATE_180, DRM_MODE_ROTATE_270 };
+	bool hybrid = sc->render != sc->display;
+
+	sc->facts.rotation_ok = sc->desc.rotation == 0;
+	sc->facts.msaa_ok = sc->desc.samples <= 1;
+	sc->facts.opt_out = false;
+	if (!sc->display->info.is_vflipq)
+		return;
+	memset(&q, 0, sizeof(q));
+	q.width = sc->desc.width;
+	q.height = sc->desc.height;
+	q.format = sc->desc.format;
+	q.rotation = rot[sc->desc.rotation / 90];
+	q.modifier = DRM_FORMAT_MOD_LINEAR;
+	q.samples = sc->desc.samples;
+	q.flags = hybrid ? VFLIPQ_SCANOUT_CROSS_ADAPTER : 0;
+	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_SCANOUT_QUERY, &q) == 0 &&
+	    q.result == VFLIPQ_SCANOUT_NO_SCANOUT) {
+		sc->facts.rotation_ok = !(q.reasons & VFLIPQ_NO_SCANOUT_ROTATION);
+		sc->facts.msaa_ok = !(q.reasons & VFLIPQ_NO_SCANOUT_MSAA);
+	}
+	/* the opt-out of the (possibly fallen back) plain buffer */
+	q.rotation = DRM_MODE_ROTATE_0;
+	q.samples = 1;
+	q.result = q.reasons = 0;
+	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_SCANOUT_QUERY, &q) == 0 &&
+	    q.result == VFLIPQ_SCANOUT_NO_SCANOUT &&
+	    (q.reasons & ~(VFLIPQ_NO_SCANOUT_TIER | VFLIPQ_NO_SCANOUT_SIZE | VFLIPQ_NO_SCANOUT_FORMAT)))
+		sc->facts.opt_out = true;
+}
+
+static void free_buffers(struct present_swapchain *sc)
+{
+	for (int i = 0; i < MAX_BUFS; i++) {
+		if (sc->import_fb[i])
+			drmModeRmFB(sc->dfd, sc->import_fb[i]);
+		if (sc->scan_fb[i] && sc->scan_fb[i] != sc->back[i].fb_id &&
+		    sc->scan_fb[i] != sc->local[i].fb_id)
+			drmModeRmFB(sc->dfd, sc->scan_fb[i]);
+		sc->import_fb[i] = sc->scan_fb[i] = 0;
+		bo_destroy(&sc->back[i]);
+		bo_destroy(&sc->local[i]);
+	}
+}
+
+/* Allocate the buffers, decide the path, set the path's buffers up. */
+static int build(struct present_swapchain *sc)
+{
+	struct present_swapchain_desc *d = &sc->desc;
+	bool same = sc->render == sc->display;
+	int rfd = sc->render->fd, ret;
+
+	sc->facts.same_adapter = same;
+	sc->facts.tier = sc->display->info.caso_tier;
+	sc->facts.blt_effect = d->swap_effect >= PRESENT_SWAP_BLT_SEQUENTIAL;
+	sc->facts.size_mismatch = d->width != sc->mode.hdisplay || d->height != sc->mode.vdisplay;
+	sc->facts.rotation = d->rotation;
+	sc->facts.samples = d->samples;
+	ret = find_primary_plane(sc);
+	if (ret)
+		return ret;
+	query_scanout(sc);
+
+	for (unsigned int i = 0; i < d->buffer_count; i++) {
+		ret = bo_create(sc, rfd, d->width, d->height, d->format, same, &sc->back[i]);
+		if (ret)
+			return ret;
+	}
+	sc->facts.static_check = true;
+	present_decide_path(&sc->facts, &sc->path);
+	if (sc->path.kind == PRESENT_PATH_DIRECT_FLIP || sc->path.kind == PRESENT_PATH_CASO_ONE_COPY) {
+		for (unsigned int i = 0; i < d->buffer_count; i++) {
+			if (same) {
+				sc->scan_fb[i] = sc->back[i].fb_id;
+			} else if (import_fb(sc, &sc->back[i], &sc->scan_fb[i])) {
+				/* the import itself refused: a failed check */
+				sc->facts.static_check = false;
+				break;
+			}
+		}
+		/* The static check: one plane, TEST_ONLY, changes nothing. */
+		if (sc->facts.static_check &&
+		    commit_modeset(sc, sc->scan_fb[0], d->width, d->height, true))
+			sc->facts.static_check = false;
+		if (!sc->facts.static_check) {
+			for (unsigned int i = 0; i < d->buffer_count; i++) {
+				if (sc->scan_fb[i] && sc->scan_fb[i] != sc->back[i].fb_id)
+					drmModeRmFB(sc->dfd, sc->scan_fb[i]);
+				sc->scan_fb[i] = 0;
+			}
+			present_decide_path(&sc->facts, &sc->path);
+		}
+	}
+	if (sc->path.kind == PRESENT_PATH_DIRECT_FLIP || sc->path.kind == PRESENT_PATH_CASO_ONE_COPY)
+		return 0;
+
+	/* Copy paths: display-local buffers matching the output. */
+	if (sc->disp_format != d->format && d->format != DRM_FORMAT_XBGR8888 &&
+	    d->format != DRM_FORMAT_ABGR8888 && d->format != DRM_FORMAT_ARGB8888 &&
+	    sc->path.kind != PRESENT_PATH_TWO_COPY_ENGINE)
+		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED,
+			       "CPU blt cannot convert this format to the output's");
+	for (unsigned int i = 0; i < d->buffer_count; i++) {
+		ret = bo_create(sc, sc->dfd, sc->mode.hdisplay, sc->mode.vdisplay, sc->disp_format,
+				true, &sc->local[i]);
+		if (ret)
+			return ret;
+		sc->scan_fb[i] = sc->local[i].fb_id;
+		if (sc->path.kind == PRESENT_PATH_TWO_COPY_ENGINE) {
+			ret = import_fb(sc, &sc->back[i], &sc->import_fb[i]);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* ---- flip queue ---------------------------------------------------- */
+
+static int flipq_setup(struct present_swapchain *sc)
+{
+	struct drm_vflipq_set_log s = { .crtc_id = sc->crtc_id, .plane_id = sc->plane_id,
+					.num_entries = LOG_ENTRIES };
+	struct drm_vflipq_update_log u = { .crtc_id = sc->crtc_id, .plane_id = sc->plane_id };
+	struct drm_mode_map_dumb m = { 0 };
+	void *p;
+
+	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG, &s))
+		return -errno;
+	m.handle = s.handle;
+	if (drmIoctl(sc->dfd, DRM_IOCTL_MODE_MAP_DUMB, &m))
+		return -errno;
+	p = mmap(NULL, s.size, PROT_READ, MAP_SHARED, sc->dfd, m.offset);
+	if (p == MAP_FAILED)
+		return -errno;
+	sc->log = p;
+	sc->log_handle = s.handle;
+	sc->log_size = s.size;
+	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_UPDATE_LOG, &u) == 0)
+		sc->log_next = u.first_free;
+	/* PresentIds only grow per plane, across swap chains too: start
+	 * above what an earlier chain (of any process) used -- the shown one
+	 * and, for cancelled ones above it, the clock in microseconds */
+	sc->next_present_id = u.present_id_shown + 1;
+	if (sc->next_present_id < present_now_ns() / 1000)
+		sc->next_present_id = present_now_ns() / 1000;
+	return 0;
+}
+
+static void flipq_teardown(struct present_swapchain *sc)
+{
+	struct drm_vflipq_set_log s = { .crtc_id = sc->crtc_id, .plane_id = sc->plane_id };
+
+	if (!sc->log)
+		return;
+	munmap((void *)sc->log, sc->log_size);
+	drmCloseBufferHandle(sc->dfd, sc->log_handle);
+	drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG, &s);
+	sc->log = NULL;
+}
+
+static void set_irq_target(struct present_swapchain *sc, uint64_t target)
+{
+	struct drm_vflipq_set_irq_target t = { .crtc_id = sc->crtc_id, .plane_id = sc->plane_id,
+					       .target = target };
+
+	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET, &t))
+		sc_errno(sc, errno, "SET_IRQ_TARGET");
+}
+
+/* ---- retirement, statistics ---------------------------------------- */
+
+static uint64_t seq_of(struct present_swapchain *sc, uint64_t ts)
+{
+	int64_t d = (int64_t)(ts - sc->ref_vbl_ns);
+	int64_t p = (int64_t)sc->period_ns;
+
+	if (!p)
+		return sc->ref_vbl_seq;
+	return sc->ref_vbl_seq + (d >= 0 ? (d + p / 2) / p : -((-d + p / 2) / p));
+}
+
+static void update_waitable(struct present_swapchain *sc);
+
+static bool buf_busy(struct present_swapchain *sc, unsigned int b)
+{
+	if (sc->onscreen == (int)b)
+		return true;
+	for (unsigned int i = 0; i < sc->nframes; i++)
+		if (sc->frames[i].buf == b)
+			return true;
+	return false;
+}
+
+static bool ready(struct present_swapchain *sc)
+{
+	unsigned int next = (sc->cur + 1) % sc->desc.buffer_count;
+
+	if (!present_latency_can_submit(&sc->lat))
+		return false;
+	if (sc->flipq ? sc->nframes >= sc->depth : sc->flip_pending)
+		return false;
+	return !buf_busy(sc, next);
+}
+
+static void record_timing(struct present_swapchain *sc, const struct frame *f, uint64_t actual)
+{
+	uint64_t i = sc->timing_n++ % TIMING_RING;
+
+	if (!sc->t_target)
+		return;
+	sc->t_target[i] = f->target_ns ? f->target_ns : f->submit_ns;
+	sc->t_actual[i] = actual;
+}
+
+/* Frame at the head of the FIFO retired: shown at @ts, or cancelled (0). */
+static void retire_head(struct present_swapchain *sc, uint64_t ts)
+{
+	struct frame f = sc->frames[0];
+
+	memmove(&sc->frames[0], &sc->frames[1], (sc->nframes - 1) * sizeof(struct frame));
+	sc->nframes--;
+	present_latency_retire(&sc->lat, 1);
+	record_timing(sc, &f, ts);
+	if (!ts) {
+		sc->ctr.cancelled++;
+		return;
+	}
+	sc->ctr.shown++;
+	sc->onscreen = f.buf;
+	/* on target: the first vblank at or after the target (interval 0:
+	 * the first vblank after the submission) */
+	{
+		uint64_t t = f.target_ns ? f.target_ns : f.submit_ns;
+		uint64_t slack = sc->period_ns / 4;
+
+		if (ts + slack >= t && ts < t + sc->period_ns + slack)
+			sc->ctr.on_target++;
+		else
+			sc->ctr.missed++;
+	}
+	{
+		uint64_t seq = seq_of(sc, ts);
+
+		/* monotonic whatever happens */
+		if (sc->stats_valid && (f.present_count < sc->stats.present_count ||
+					seq < sc->stats.present_refresh_count))
+			return;
+		sc->stats.present_count = f.present_count;
+		sc->stats.present_refresh_count = (uint32_t)seq;
+		sc->stats.sync_refresh_count = (uint32_t)seq;
+		sc->stats.sync_time_ns = ts;
+		sc->stats_valid = true;
+		sc->ref_vbl_ns = ts;
+		sc->ref_vbl_seq = seq;
+	}
+}
+
+static int read_log(struct present_swapchain *sc)
+{
+	struct drm_vflipq_update_log u = { .crtc_id = sc->crtc_id, .plane_id = sc->plane_id };
+	int n = 0;
+
+	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_UPDATE_LOG, &u))
+		return sc_errno(sc, errno, "UPDATE_LOG");
+	while (sc->log_next != u.first_free) {
+		struct drm_vflipq_log_entry e = sc->log[sc->log_next % LOG_ENTRIES];
+
+		sc->log_next = (sc->log_next + 1) % LOG_ENTRIES;
+		/* entries older than the head belong to an earlier chain */
+		while (sc->nframes && sc->frames[0].present_id < e.present_id) {
+			/* never logged (should not happen): count as cancelled */
+			retire_head(sc, 0);
+			n++;
+		}
+		if (sc->nframes && sc->frames[0].present_id == e.present_id) {
+			retire_head(sc, e.timestamp_ns == VFLIPQ_TIMESTAMP_CANCELLED ? 0 :
+				    e.timestamp_ns);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Read and handle every pending DRM event. */
+static int read_events(struct present_swapchain *sc)
+{
+	char buf[4096];
+	ssize_t len;
+	int n = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = sc->dfd, .events = POLLIN };
+
+		if (poll(&p, 1, 0) <= 0 || !(p.revents & POLLIN))
+			break;
+		len = read(sc->dfd, buf, sizeof(buf));
+		if (len < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			return sc_errno(sc, errno, "read events");
+		}
+		if (len == 0)
+			break;
+		for (ssize_t off = 0; off + (ssize_t)sizeof(struct drm_event) <= len;) {
+			struct drm_event *e = (struct drm_event *)(buf + off);
+
+			if (e->type == DRM_EVENT_FLIP_COMPLETE && !sc->flipq) {
+				struct drm_event_vblank *v = (struct drm_event_vblank *)e;
+				uint64_t ts = (uint64_t)v->tv_sec * 1000000000ull + v->tv_usec * 1000ull;
+
+				sc->ref_vbl_ns = ts;
+				sc->ref_vbl_seq = v->sequence;
+				if (sc->flip_pending && sc->nframes) {
+					retire_head(sc, ts);
+					n++;
+				}
+				sc->flip_pending = false;
+			}
+			off += e->length ? e->length : len;
+		}
+	}
+	return n;
+}
+
+int present_swapchain_dispatch(struct present_swapchain *sc, int timeout_ms)
+{
+	int n, r;
+
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	if (sc_removed(sc))
+		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	for (;;) {
+		n = read_events(sc);
+		if (n < 0)
+			return n;
+		if (sc->flipq) {
+			r = read_log(sc);
+			if (r < 0)
+				return r;
+			n += r;
+		}
+		if (n || !timeout_ms || !sc->nframes) {
+			update_waitable(sc);
+			return n ? n : (timeout_ms ? PRESENT_E_TIMEOUT : 0);
+		}
+		{
+			struct pollfd p = { .fd = sc->dfd, .events = POLLIN };
+			int ms = timeout_ms;
+
+			/* interrupt at the frame we wait for */
+			if (sc->flipq)
+				set_irq_target(sc, sc->frames[0].present_id);
+			/* never trust one event alone: re-read the log at
+			 * least every couple of periods */
+			if (sc->flipq) {
+				int cap = (int)(sc->period_ns * 2 / 1000000) + 1;
+
+				if (ms < 0 || ms > cap)
+					ms = cap;
+			}
+			sc->ctr.wakeups++;
+			r = poll(&p, 1, ms);
+			if (r < 0 && errno != EINTR)
+				return sc_errno(sc, errno, "poll");
+			if (p.revents & (POLLERR | POLLHUP | POLLNVAL)) {
+				present_adapter_removed(sc->display);
+				if (sc_removed(sc))
+					return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+			}
+			if (r == 0 && !sc->flipq && timeout_ms > 0)
+				return PRESENT_E_TIMEOUT;
+			if (timeout_ms > 0) {
+				timeout_ms -= ms;
+				if (timeout_ms <= 0)
+					timeout_ms = 0;
+			}
+		}
+	}
+}
+
+static void update_waitable(struct present_swapchain *sc)
+{
+	bool want;
+	uint64_t v;
+
+	if (sc->efd < 0)
+		return;
+	want = ready(sc);
+	if (want && !sc->efd_signalled) {
+		v = 1;
+		if (write(sc->efd, &v, sizeof(v)) == sizeof(v))
+			sc->efd_signalled = true;
+	} else if (!want && sc->efd_signalled) {
+		if (read(sc->efd, &v, sizeof(v)) == sizeof(v))
+			sc->efd_signalled = false;
+	}
+}
+
+/* Cancel every queued frame (restart, destroy, resize). */
+static void cancel_queued(struct present_swapchain *sc)
+{
+	if (!sc->nframes)
+		return;
+	if (sc->flipq) {
+		struct drm_vflipq_cancel_plane p = { .plane_id = sc->plane_id,
+			.present_id_cancel_requested = sc->frames[0].present_id };
+		struct drm_vflipq_flip_cancel c = { .crtc_id = sc->crtc_id, .num_planes = 1,
+			.planes_ptr = (uintptr_t)&p, .plane_size = sizeof(p) };
+
+		if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_CANCEL, &c))
+			sc_errno(sc, errno, "FLIPQ_CANCEL");
+		read_log(sc);
+		/* what was already on its way completes: wait for it */
+		for (int tries = 0; sc->nframes && tries < 20 && !sc_removed(sc); tries++)
+			present_swapchain_dispatch(sc, (int)(sc->period_ns / 1000000) + 5);
+	} else {
+		while (sc->nframes && !sc_removed(sc))
+			if (present_swapchain_dispatch(sc, 500) == PRESENT_E_TIMEOUT)
+				break;
+	}
+	/* a device that went away retires nothing: forget the rest */
+	while (sc->nframes)
+		retire_head(sc, 0);
+	sc->flip_pending = false;
+}
+
+/* ---- public: create / destroy ---------------------------------------- */
+
+static int check_desc(const struct present_swapchain_desc *d)
+{
+	if (d->width > 8192 || d->height > 8192 || (!d->width) != (!d->height))
+		return PRESENT_E_INVALID_ARG;
+	if (d->format && !format_allowed(d->format))
+		return PRESENT_E_INVALID_ARG;
+	if (d->buffer_count < 2 || d->buffer_count > MAX_BUFS)
+		return PRESENT_E_INVALID_ARG;
+	if ((unsigned int)d->swap_effect > PRESENT_SWAP_BLT_DISCARD)
+		return PRESENT_E_INVALID_ARG;
+	if (d->samples > 8 || (d->samples & (d->samples - 1)))
+		return PRESENT_E_INVALID_ARG;
+	if (d->rotation % 90 || d->rotation > 270)
+		return PRESENT_E_INVALID_ARG;
+	if (d->flags & ~(PRESENT_SWAPCHAIN_FRAME_LATENCY_WAITABLE | PRESENT_SWAPCHAIN_ALLOW_TEARING))
+		return PRESENT_E_INVALID_ARG;
+	/* DXGI: flip effects need 2+ buffers, MSAA only with blt effects... we
+	 * accept MSAA everywhere and resolve in the blt when needed */
+	return 0;
+}
+
+static void reference_vblank(struct present_swapchain *sc)
+{
+	uint64_t seq = 0, ns = 0;
+
+	if (drmCrtcGetSequence(sc->dfd, sc->crtc_id, &seq, &ns) == 0 && ns) {
+		sc->ref_vbl_seq = seq;
+		sc->ref_vbl_ns = ns;
+	} else {
+		sc->ref_vbl_ns = present_now_ns();
+	}
+	sc->last_vbl_ns = sc->ref_vbl_ns;
+}
+
+int present_swapchain_create(struct present_adapter *render, struct present_adapter *display,
+			     int output, const struct present_swapchain_desc *desc,
+			     struct present_swapchain **out)
+{
+	struct present_swapchain *sc;
+	int ret;
+
+	if (out)
+		*out = NULL;
+	if (!display || !desc || !out)
+		return PRESENT_E_INVALID_ARG;
+	if (!render)
+		render = display;
+	if (check_desc(desc))
+		return present_fail(display->err, PRESENT_E_INVALID_ARG, "invalid swap chain description");
+	if (present_adapter_removed(display) || present_adapter_removed(render))
+		return present_fail(display->err, PRESENT_E_DEVICE_REMOVED, "device removed");
+	if (!(display->info.role & PRESENT_ROLE_DISPLAY))
+		return present_fail(display->err, PRESENT_E_INVALID_ARG, "adapter %s cannot display",
+				    display->info.name);
+	if (render->sys != display->sys)
+		return present_fail(display->err, PRESENT_E_INVALID_ARG, "adapters of different systems");
+	sc = calloc(1, sizeof(*sc));
+	if (!sc)
+		return PRESENT_E_NO_MEMORY;
+	sc->render = render;
+	sc->display = display;
+	sc->dfd = display->fd;
+	sc->desc = *desc;
+	sc->efd = -1;
+	sc->onscreen = -1;
+	sc->next_present_id = 1;
+	if (!sc->desc.format)
+		sc->desc.format = DRM_FORMAT_XRGB8888;
+	if (!sc->desc.samples)
+		sc->desc.samples = 1;
+	present_latency_init(&sc->lat, 3);
+	sc->t_target = calloc(TIMING_RING, sizeof(uint64_t));
+	sc->t_actual = calloc(TIMING_RING, sizeof(uint64_t));
+
+	ret = setup_output(sc, output);
+	if (!ret) {
+		if (!sc->desc.width) {
+			sc->desc.width = sc->mode.hdisplay;
+			sc->desc.height = sc->mode.vdisplay;
+		}
+		ret = build(sc);
+	}
+	if (!ret)
+		ret = bo_create(sc, sc->dfd, sc->mode.hdisplay, sc->mode.vdisplay,
+				DRM_FORMAT_XRGB8888, true, &sc->blank);
+	if (!ret)
+		ret = commit_modeset(sc, sc->blank.fb_id, sc->mode.hdisplay, sc->mode.vdisplay, false);
+	if (!ret && (sc->desc.flags & PRESENT_SWAPCHAIN_FRAME_LATENCY_WAITABLE)) {
+		sc->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (sc->efd < 0)
+			ret = sc_errno(sc, errno, "eventfd");
+	}
+	if (ret) {
+		snprintf(display->err, sizeof(display->err), "%s", sc->err);
+		present_swapchain_destroy(sc);
+		return ret;
+	}
+	sc->depth = 1;
+	if (display->info.is_vflipq && display->info.flipq_depth > 1 &&
+	    (display->info.vflipq_caps & VFLIPQ_CAP_FLIP_QUEUE) && !getenv("PRESENT_NO_FLIPQ")) {
+		if (flipq_setup(sc) == 0) {
+			sc->flipq = true;
+			sc->depth = display->info.flipq_depth;
+		}
+	}
+	reference_vblank(sc);
+	update_waitable(sc);
+	*out = sc;
+	return 0;
+}
+
+void present_swapchain_destroy(struct present_swapchain *sc)
+{
+	if (!sc)
+		return;
+	if (!sc_removed(sc)) {
+		cancel_queued(sc);
+		/* leave the blank buffer on screen so nothing we free is shown */
+		if (sc->blank.fb_id && sc->plane_id) {
+			drmModeAtomicReq *req = drmModeAtomicAlloc();
+
+			if (req) {
+				add_plane(req, sc, sc->blank.fb_id, sc->mode.hdisplay, sc->mode.vdisplay);
+				drmModeAtomicCommit(sc->dfd, req, 0, NULL);
+				drmModeAtomicFree(req);
+			}
+		}
+	}
+	flipq_teardown(sc);
+	free_buffers(sc);
+	bo_destroy(&sc->blank);
+	if (sc->efd >= 0)
+		close(sc->efd);
+	free(sc->t_target);
+	free(sc->t_actual);
+	free(sc);
+}
+
+/* ---- public: buffers ---------------------------------------------------- */
+
+int present_swapchain_get_buffer(struct present_swapchain *sc, unsigned int index,
+				 struct present_buffer *out)
+{
+	if (!sc || !out)
+		return PRESENT_E_INVALID_ARG;
+	if (index >= sc->desc.buffer_count)
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "buffer %u of %u", index, sc->desc.buffer_count);
+	if (sc_removed(sc))
+		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	out->map = sc->back[index].map;
+	out->pitch = sc->back[index].pitch;
+	out->width = sc->back[index].width;
+	out->height = sc->back[index].height;
+	out->format = sc->back[index].format;
+	out->size = sc->back[index].size;
+	out->dmabuf_fd = -1;
+	return 0;
+}
+
+int present_swapchain_current_back_buffer(struct present_swapchain *sc)
+{
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	if (sc_removed(sc))
+		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	return (int)sc->cur;
+}
+
+int present_swapchain_resize(struct present_swapchain *sc, unsigned int count, uint32_t width,
+			     uint32_t height, uint32_t format)
+{
+	struct present_swapchain_desc nd;
+	int ret;
+
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	nd = sc->desc;
+	if (count)
+		nd.buffer_count = count;
+	nd.width = width;
+	nd.height = height;
+	if (format)
+		nd.format = format;
+	if (check_desc(&nd))
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "invalid resize arguments");
+	if (present_adapter_removed(sc->display) || present_adapter_removed(sc->render))
+		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	cancel_queued(sc);
+	/* the blank buffer goes on screen while the buffers are replaced */
+	{
+		drmModeAtomicReq *req = drmModeAtomicAlloc();
+
+		if (req) {
+			add_plane(req, sc, sc->blank.fb_id, sc->mode.hdisplay, sc->mode.vdisplay);
+			drmModeAtomicCommit(sc->dfd, req, 0, NULL);
+			drmModeAtomicFree(req);
+		}
+		sc->onscreen = -1;
+	}
+	free_buffers(sc);
+	if (!nd.width) {
+		nd.width = sc->mode.hdisplay;
+		nd.height = sc->mode.vdisplay;
+	}
+	sc->desc = nd;
+	sc->cur = 0;
+	memset(&sc->facts, 0, sizeof(sc->facts));
+	sc->plane_id = 0;
+	ret = build(sc);
+	update_waitable(sc);
+	return ret;
+}
+
+int present_swapchain_path(struct present_swapchain *sc, struct present_path *out)
+{
+	if (!sc || !out)
+		return PRESENT_E_INVALID_ARG;
+	*out = sc->path;
+	return 0;
+}
+
+/* ---- public: present ------------------------------------------------------ */
+
+/* CPU blt: nearest-neighbour scale, 8-bit RGBA<->BGRA swizzle when needed. */
+static void cpu_blt(const struct bo *src, struct bo *dst)
+{
+	bool swz = (src->format == DRM_FORMAT_XBGR8888 || src->format == DRM_FORMAT_ABGR8888) &&
+		   (dst->format == DRM_FORMAT_XRGB8888 || dst->format == DRM_FORMAT_ARGB8888);
+	uint32_t bpp = bpp_of(src->format) / 8;
+
+	if (!swz && src->width == dst->width && src->height == dst->height &&
+	    src->pitch == dst->pitch && src->format == dst->format) {
+		memcpy(dst->map, src->map, (size_t)src->pitch * src->height);
+		return;
+	}
+	for (uint32_t y = 0; y < dst->height; y++) {
+		const uint8_t *srow = (const uint8_t *)src->map +
+				      (size_t)(y * src->height / dst->height) * src->pitch;
+		uint8_t *drow = (uint8_t *)dst->map + (size_t)y * dst->pitch;
+
+		if (!swz && src->width == dst->width && bpp == bpp_of(dst->format) / 8) {
+			memcpy(drow, srow, (size_t)dst->width * bpp);
+			continue;
+		}
+		for (uint32_t x = 0; x < dst->width; x++) {
+			uint32_t sx = x * src->width / dst->width;
+
+			if (bpp == 4) {
+				uint32_t v = ((const uint32_t *)srow)[sx];
+
+				if (swz)
+					v = (v & 0xff00ff00) | ((v >> 16) & 0xff) | ((v & 0xff) << 16);
+				((uint32_t *)drow)[x] = v;
+			} else {
+				memcpy(drow + x * bpp, srow + sx * bpp, bpp);
+			}
+		}
+	}
+}
+
+static int engine_copy(struct present_swapchain *sc, unsigned int b)
+{
+	struct drm_vflipq_copy c = {
+		.src_fb = sc->import_fb[b], .dst_fb = sc->local[b].fb_id,
+		.src_rect = { 0, 0, sc->back[b].width, sc->back[b].height },
+		.dst_rect = { 0, 0, sc->local[b].width, sc->local[b].height },
+		.out_fence_fd = -1,
+	};
+
+	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_COPY, &c))
+		return sc_errno(sc, errno, "COPY");
+	/* the fence is also implicit on the destination: the flip waits */
+	if (c.out_fence_fd >= 0)
+		close(c.out_fence_fd);
+	sc->ctr.copies++;
+	sc->ctr.bytes_copied += (uint64_t)sc->local[b].width * sc->local[b].height *
+				(bpp_of(sc->local[b].format) / 8);
+	return 0;
+}
+
+static int do_copies(struct present_swapchain *sc, unsigned int b)
+{
+	switch (sc->path.kind) {
+	case PRESENT_PATH_DIRECT_FLIP:
+	case PRESENT_PATH_CASO_ONE_COPY:
+		/* one-copy: the "copy" is the render itself into the
+		 * cross-adapter buffer; nothing to do at present time */
+		if (sc->path.kind == PRESENT_PATH_CASO_ONE_COPY)
+			sc->ctr.copies += 0;
+		return 0;
+	case PRESENT_PATH_TWO_COPY_ENGINE:
+		return engine_copy(sc, b);
+	default:
+		cpu_blt(&sc->back[b], &sc->local[b]);
+		sc->ctr.copies++;
+		sc->ctr.bytes_copied += (uint64_t)sc->local[b].pitch * sc->local[b].height;
+		return 0;
+	}
+}
+
+static int submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t fb, uint32_t mode)
+{
+	struct drm_vflipq_flip_plane p = {
+		.plane_id = sc->plane_id, .fb_id = fb, .present_id = f->present_id, .mode = mode,
+	};
+	struct drm_vflipq_flip_submit s = {
+		.crtc_id = sc->crtc_id, .target_ns = f->target_ns,
+		.planes_ptr = (uintptr_t)&p, .num_planes = 1, .plane_size = sizeof(p),
+	};
+
+	for (int tries = 0; tries < 100; tries++) {
+		/* ioctl(2), not drmIoctl(): see the top of this file */
+		if (ioctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s) == 0)
+			return 0;
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN)
+			return sc_errno(sc, errno, "FLIPQ_SUBMIT");
+		/* drain hint: wait for the pending flips, then resubmit */
+		if (!sc->nframes)
+			return sc_fail(sc, PRESENT_E_IO, "FLIPQ_SUBMIT: retry with nothing pending");
+		while (sc->nframes) {
+			int r = present_swapchain_dispatch(sc, 1000);
+
+			if (r < 0 && r != PRESENT_E_TIMEOUT)
+				return r;
+		}
+		s.drain_flags = s.drain_planes = 0;
+	}
+	return sc_fail(sc, PRESENT_E_BUSY, "FLIPQ_SUBMIT: still refused after draining");
+}
+
+static int submit_atomic(struct present_swapchain *sc, struct frame *f, uint32_t fb, bool tear)
+{
+	drmModeAtomicReq *req;
+	uint32_t flags = DRM_MODE_PAGE_FLIP_EVENT | DRM_MODE_ATOMIC_NONBLOCK;
+	int ret;
+
+	/* one page flip per vblank: sleep until the vblank before the target */
+	if (f->target_ns) {
+		uint64_t now = present_now_ns();
+
+		if (f->target_ns > now + sc->period_ns / 2) {
+			uint64_t wake = f->target_ns - sc->period_ns / 2;
+			struct timespec ts = { (time_t)(wake / 1000000000ull), (long)(wake % 1000000000ull) };
+
+			sc->ctr.wakeups++;
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		}
+	}
+	req = drmModeAtomicAlloc();
+	if (!req)
+		return sc_fail(sc, PRESENT_E_NO_MEMORY, "out of memory");
+	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID", fb);
+	if (tear)
+		flags |= DRM_MODE_PAGE_FLIP_ASYNC;
+	ret = drmModeAtomicCommit(sc->dfd, req, flags, (void *)(uintptr_t)f->present_id);
+	if (ret && tear && errno == EINVAL)
+		ret = drmModeAtomicCommit(sc->dfd, req, flags & ~DRM_MODE_PAGE_FLIP_ASYNC,
+					  (void *)(uintptr_t)f->present_id);
+	ret = ret ? errno : 0;
+	drmModeAtomicFree(req);
+	if (ret)
+		return sc_errno(sc, ret, "atomic page flip");
+	sc->flip_pending = true;
+	return 0;
+}
+
+int present_swapchain_present(struct present_swapchain *sc, unsigned int interval,
+			      unsigned int flags)
+{
+	struct frame f;
+	unsigned int b;
+	bool tear;
+	int ret;
+
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	if (interval > 4 || (flags & ~(PRESENT_DO_NOT_WAIT | PRESENT_ALLOW_TEARING |
+				       PRESENT_RESTART | PRESENT_TEST)))
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "sync interval %u / flags %#x", interval, flags);
+	tear = flags & PRESENT_ALLOW_TEARING;
+	if (tear && (interval || !(sc->desc.flags & PRESENT_SWAPCHAIN_ALLOW_TEARING)))
+		return sc_fail(sc, PRESENT_E_INVALID_ARG,
+			       "allow-tearing needs interval 0 and a chain created with it");
+	if (sc_removed(sc) || present_adapter_removed(sc->display) || present_adapter_removed(sc->render))
+		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	if (flags & PRESENT_TEST)
+		return 0;
+	ret = present_swapchain_dispatch(sc, 0);
+	if (ret < 0)
+		return ret;
+	if (flags & PRESENT_RESTART)
+		cancel_queued(sc);
+	while (!ready(sc)) {
+		if (flags & PRESENT_DO_NOT_WAIT)
+			return sc_fail(sc, PRESENT_E_WAS_STILL_DRAWING, "frame latency reached");
+		ret = present_swapchain_dispatch(sc, 2000);
+		if (ret == PRESENT_E_TIMEOUT)
+			return sc_fail(sc, PRESENT_E_IO, "no flip completed in 2 s");
+		if (ret < 0)
+			return ret;
+	}
+	b = sc->cur;
+	ret = do_copies(sc, b);
+	if (ret)
+		return ret;
+
+	memset(&f, 0, sizeof(f));
+	f.buf = b;
+	f.present_id = sc->next_present_id++;
+	if (!f.present_id)
+		f.present_id = sc->next_present_id++;
+	f.present_count = sc->present_count + 1;
+	f.submit_ns = present_now_ns();
+	{
+		/* the previous flip's vblank: the expected one of the last
+		 * queued frame, or the last vblank seen */
+		uint64_t prev = sc->nframes ? sc->last_vbl_ns : 0;
+		uint64_t p = sc->period_ns;
+
+		if (!prev) {
+			/* latest vblank at or before now */
+			uint64_t base = sc->ref_vbl_ns;
+
+			if (p && f.submit_ns > base)
+				base += (f.submit_ns - base) / p * p;
+			prev = base;
+		}
+		if (interval) {
+			f.target_ns = present_interval_target(prev, p, interval, 0);
+		} else if (sc->desc.swap_effect == PRESENT_SWAP_FLIP_SEQUENTIAL && sc->nframes) {
+			/* sequential: never replace a frame not yet shown */
+			f.target_ns = present_interval_target(prev, p, 1, 0);
+		} else {
+			f.target_ns = 0;	/* as soon as possible; latest wins */
+		}
+		{
+			uint64_t t = f.target_ns ? f.target_ns : f.submit_ns;
+			uint64_t base = sc->ref_vbl_ns;
+
+			f.expect_ns = p && t > base ? base + (t - base + p - 1) / p * p : base + p;
+		}
+	}
+	if (sc->flipq)
+		ret = submit_flipq(sc, &f, sc->scan_fb[b],
+				   tear ? VFLIPQ_FLIP_IMMEDIATE : VFLIPQ_FLIP_ON_NEXT_VSYNC);
+	else
+		ret = submit_atomic(sc, &f, sc->scan_fb[b], tear);
+	if (ret)
+		return ret;
+	if (sc->flipq)
+		set_irq_target(sc, f.present_id);	/* sleep across the batch */
+	present_latency_submit(&sc->lat);
+	sc->frames[sc->nframes++] = f;
+	sc->last_vbl_ns = f.expect_ns;
+	sc->present_count++;
+	sc->ctr.presented++;
+	sc->cur = (sc->cur + 1) % sc->desc.buffer_count;
+	update_waitable(sc);
+	return 0;
+}
+
+/* ---- public: pacing and statistics ----------------------------------------- */
+
+int present_swapchain_set_max_frame_latency(struct present_swapchain *sc, unsigned int max)
+{
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	if (present_latency_set_max(&sc->lat, max))
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "max frame latency %u (1..16)", max);
+	update_waitable(sc);
+	return 0;
+}
+
+int present_swapchain_get_max_frame_latency(struct present_swapchain *sc)
+{
+	return sc ? (int)sc->lat.max : PRESENT_E_INVALID_ARG;
+}
+
+int present_swapchain_waitable_fd(struct present_swapchain *sc)
+{
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	if (sc->efd < 0)
+		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "created without the waitable flag");
+	return sc->efd;
+}
+
+int present_swapchain_frame_statistics(struct present_swapchain *sc,
+				       struct present_frame_statistics *out)
+{
+	int ret;
+
+	if (!sc || !out)
+		return PRESENT_E_INVALID_ARG;
+	ret = present_swapchain_dispatch(sc, 0);
+	if (ret < 0)
+		return ret;
+	if (!sc->stats_valid)
+		return sc_fail(sc, PRESENT_E_NOT_FOUND, "no frame shown yet");
+	*out = sc->stats;
+	return 0;
+}
+
+int present_swapchain_last_present_count(struct present_swapchain *sc, uint32_t *out)
+{
+	if (!sc || !out)
+		return PRESENT_E_INVALID_ARG;
+	if (sc_removed(sc))
+		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	*out = sc->present_count;
+	return 0;
+}
+
+int present_swapchain_wait_vblank(struct present_swapchain *sc, uint64_t *out_ns)
+{
+	drmVBlank vbl;
+	uint32_t hc;
+
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	if (sc_removed(sc))
+		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	memset(&vbl, 0, sizeof(vbl));
+	hc = sc->crtc_index > 1 ? (sc->crtc_index << DRM_VBLANK_HIGH_CRTC_SHIFT) &
+				  DRM_VBLANK_HIGH_CRTC_MASK :
+	     sc->crtc_index == 1 ? DRM_VBLANK_SECONDARY : 0;
+	vbl.request.type = DRM_VBLANK_RELATIVE | hc;
+	vbl.request.sequence = 1;
+	sc->ctr.wakeups++;
+	if (drmWaitVBlank(sc->dfd, &vbl))
+		return sc_errno(sc, errno, "wait for vblank");
+	sc->ref_vbl_ns = (uint64_t)vbl.reply.tval_sec * 1000000000ull +
+			 (uint64_t)vbl.reply.tval_usec * 1000ull;
+	sc->ref_vbl_seq = vbl.reply.sequence;
+	if (out_ns)
+		*out_ns = sc->ref_vbl_ns;
+	return 0;
+}
+
+int present_swapchain_counters(struct present_swapchain *sc, struct present_counters *out)
+{
+	if (!sc || !out)
+		return PRESENT_E_INVALID_ARG;
+	*out = sc->ctr;
+	return 0;
+}
+
+int present_swapchain_timing(struct present_swapchain *sc, uint64_t *targets, uint64_t *actuals,
+			     unsigned int n)
+{
+	uint64_t have, first;
+
+	if (!sc || !sc->t_target)
+		return PRESENT_E_INVALID_ARG;
+	have = sc->timing_n < TIMING_RING ? sc->timing_n : TIMING_RING;
+	if (n > have)
+		n = (unsigned int)have;
+	first = sc->timing_n - n;
+	for (unsigned int i = 0; i < n; i++) {
+		if (targets)
+			targets[i] = sc->t_target[(first + i) % TIMING_RING];
+		if (actuals)
+			actuals[i] = sc->t_actual[(first + i) % TIMING_RING];
+	}
+	return (int)n;
+}
+
+const char *present_swapchain_last_error(const struct present_swapchain *sc)
+{
+	return sc ? sc->err : "invalid swap chain";
+}
