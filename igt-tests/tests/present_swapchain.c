@@ -170,19 +170,22 @@ static void test_on_target(const char *render, const char *display, unsigned int
 		 render ?: "-", display, interval, (unsigned long long)c.shown,
 		 (unsigned long long)c.on_target, (unsigned long long)c.missed,
 		 (unsigned long long)c.cancelled, (unsigned long long)c.wakeups);
-	igt_assert_eq_u64(c.shown, 40);
-	/* the first frame may miss (no previous vblank); a loaded VM, 1 more */
-	igt_assert_lte(38, (int)c.on_target);
+	/* a frame whose target passed behind a later one is replaced
+	 * (cancelled) by the hardware: a loaded VM may lose one or two */
+	igt_assert_eq_u64(c.shown + c.cancelled, 40);
+	igt_assert_lte(38, (int)c.shown);
+	igt_assert_lte(37, (int)c.on_target);
 	n = present_swapchain_timing(sc, t, a, 64);
 	igt_assert_eq(n, 40);
-	for (int i = 1; i < n; i++) {
-		/* successive frames interval periods apart (+- half a period) */
-		int64_t d = (int64_t)(a[i] - a[i - 1]);
-		int64_t want = (int64_t)interval * 16683333;
-
-		if (d < want - 8000000 || d > want + 8000000)
-			igt_debug("frame %d: %lld ns after the previous\n", i, (long long)d);
-		igt_assert(a[i] > a[i - 1]);
+	for (int i = 1, prev = 0; i < n; i++) {
+		if (!a[i])
+			continue;	/* cancelled */
+		/* shown at the first vblank at or after the target */
+		if (a[i] < t[i] || a[i] > t[i] + 16683333 + 4000000)
+			igt_debug("frame %d: %lld ns after its target\n", i,
+				  (long long)(a[i] - t[i]));
+		igt_assert(a[i] > a[prev]);
+		prev = i;
 	}
 	present_swapchain_destroy(sc);
 }
@@ -318,7 +321,7 @@ static void test_device_removed(void)
 	for (int i = 0; i < 5; i++)
 		igt_assert_eq(present_swapchain_present(sc, 1, 0), 0);
 	/* the device goes away with frames queued */
-	igt_assert_eq(vfq_cfs_write("igt-pt-gone", "enabled", "0"), 0);
+	igt_assert_lte(0, vfq_cfs_write("igt-pt-gone", "enabled", "0"));
 	for (int i = 0; i < 3; i++) {
 		igt_assert_eq(present_swapchain_present(sc, 1, 0), PRESENT_E_DEVICE_REMOVED);
 		igt_assert_eq(present_swapchain_present(sc, 0, PRESENT_DO_NOT_WAIT),

@@ -568,9 +568,11 @@ static uint64_t seq_of(struct present_swapchain *sc, uint64_t ts)
 
 static void update_waitable(struct present_swapchain *sc);
 
+/* Buffer @b is queued, or on screen with a flip queued that will release
+ * it (a buffer left on screen with nothing queued stays usable). */
 static bool buf_busy(struct present_swapchain *sc, unsigned int b)
 {
-	if (sc->onscreen == (int)b)
+	if (sc->onscreen == (int)b && sc->nframes)
 		return true;
 	for (unsigned int i = 0; i < sc->nframes; i++)
 		if (sc->frames[i].buf == b)
@@ -578,15 +580,14 @@ static bool buf_busy(struct present_swapchain *sc, unsigned int b)
 	return false;
 }
 
+/* Can the current back buffer be presented (and drawn into) now? */
 static bool ready(struct present_swapchain *sc)
 {
-	unsigned int next = (sc->cur + 1) % sc->desc.buffer_count;
-
 	if (!present_latency_can_submit(&sc->lat))
 		return false;
 	if (sc->flipq ? sc->nframes >= sc->depth : sc->flip_pending)
 		return false;
-	return !buf_busy(sc, next);
+	return !buf_busy(sc, sc->cur);
 }
 
 static void record_timing(struct present_swapchain *sc, const struct frame *f, uint64_t actual)
@@ -1080,8 +1081,7 @@ static int engine_copy(struct present_swapchain *sc, unsigned int b)
 		.src_fb = sc->import_fb[b], .dst_fb = sc->local[b].fb_id,
 		.src_rect = { 0, 0, sc->back[b].width, sc->back[b].height },
 		.dst_rect = { 0, 0, sc->local[b].width, sc->local[b].height },
-		.out_fence_fd = -1,
-	};
+	};	/* out_fence_fd: zero on input */
 
 	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_COPY, &c))
 		return sc_errno(sc, errno, "COPY");
@@ -1273,6 +1273,15 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 	sc->present_count++;
 	sc->ctr.presented++;
 	sc->cur = (sc->cur + 1) % sc->desc.buffer_count;
+	/* blocking present: return once the next back buffer can be drawn
+	 * into (with 2 buffers: once this frame replaced it on screen) */
+	while (!(flags & PRESENT_DO_NOT_WAIT) && buf_busy(sc, sc->cur)) {
+		ret = present_swapchain_dispatch(sc, 2000);
+		if (ret == PRESENT_E_TIMEOUT)
+			return sc_fail(sc, PRESENT_E_IO, "no flip completed in 2 s");
+		if (ret < 0)
+			return ret;
+	}
 	update_waitable(sc);
 	return 0;
 }
