@@ -107,7 +107,7 @@ static void run_to(u64 t)
 {
 	for (;;) {
 		u64 seq, vb = vfq_vblank_at_or_after(&S.c, S.now + 1, &seq);
-		u64 imm = vfq_next_immediate(&S.c);
+		u64 imm = vfq_next_immediate(&S.c, S.now);
 
 		if (imm > S.now && imm < vb && imm <= t) {
 			S.now = imm;
@@ -475,13 +475,13 @@ static void t_immediate(void)
 	CHECK_EQ(submit_cfg(0, 1, P + P / 3, VFQ_MODE_IMMEDIATE, cfg_default(),
 			    false, NULL), 0);
 	CHECK_EQ(submit1(1, 1, P + P / 3), 0);
-	CHECK_EQ(vfq_next_immediate(&S.c), P + P / 3);
+	CHECK_EQ(vfq_next_immediate(&S.c, S.now), P + P / 3);
 	run_to(P + P / 2);
 	check_log(0, 0, 1, P + P / 3);
 	CHECK_EQ(vfq_pending(&S.c, 1), 1);
 	run_to(2 * P);
 	check_log(1, 0, 1, 2 * P);
-	CHECK_EQ(vfq_next_immediate(&S.c), ~0ULL);
+	CHECK_EQ(vfq_next_immediate(&S.c, S.now), ~0ULL);
 
 	/* No-tearing waits for the vblank like on-next-vsync. */
 	CHECK_EQ(submit_cfg(0, 2, 2 * P + 10, VFQ_MODE_IMMEDIATE_NO_TEARING,
@@ -664,6 +664,47 @@ static void t_duration_collapsed(void)
 	}
 }
 
+static int not_ready_id;
+
+static bool op_ready(void *ctx, unsigned int plane, void *buf)
+{
+	(void)ctx; (void)plane;
+	return (uintptr_t)buf != (uintptr_t)not_ready_id;
+}
+
+/*
+ * A buffer still being rendered holds its flip (and the whole interlocked
+ * submission) back; it can be cancelled meanwhile; a tearing flip does not
+ * re-arm for a past target.
+ */
+static void t_not_ready(void)
+{
+	static const struct vfq_ops ops_r = {
+		.show = op_show, .release = op_release, .event = op_event,
+		.ready = op_ready,
+	};
+	struct vfq_cancel_plane cr = { .plane = 0, .requested = 3 };
+
+	sim_init(8, 2);
+	S.c.ops = &ops_r;
+	not_ready_id = 21;
+	CHECK_EQ(submit2(1, 21, P / 2), 0);	/* plane 1 not ready */
+	run_to(3 * P);
+	CHECK_EQ(vfq_pending_total(&S.c), 2);	/* neither plane split */
+	not_ready_id = 0;
+	run_to(4 * P);
+	check_log(0, 0, 1, 4 * P);
+	check_log(1, 0, 21, 4 * P);
+
+	not_ready_id = 3;
+	CHECK_EQ(submit_cfg(0, 3, 4 * P + 1, VFQ_MODE_IMMEDIATE,
+			    cfg_default(), false, NULL), 0);
+	S.now = 4 * P + 10;
+	CHECK_EQ(vfq_next_immediate(&S.c, S.now), ~0ULL);
+	CHECK_EQ(vfq_cancel(&S.c, &cr, 1, S.now), 0);
+	CHECK_EQ(cr.cancelled, 3);
+}
+
 static const struct unit_test tests[] = {
 	{ "batch-on-target", t_batch_on_target },
 	{ "target-on-vblank", t_target_on_vblank },
@@ -686,6 +727,7 @@ static const struct unit_test tests[] = {
 	{ "duration", t_duration },
 	{ "event-after-tombstones", t_event_after_tombstones },
 	{ "duration-collapsed", t_duration_collapsed },
+	{ "not-ready", t_not_ready },
 };
 
 int main(int argc, char **argv)

@@ -358,7 +358,9 @@ struct drm_vflipq_event_flipq {
 /**
  * struct drm_vflipq_get_counters - DRM_IOCTL_VFLIPQ_GET_COUNTERS
  *
- * Work counters of one CRTC since the device was created.
+ * Work counters of one CRTC since the device was created, and device-wide
+ * ones.  @crtc_id 0 asks for the device-wide ones only (the per-CRTC
+ * members read 0); render-only adapters accept only 0.
  */
 struct drm_vflipq_get_counters {
 	/** @crtc_id: KMS CRTC object id */
@@ -389,8 +391,8 @@ struct drm_vflipq_get_counters {
 	 */
 	__u64 imported_scanouts;
 	/**
-	 * @flipq_events_dropped: out, flip-queue events lost because the
-	 * owner did not read them fast enough
+	 * @flipq_events_dropped: out, flip-queue interrupts lost because
+	 * more than 64 were raised before the driver's worker delivered them
 	 */
 	__u64 flipq_events_dropped;
 	/** @reserved: must be zero; out, zero */

@@ -72,8 +72,8 @@ bool vflipq_fb_owned_by(struct drm_framebuffer *fb, struct drm_file *file)
 
 /*
  * A cross-adapter buffer is linear, one allocation, starts page-aligned
- * and has rows a multiple of 128 bytes; the size is checked in 64 bits
- * (the core's check is 32-bit).
+ * and has rows a multiple of 128 bytes.  The size check repeats the
+ * core's on purpose: it is what the cross-adapter contract promises.
  */
 static int vflipq_caso_check_buffer(struct drm_device *drm,
 				    const struct drm_framebuffer *fb)
@@ -81,23 +81,35 @@ static int vflipq_caso_check_buffer(struct drm_device *drm,
 	const struct drm_format_info *info = fb->format;
 	unsigned int i;
 
-	if (fb->modifier != DRM_FORMAT_MOD_LINEAR)
+	if (fb->modifier != DRM_FORMAT_MOD_LINEAR) {
+		drm_dbg_kms(drm, "cross-adapter buffer not linear\n");
 		return -EINVAL;
-	if (fb->offsets[0] % PAGE_SIZE)
+	}
+	if (fb->offsets[0] % PAGE_SIZE) {
+		drm_dbg_kms(drm, "cross-adapter buffer not page-aligned\n");
 		return -EINVAL;
+	}
 	for (i = 0; i < info->num_planes; i++) {
 		unsigned int w = drm_format_info_plane_width(info, fb->width, i);
 		unsigned int h = drm_format_info_plane_height(info, fb->height,
 							      i);
 		u64 end;
 
-		if (fb->obj[i] != fb->obj[0] ||
-		    fb->pitches[i] % VFLIPQ_CASO_PITCH_ALIGN)
+		if (fb->obj[i] != fb->obj[0]) {
+			drm_dbg_kms(drm, "cross-adapter buffer: one allocation\n");
 			return -EINVAL;
+		}
+		if (fb->pitches[i] % VFLIPQ_CASO_PITCH_ALIGN) {
+			drm_dbg_kms(drm, "cross-adapter pitch %u not a multiple of %u\n",
+				    fb->pitches[i], VFLIPQ_CASO_PITCH_ALIGN);
+			return -EINVAL;
+		}
 		end = (u64)fb->pitches[i] * (h - 1) +
 		      drm_format_info_min_pitch(info, i, w) + fb->offsets[i];
-		if (end > fb->obj[0]->size)
+		if (end > fb->obj[0]->size) {
+			drm_dbg_kms(drm, "cross-adapter buffer too small\n");
 			return -EINVAL;
+		}
 	}
 	return 0;
 }

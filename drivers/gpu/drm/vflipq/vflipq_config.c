@@ -70,8 +70,10 @@ int vflipq_config_validate(const struct vflipq_config *cfg, const char **why)
 	unsigned int i;
 
 	*why = NULL;
-	if (cfg->caso_caps & ~VFLIPQ_CASO_ALL)
+	if (cfg->caso_caps & ~VFLIPQ_CASO_ALL) {
+		*why = "unknown CASO capability bits (1 copy, 2 texture, 4 scan-out)";
 		return -EINVAL;
+	}
 	/* As WDDM refuses an adapter whose tiers are not a superset. */
 	if (BIT(vflipq_caso_tier(cfg->caso_caps)) - 1 != cfg->caso_caps) {
 		*why = "CASO tiers must be a superset: texture needs copy, scan-out needs texture";

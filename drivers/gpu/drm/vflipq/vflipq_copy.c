@@ -30,6 +30,9 @@
 /**
  * struct vflipq_copy_job - one copy-engine operation
  * @fence: completion; first member, freed with it (dma_fence_free)
+ * @lock: the fence's lock, inside the job: a sync_file or another
+ *	device's reservation object may keep the fence after the device
+ *	is gone
  * @work: runs the copy on the device's copy queue
  * @vdev: device
  * @src: source framebuffer (reference)
@@ -41,6 +44,8 @@
  */
 struct vflipq_copy_job {
 	struct dma_fence fence;
+	/* the fence's lock */
+	spinlock_t lock;
 	struct work_struct work;
 	struct vflipq_device *vdev;
 	struct drm_framebuffer *src;
@@ -206,6 +211,7 @@ static int copy_prepare(struct vflipq_device *vdev, struct drm_file *file,
 			struct vflipq_copy_job *job)
 {
 	const struct vflipq_format_ops *rd, *wr;
+	struct drm_rect overlap;
 	bool texture;
 	int ret;
 
@@ -223,6 +229,11 @@ static int copy_prepare(struct vflipq_device *vdev, struct drm_file *file,
 	wr = vflipq_format_ops(job->dst->format->format);
 	if (!rd || !wr || !wr->write_row || job->dst->format->num_planes != 1)
 		return -EINVAL;
+	/* Rows are copied top-down: overlapping in-place copies are refused. */
+	overlap = job->s;
+	if (job->src->obj[0] == job->dst->obj[0] &&
+	    drm_rect_intersect(&overlap, &job->d))
+		return -EINVAL;
 
 	/* Anything but a plain copy reads like a texture: tier 2. */
 	texture = job->src->format->format != job->dst->format->format ||
@@ -233,19 +244,33 @@ static int copy_prepare(struct vflipq_device *vdev, struct drm_file *file,
 	return 0;
 }
 
+static int copy_add_fence(struct dma_resv *resv, struct dma_fence *fence,
+			  enum dma_resv_usage usage)
+{
+	int ret = dma_resv_lock_interruptible(resv, NULL);
+
+	if (ret)
+		return ret;
+	ret = dma_resv_reserve_fences(resv, 1);
+	if (!ret)
+		dma_resv_add_fence(resv, fence, usage);
+	dma_resv_unlock(resv);
+	return ret;
+}
+
 int vflipq_ioctl_copy(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct vflipq_device *vdev = to_vflipq_device(drm);
 	struct drm_vflipq_copy *args = data;
 	struct vflipq_copy_job *job;
-	struct dma_resv *resv;
 	struct sync_file *sf;
 	int fd, ret;
 
 	if (args->flags || args->out_fence_fd || args->reserved[0] ||
 	    args->reserved[1])
 		return -EINVAL;
-	if (!(vdev->config.caso_caps & VFLIPQ_CASO_COPY))
+	/* Framebuffers need a display adapter (a render-only one has none). */
+	if (!(vdev->config.caso_caps & VFLIPQ_CASO_COPY) || !vdev->config.crtcs)
 		return -EOPNOTSUPP;
 
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
@@ -266,7 +291,8 @@ int vflipq_ioctl_copy(struct drm_device *drm, void *data, struct drm_file *file)
 
 	job->vdev = vdev;
 	INIT_WORK(&job->work, vflipq_copy_work);
-	dma_fence_init(&job->fence, &vflipq_copy_fence_ops, &vdev->copy_lock,
+	spin_lock_init(&job->lock);
+	dma_fence_init(&job->fence, &vflipq_copy_fence_ops, &job->lock,
 		       vdev->copy_context, atomic64_inc_return(&vdev->copy_seqno));
 
 	fd = get_unused_fd_flags(O_CLOEXEC);
@@ -280,14 +306,15 @@ int vflipq_ioctl_copy(struct drm_device *drm, void *data, struct drm_file *file)
 		goto err_fd;
 	}
 
-	resv = job->dst->obj[0]->resv;
-	ret = dma_resv_lock_interruptible(resv, NULL);
-	if (ret)
-		goto err_sf;
-	ret = dma_resv_reserve_fences(resv, 1);
+	/*
+	 * Writers of the source wait for the copy to have read it, readers
+	 * and writers of the destination for it to have written.
+	 */
+	ret = copy_add_fence(job->src->obj[0]->resv, &job->fence,
+			     DMA_RESV_USAGE_READ);
 	if (!ret)
-		dma_resv_add_fence(resv, &job->fence, DMA_RESV_USAGE_WRITE);
-	dma_resv_unlock(resv);
+		ret = copy_add_fence(job->dst->obj[0]->resv, &job->fence,
+				     DMA_RESV_USAGE_WRITE);
 	if (ret)
 		goto err_sf;
 

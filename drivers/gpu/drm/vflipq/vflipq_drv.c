@@ -422,7 +422,6 @@ struct vflipq_device *vflipq_device_create(const struct vflipq_config *cfg)
 			goto err_devres;
 	}
 
-	spin_lock_init(&vdev->copy_lock);
 	vdev->copy_context = dma_fence_context_alloc(1);
 	vdev->copy_wq = alloc_ordered_workqueue("vflipq-%d-copy", 0, vdev->id);
 	if (!vdev->copy_wq) {
@@ -515,9 +514,12 @@ static int __init vflipq_init(void)
 	vflipq_default = vflipq_device_create(cfg);
 	kfree(cfg);
 	if (IS_ERR(vflipq_default)) {
+		/* vflipq_device_create() said why when the config was bad. */
 		ret = PTR_ERR(vflipq_default);
 		vflipq_default = NULL;
-		pr_err("vflipq: cannot create the default device: %d\n", ret);
+		if (ret != -EINVAL)
+			pr_err("vflipq: cannot create the default device: %d\n",
+			       ret);
 		goto err_configfs;
 	}
 	return 0;

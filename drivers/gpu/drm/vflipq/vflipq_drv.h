@@ -296,7 +296,6 @@ struct vflipq_output {
  * @config: configuration the device was created from (immutable)
  * @fq_wq: ordered queue for flip-queue work and buffer frees
  * @copy_wq: the copy engine: copies run one after the other
- * @copy_lock: lock of the copy fences
  * @copy_context: fence context of the copy engine
  * @copy_seqno: last copy fence sequence number
  * @copies: copy-engine operations completed
@@ -313,8 +312,6 @@ struct vflipq_device {
 	struct vflipq_config config;
 	struct workqueue_struct *fq_wq;
 	struct workqueue_struct *copy_wq;
-	/* copy fence signalling */
-	spinlock_t copy_lock;
 	u64 copy_context;
 	atomic64_t copy_seqno;
 	atomic64_t copies;

@@ -244,7 +244,7 @@ bool vflipq_flipq_needed(struct vflipq_output *out)
 /* Under engine_lock. */
 void vflipq_flipq_arm_immediate(struct vflipq_output *out)
 {
-	u64 next = vfq_next_immediate(&out->fq);
+	u64 next = vfq_next_immediate(&out->fq, ktime_get_ns());
 
 	if (next != ~0ULL)
 		hrtimer_start(&out->fq_imm_timer, ns_to_ktime(next),
@@ -266,13 +266,13 @@ static enum hrtimer_restart vflipq_fq_imm_fire(struct hrtimer *timer)
 	}
 	vfq_immediate(&out->fq, now, grid_seq(out, now));
 	out->timer_expirations++;
-	next = vfq_next_immediate(&out->fq);
+	next = vfq_next_immediate(&out->fq, now);
 	work = fq_has_work(out);
 	/*
 	 * A submit may have re-armed the timer meanwhile (it does so under
 	 * this lock): then it is queued already and must not be touched.
 	 */
-	if (next != ~0ULL && !hrtimer_is_queued(timer)) {
+	if (next != ~0ULL && next > now && !hrtimer_is_queued(timer)) {
 		hrtimer_set_expires(timer, ns_to_ktime(next));
 		restart = HRTIMER_RESTART;
 	}

@@ -32,10 +32,15 @@ static struct vflipq_output *fq_output(struct drm_device *drm,
 				       struct drm_file *file, u32 crtc_id,
 				       int *err)
 {
-	struct drm_crtc *crtc = drm_crtc_find(drm, file, crtc_id);
+	struct drm_crtc *crtc;
 	struct vflipq_output *out;
 
+	/* A render-only adapter has no CRTC (and no mode config to look in). */
+	*err = -EOPNOTSUPP;
+	if (!to_vflipq_device(drm)->config.crtcs)
+		return NULL;
 	*err = -EINVAL;
+	crtc = drm_crtc_find(drm, file, crtc_id);
 	if (!crtc)
 		return NULL;
 	out = crtc_to_output(crtc);
@@ -158,6 +163,17 @@ static int fq_prepare(struct vflipq_output *out, struct drm_file *file,
 	    !tmp.visible ||
 	    ((tmp.src.x1 | tmp.src.y1 | tmp.src.x2 | tmp.src.y2) & 0xffff))
 		goto err_fb;
+	/*
+	 * Atomic check admitted the plane's current size against the display
+	 * bandwidth budget; a queued flip may not grow it behind its back.
+	 */
+	if (out->vdev->config.bandwidth &&
+	    (u64)drm_rect_width(&tmp.dst) * drm_rect_height(&tmp.dst) >
+	    (u64)drm_rect_width(&plane->state->dst) *
+	    drm_rect_height(&plane->state->dst)) {
+		ret = -ENOSPC;
+		goto err_fb;
+	}
 
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf) {

@@ -12,6 +12,9 @@
 
 #include "vflipq_fq.h"
 
+static bool flip_ready(struct vfq_crtc *c, unsigned int pi,
+		       const struct vfq_flip *f);
+
 static struct vfq_flip *q_at(struct vfq_plane *p, unsigned int i)
 {
 	return &p->q[(p->head + i) % VFQ_RING];
@@ -313,10 +316,29 @@ static bool show_front(struct vfq_crtc *c, unsigned int pi, u64 ts, u64 seq)
 	return false;
 }
 
+/*
+ * Ready when every plane's buffer of its interlocked submission is: the
+ * planes of one flip never reach the screen on different vblanks.
+ */
 static bool flip_ready(struct vfq_crtc *c, unsigned int pi,
 		       const struct vfq_flip *f)
 {
-	return !c->ops->ready || c->ops->ready(c->ctx, pi, f->buf);
+	unsigned int qi, i;
+
+	if (!c->ops->ready)
+		return true;
+	for (qi = 0; qi < c->nplanes; qi++) {
+		const struct vfq_plane *q = &c->planes[qi];
+
+		for (i = 0; i < q->count; i++) {
+			const struct vfq_flip *g = q_peek(q, i);
+
+			if (!g->tombstone && g->submission == f->submission &&
+			    !c->ops->ready(c->ctx, qi, g->buf))
+				return false;
+		}
+	}
+	return true;
 }
 
 /* Tombstones at the front have nothing latched ahead of them any more. */
@@ -396,8 +418,12 @@ void vfq_vblank(struct vfq_crtc *c, u64 vblank_ns, u64 seq)
 		c->stats.irqs++;
 }
 
-/* Earliest target of a pending tearing flip, or ~0 when there is none. */
-u64 vfq_next_immediate(const struct vfq_crtc *c)
+/*
+ * Earliest target after @now_ns of a pending tearing flip, or ~0 when
+ * there is none.  A tearing flip already due but still being rendered is
+ * left to the vblanks: re-arming for a past target would only spin.
+ */
+u64 vfq_next_immediate(struct vfq_crtc *c, u64 now_ns)
 {
 	u64 next = ~0ULL;
 	unsigned int pi, i;
@@ -408,9 +434,12 @@ u64 vfq_next_immediate(const struct vfq_crtc *c)
 		for (i = 0; i < p->count; i++) {
 			const struct vfq_flip *f = q_peek(p, i);
 
-			if (!f->tombstone && f->mode == VFQ_MODE_IMMEDIATE &&
-			    f->target_ns < next)
-				next = f->target_ns;
+			if (f->tombstone || f->mode != VFQ_MODE_IMMEDIATE ||
+			    f->target_ns >= next)
+				continue;
+			if (f->target_ns <= now_ns && !flip_ready(c, pi, f))
+				continue;
+			next = f->target_ns;
 		}
 	}
 	return next;
@@ -452,18 +481,22 @@ void vfq_immediate(struct vfq_crtc *c, u64 now_ns, u64 seq)
 		c->stats.irqs++;
 }
 
-/* First ring index of @p that a cancel request for @requested removes. */
-static unsigned int cancel_start(const struct vfq_plane *p, u64 requested,
-				 u64 now_ns)
+/* First ring index of plane @pi that a cancel from @requested removes. */
+static unsigned int cancel_start(struct vfq_crtc *c, unsigned int pi,
+				 u64 requested, u64 now_ns)
 {
+	const struct vfq_plane *p = &c->planes[pi];
 	unsigned int i;
 
 	for (i = 0; i < p->count; i++) {
 		const struct vfq_flip *f = q_peek(p, i);
 
-		/* Due flips are latched for the next vblank: they complete. */
+		/*
+		 * Due flips are latched for the next vblank and complete;
+		 * one whose buffer is still being written is not latched yet.
+		 */
 		if (!f->tombstone && f->present_id >= requested &&
-		    f->target_ns > now_ns)
+		    (f->target_ns > now_ns || !flip_ready(c, pi, f)))
 			break;
 	}
 	return i;
@@ -552,7 +585,7 @@ int vfq_cancel(struct vfq_crtc *c, struct vfq_cancel_plane *req,
 		    !req[i].requested)
 			return -EINVAL;
 		seen |= BIT(req[i].plane);
-		start[req[i].plane] = cancel_start(&c->planes[req[i].plane],
+		start[req[i].plane] = cancel_start(c, req[i].plane,
 						   req[i].requested, now_ns);
 	}
 

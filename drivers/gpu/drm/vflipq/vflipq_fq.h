@@ -190,7 +190,7 @@ void vfq_cancel_all(struct vfq_crtc *c);
 void vfq_reset_client(struct vfq_crtc *c);
 
 void vfq_vblank(struct vfq_crtc *c, u64 vblank_ns, u64 seq);
-u64 vfq_next_immediate(const struct vfq_crtc *c);
+u64 vfq_next_immediate(struct vfq_crtc *c, u64 now_ns);
 void vfq_immediate(struct vfq_crtc *c, u64 now_ns, u64 seq);
 
 int vfq_set_log(struct vfq_crtc *c, unsigned int plane,

@@ -37,11 +37,12 @@ int vflipq_ioctl_get_caps(struct drm_device *drm, void *data,
 		args->caps |= VFLIPQ_CAP_DISPLAY | VFLIPQ_CAP_CRC;
 	else
 		args->caps |= VFLIPQ_CAP_RENDER_ONLY;
-	if (cfg->caso_caps & VFLIPQ_CASO_COPY)
+	/* The copy engine and scan-out belong to display adapters. */
+	if (cfg->crtcs && (cfg->caso_caps & VFLIPQ_CASO_COPY))
 		args->caps |= VFLIPQ_CAP_CASO_COPY;
-	if (cfg->caso_caps & VFLIPQ_CASO_TEXTURE)
+	if (cfg->crtcs && (cfg->caso_caps & VFLIPQ_CASO_TEXTURE))
 		args->caps |= VFLIPQ_CAP_CASO_TEXTURE;
-	if (cfg->caso_caps & VFLIPQ_CASO_SCANOUT)
+	if (cfg->crtcs && (cfg->caso_caps & VFLIPQ_CASO_SCANOUT))
 		args->caps |= VFLIPQ_CAP_CASO_SCANOUT;
 	if (cfg->hybrid_integrated)
 		args->caps |= VFLIPQ_CAP_HYBRID_INTEGRATED;
@@ -56,7 +57,7 @@ int vflipq_ioctl_get_caps(struct drm_device *drm, void *data,
 	args->flipq_depth = cfg->crtcs ? cfg->flipq_depth : 1;
 	if (args->flipq_depth > 1)
 		args->caps |= VFLIPQ_CAP_FLIP_QUEUE;
-	args->caso_tier = vflipq_caso_tier(cfg->caso_caps);
+	args->caso_tier = cfg->crtcs ? vflipq_caso_tier(cfg->caso_caps) : 0;
 	args->device_id = vdev->id;
 	strscpy(args->name, cfg->name, sizeof(args->name));
 	return 0;
