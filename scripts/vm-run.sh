@@ -4,7 +4,8 @@
 #   scripts/vm-run.sh [--kernel SERIES] [--job tests|demo|cmd] [--cmd 'sh command']
 #
 #   tests  run every subtest in build/igt/bin (guest: vflipq-run-tests)
-#   demo   modetest -M vflipq + vflipq-capture; guest /out is copied to out/
+#   demo   modetest -M vflipq + vflipq-capture + present-demo; guest /out is
+#          copied to out/
 #   cmd    run the given shell command in the guest (after vgem/vflipq load)
 #
 # Env: VM_TIMEOUT (hard limit for the whole VM run, s, default 900),
@@ -76,7 +77,7 @@ chmod 755 "$work/job/job.sh"
 (cd "$work/job" && echo job.sh | cpio -o -H newc -R 0:0 --quiet) >"$work/job.cpio"
 cat "$work/base.cpio" "$work/job.cpio" >"$work/initramfs.cpio"
 
-[ "$job" = demo ] && rm -f "$OUT/modetest.txt" "$OUT/writeback.png"
+[ "$job" = demo ] && rm -f "$OUT/modetest.txt" "$OUT/writeback.png" "$OUT"/present*
 # Results disk: the guest writes a tar stream of its /out to it.
 truncate -s "${VM_DISK_SIZE:-1G}" "$work/disk.img"
 
@@ -245,7 +246,7 @@ echo "$summary" >"$resdir/summary.txt"
 echo "results: $resdir (console.log, dmesg.log) [VM ${vm_secs}s, total $(elapsed "$t0")s]"
 if [ "$job" = demo ]; then
 	echo "demo output:"
-	for f in "$OUT/modetest.txt" "$OUT/writeback.png"; do
+	for f in "$OUT/modetest.txt" "$OUT/writeback.png" "$OUT"/present*; do
 		[ -f "$f" ] && echo "  $f"
 	done
 fi
