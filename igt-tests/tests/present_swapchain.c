@@ -171,6 +171,10 @@ static void test_on_target(const char *render, const char *display, unsigned int
 	uint64_t t[64], a[64];
 	int n;
 
+	/* 4 buffers: 2.5 periods between a wake-up and the next target, so a
+	 * busy VM host rarely makes the process late */
+	igt_assert_eq(present_swapchain_resize(sc, 4, 0, 0, 0), 0);
+
 	run_frames(sc, 40, interval);
 	present_swapchain_counters(sc, &c);
 	igt_info("%s -> %s interval %u: shown %llu on target %llu missed %llu cancelled %llu wakeups %llu\n",
@@ -397,8 +401,8 @@ igt_main
 
 	igt_describe("Frames land on their target vblank: flip queue, interval 1 and 2");
 	igt_subtest("on-target-flipq") {
-		test_on_target("igt-pt-render", "igt-pt-t3", 1, 37);
-		test_on_target(NULL, "igt-pt-t3", 2, 37);
+		test_on_target("igt-pt-render", "igt-pt-t3", 1, 36);
+		test_on_target(NULL, "igt-pt-t3", 2, 36);
 	}
 
 	igt_describe("Frames land on their target vblank: atomic fallback (no flip queue)");

@@ -429,6 +429,8 @@ static void free_buffers(struct present_swapchain *sc)
 	}
 }
 
+static int setup_copy_path(struct present_swapchain *sc);
+
 /* Allocate the buffers, decide the path, set the path's buffers up. */
 static int build(struct present_swapchain *sc)
 {
@@ -479,8 +481,15 @@ static int build(struct present_swapchain *sc)
 	}
 	if (sc->path.kind == PRESENT_PATH_DIRECT_FLIP || sc->path.kind == PRESENT_PATH_CASO_ONE_COPY)
 		return 0;
+	return setup_copy_path(sc);
+}
 
-	/* Copy paths: display-local buffers matching the output. */
+/* Copy paths: display-local buffers matching the output. */
+static int setup_copy_path(struct present_swapchain *sc)
+{
+	struct present_swapchain_desc *d = &sc->desc;
+	int ret;
+
 	if (sc->disp_format != d->format && d->format != DRM_FORMAT_XBGR8888 &&
 	    d->format != DRM_FORMAT_ABGR8888 && d->format != DRM_FORMAT_ARGB8888 &&
 	    sc->path.kind != PRESENT_PATH_TWO_COPY_ENGINE)
@@ -1182,6 +1191,38 @@ static int submit_atomic(struct present_swapchain *sc, struct frame *f, uint32_t
 	return 0;
 }
 
+/*
+ * The driver refused to scan a back buffer out at present time (a
+ * direct-flip or one-copy chain): decide again with a failed check, which
+ * gives a proxy or two-copy path, and set its buffers up.  Queued frames
+ * still show the old buffers, which stay allocated.
+ */
+static int redecide_after_failed_flip(struct present_swapchain *sc)
+{
+	char why[sizeof(sc->err)];
+
+	if (sc->path.kind != PRESENT_PATH_DIRECT_FLIP && sc->path.kind != PRESENT_PATH_CASO_ONE_COPY)
+		return -1;
+	memcpy(why, sc->err, sizeof(why));
+	/* drain: queued frames reference the fbs we are about to replace */
+	for (int i = 0; sc->nframes && i < 50; i++)
+		present_swapchain_dispatch(sc, 100);
+	if (sc->nframes)
+		return -1;
+	for (unsigned int i = 0; i < sc->desc.buffer_count; i++) {
+		if (sc->scan_fb[i] && sc->scan_fb[i] != sc->back[i].fb_id &&
+		    (int)i != sc->onscreen)
+			drmModeRmFB(sc->dfd, sc->scan_fb[i]);
+		sc->scan_fb[i] = 0;
+	}
+	sc->facts.static_check = false;
+	present_decide_path(&sc->facts, &sc->path);
+	snprintf(sc->path.reason + strlen(sc->path.reason),
+		 sizeof(sc->path.reason) - strlen(sc->path.reason),
+		 " (after a failed flip: %.60s)", why);
+	return setup_copy_path(sc);
+}
+
 int present_swapchain_present(struct present_swapchain *sc, unsigned int interval,
 			      unsigned int flags)
 {
@@ -1263,6 +1304,15 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 				   tear ? VFLIPQ_FLIP_IMMEDIATE : VFLIPQ_FLIP_ON_NEXT_VSYNC);
 	else
 		ret = submit_atomic(sc, &f, sc->scan_fb[b], tear);
+	if (ret == PRESENT_E_INVALID_ARG && redecide_after_failed_flip(sc) == 0) {
+		/* as DWM after a failed present-time check: copy instead */
+		ret = do_copies(sc, b);
+		if (!ret && sc->flipq)
+			ret = submit_flipq(sc, &f, sc->scan_fb[b],
+					   tear ? VFLIPQ_FLIP_IMMEDIATE : VFLIPQ_FLIP_ON_NEXT_VSYNC);
+		else if (!ret)
+			ret = submit_atomic(sc, &f, sc->scan_fb[b], tear);
+	}
 	if (ret)
 		return ret;
 	if (sc->flipq)
