@@ -3,7 +3,8 @@
 #
 #   make [all]            deps + kernel + module + igt tests + userspace
 #   make check            host unit tests + all igt subtests in the VM
-#   make demo             boot the VM, run modetest and vflipq-capture -> out/
+#   make demo             boot the VM, run modetest, vflipq-capture and
+#                         present-demo (libpresent, hybrid pair) -> out/
 #   make KERNEL=6.1 ...   same against Debian's 6.1 kernel (default 6.12)
 #   make sparse | checkpatch | clean | help
 #
