@@ -269,6 +269,48 @@ static void test_do_not_wait(void)
 	present_swapchain_destroy(sc);
 }
 
+static void test_refresh_change(void)
+{
+	struct present_swapchain *sc = chain("igt-pt-render", "igt-pt-t3", 0, 0);
+	const uint64_t p48 = 20833333;
+	struct present_counters c;
+	uint64_t t[64], a[64];
+	int n, good = 0;
+
+	igt_assert_eq(present_swapchain_resize(sc, 4, 0, 0, 0), 0);
+	igt_assert_eq(present_swapchain_set_refresh(sc, 1000), PRESENT_E_INVALID_ARG);
+	/* three frames queued well ahead, then 60 -> 48 Hz (not a multiple) */
+	for (int i = 0; i < 3; i++) {
+		fill(sc, i);
+		igt_assert_eq(present_swapchain_present(sc, 3, PRESENT_DO_NOT_WAIT), 0);
+	}
+	igt_assert_eq(present_swapchain_set_refresh(sc, p48), 0);
+	igt_assert_eq_u64(present_swapchain_refresh_period(sc), p48);
+	present_swapchain_counters(sc, &c);
+	igt_info("requeued %llu\n", (unsigned long long)c.requeued);
+	igt_assert_lte(1, (int)c.requeued);
+	run_frames(sc, 12, 1);
+	present_swapchain_counters(sc, &c);
+	igt_assert_eq_u64(c.presented, 15);
+	igt_assert_eq_u64(c.shown + c.cancelled, 15);
+	igt_assert_eq_u64(c.cancelled, 0);	/* requeued, not lost */
+	n = present_swapchain_timing(sc, t, a, 64);
+	/* the last frames one new period apart */
+	for (int i = n - 8; i < n; i++) {
+		int64_t d = (int64_t)(a[i] - a[i - 1]);
+
+		igt_debug("gap %d: %lld\n", i, (long long)d);
+		if (a[i] && a[i - 1] && d > (int64_t)p48 - 1500000 && d < (int64_t)p48 + 1500000)
+			good++;
+	}
+	igt_assert_f(good >= 6, "only %d of 8 gaps at 48 Hz\n", good);
+	/* and back to the mode's period */
+	igt_assert_eq(present_swapchain_set_refresh(sc, 0), 0);
+	igt_assert(present_swapchain_refresh_period(sc) < 17000000);
+	run_frames(sc, 5, 1);
+	present_swapchain_destroy(sc);
+}
+
 static void test_bad_args(void)
 {
 	struct present_swapchain_desc d = desc(0, 0);
@@ -416,6 +458,10 @@ igt_main
 	igt_describe("Do-not-wait returns WAS_STILL_DRAWING at the latency limit; the waitable fd");
 	igt_subtest("do-not-wait")
 		test_do_not_wait();
+
+	igt_describe("A refresh change to a non-multiple requeues the queued frames on the new grid");
+	igt_subtest("refresh-change-requeue")
+		test_refresh_change();
 
 	igt_describe("Bad arguments are refused with error codes; resize re-decides");
 	igt_subtest("bad-args-resize")

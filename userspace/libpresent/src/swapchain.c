@@ -44,6 +44,7 @@ struct frame {
 	uint64_t target_ns;	/* 0: as soon as possible */
 	uint64_t expect_ns;	/* the first vblank >= target (predicted) */
 	uint64_t submit_ns;
+	unsigned int interval;
 };
 
 struct present_swapchain {
@@ -73,6 +74,10 @@ struct present_swapchain {
 	uint64_t log_size;
 	uint32_t log_next;		/* next entry to read */
 	uint64_t next_present_id;
+	uint64_t next_duration_ns;	/* refresh change carried by the next flip */
+	bool requeueing;		/* cancelled frames go to requeue[] */
+	struct frame requeue[MAX_FRAMES];
+	unsigned int nrequeue;
 
 	struct frame frames[MAX_FRAMES];	/* FIFO of queued frames */
 	unsigned int nframes;
@@ -619,6 +624,11 @@ static void retire_head(struct present_swapchain *sc, uint64_t ts)
 	present_latency_retire(&sc->lat, 1);
 	record_timing(sc, &f, ts);
 	if (!ts) {
+		if (sc->requeueing && sc->nrequeue < MAX_FRAMES) {
+			sc->requeue[sc->nrequeue++] = f;	/* not lost: requeued */
+			sc->timing_n--;
+			return;
+		}
 		sc->ctr.cancelled++;
 		return;
 	}
@@ -1130,13 +1140,16 @@ static int submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t 
 	};
 	struct drm_vflipq_flip_submit s = {
 		.crtc_id = sc->crtc_id, .target_ns = f->target_ns,
+		.duration_ns = sc->next_duration_ns,
 		.planes_ptr = (uintptr_t)&p, .num_planes = 1, .plane_size = sizeof(p),
 	};
 
 	for (int tries = 0; tries < 100; tries++) {
 		/* ioctl(2), not drmIoctl(): see the top of this file */
-		if (ioctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s) == 0)
+		if (ioctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s) == 0) {
+			sc->next_duration_ns = 0;
 			return 0;
+		}
 		if (errno == EINTR)
 			continue;
 		if (errno != EAGAIN)
@@ -1269,6 +1282,7 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 	if (!f.present_id)
 		f.present_id = sc->next_present_id++;
 	f.present_count = sc->present_count + 1;
+	f.interval = interval;
 	f.submit_ns = present_now_ns();
 	{
 		/* the previous flip's vblank: the expected one of the last
@@ -1337,6 +1351,93 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 }
 
 /* ---- public: pacing and statistics ----------------------------------------- */
+
+static bool is_multiple(uint64_t a, uint64_t b)
+{
+	uint64_t big = a > b ? a : b, small = a > b ? b : a, k = (big + small / 2) / small;
+	int64_t d = (int64_t)(big - k * small);
+
+	return (d < 0 ? -d : d) * 1000 <= (int64_t)big;	/* within 0.1% */
+}
+
+/* Expected vblank of a frame with target @t on the current grid. */
+static uint64_t expect_of(struct present_swapchain *sc, uint64_t t)
+{
+	uint64_t base = sc->ref_vbl_ns, p = sc->period_ns;
+
+	return p && t > base ? base + (t - base + p - 1) / p * p : base + p;
+}
+
+int present_swapchain_set_refresh(struct present_swapchain *sc, uint64_t period_ns)
+{
+	uint64_t old;
+	int ret = 0;
+
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	if (!period_ns)
+		period_ns = (uint64_t)sc->mode.htotal * sc->mode.vtotal * 1000000ull /
+			    (sc->mode.clock ? sc->mode.clock : 1);
+	if (period_ns < 4166667 || period_ns > 100000000)
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "period %llu ns (4166667..100000000)",
+			       (unsigned long long)period_ns);
+	if (sc_removed(sc) || present_adapter_removed(sc->display))
+		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	if (!sc->flipq)
+		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "refresh changes need the flip queue");
+	old = sc->period_ns;
+	if (sc->nframes && is_multiple(old, period_ns)) {
+		/* the queued targets stay on the grid: let them complete
+		 * (a new duration only goes with a flip once earlier ones
+		 * completed) */
+		while (sc->nframes && !ret)
+			if ((ret = present_swapchain_dispatch(sc, 1000)) == PRESENT_E_TIMEOUT)
+				ret = 0;
+	} else if (sc->nframes) {
+		/* non-multiple: cancel the queued frames and requeue them
+		 * with targets on the new grid */
+		sc->requeueing = true;
+		sc->nrequeue = 0;
+		cancel_queued(sc);
+		sc->requeueing = false;
+	}
+	if (ret < 0)
+		return ret;
+	sc->period_ns = period_ns;
+	sc->next_duration_ns = period_ns;
+	sc->last_vbl_ns = 0;
+	for (unsigned int i = 0; i < sc->nrequeue; i++) {
+		struct frame f = sc->requeue[i];
+		uint64_t prev = sc->nframes ? sc->last_vbl_ns : sc->ref_vbl_ns;
+		uint64_t now = present_now_ns();
+
+		if (!sc->nframes && period_ns && now > prev)
+			prev += (now - prev) / period_ns * period_ns;
+		f.present_id = sc->next_present_id++;
+		f.target_ns = present_interval_target(prev, period_ns, f.interval ? f.interval : 1, 0);
+		f.submit_ns = now;
+		f.expect_ns = expect_of(sc, f.target_ns);
+		ret = submit_flipq(sc, &f, sc->scan_fb[f.buf], VFLIPQ_FLIP_ON_NEXT_VSYNC);
+		if (ret) {
+			/* the rest is lost: count it */
+			sc->ctr.cancelled += sc->nrequeue - i;
+			break;
+		}
+		present_latency_submit(&sc->lat);
+		sc->frames[sc->nframes++] = f;
+		sc->last_vbl_ns = f.expect_ns;
+		sc->ctr.requeued++;
+		set_irq_target(sc, f.present_id);
+	}
+	sc->nrequeue = 0;
+	update_waitable(sc);
+	return ret;
+}
+
+uint64_t present_swapchain_refresh_period(struct present_swapchain *sc)
+{
+	return sc ? sc->period_ns : 0;
+}
 
 int present_swapchain_set_max_frame_latency(struct present_swapchain *sc, unsigned int max)
 {

@@ -305,6 +305,23 @@ PRESENT_API int present_swapchain_last_present_count(struct present_swapchain *s
  */
 PRESENT_API int present_swapchain_wait_vblank(struct present_swapchain *sc, uint64_t *out_ns);
 
+/**
+ * present_swapchain_set_refresh() - change the output's refresh period
+ * @period_ns: new frame period (4166667..100000000 ns, variable refresh);
+ *             0: back to the mode's period
+ *
+ * Flip queue only (PRESENT_E_NOT_SUPPORTED otherwise).  The new period goes
+ * with the next flip (VFLIPQ flip duration) and applies from the vblank it
+ * is shown at.  When the new period is a multiple (or divisor) of the old
+ * one, queued frames complete first; otherwise they are cancelled and
+ * requeued with targets recomputed on the new grid (WDDM), counted in
+ * present_counters.requeued, not cancelled.  Returns 0 or an error code.
+ */
+PRESENT_API int present_swapchain_set_refresh(struct present_swapchain *sc, uint64_t period_ns);
+
+/** present_swapchain_refresh_period() - current period in ns (0: bad @sc) */
+PRESENT_API uint64_t present_swapchain_refresh_period(struct present_swapchain *sc);
+
 /** struct present_counters - per-chain totals (for present-demo) */
 struct present_counters {
 	uint64_t presented;		/* frames accepted */
@@ -315,6 +332,7 @@ struct present_counters {
 	uint64_t copies;		/* copy operations */
 	uint64_t bytes_copied;
 	uint64_t wakeups;		/* times the library blocked/woke */
+	uint64_t requeued;		/* requeued after a refresh change */
 };
 
 /** present_swapchain_counters() - fill @out; 0 or INVALID_ARG */
