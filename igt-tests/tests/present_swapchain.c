@@ -11,6 +11,8 @@
  * queue), and pt-gone for the removal test.
  */
 #include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -395,6 +397,53 @@ static void test_device_removed(void)
 	vfq_cfs_rmdir("igt-pt-gone");
 }
 
+/* The device goes away (another process disables it) while this one is
+ * presenting in a loop, blocked on the frame latency: every call ends with
+ * DEVICE_REMOVED, nothing hangs or crashes. */
+static void test_removed_while_presenting(void)
+{
+	struct present_system *s2;
+	struct present_adapter *gone = NULL;
+	struct present_swapchain *sc = NULL;
+	struct present_swapchain_desc d = desc(0, 0);
+	uint64_t end;
+	int ret = 0, frames = 0;
+	pid_t pid;
+
+	make_dev("igt-pt-gone2", NULL);
+	igt_assert_eq(present_system_open(&s2), 0);
+	igt_assert_eq(present_system_find(s2, "igt-pt-gone2", PRESENT_ROLE_DISPLAY, &gone), 0);
+	d.buffer_count = 4;
+	igt_assert_eq(present_swapchain_create(NULL, gone, -1, &d, &sc), 0);
+	pid = fork();
+	igt_assert_lte(0, pid);
+	if (pid == 0) {
+		usleep(300000);
+		_exit(vfq_cfs_write("igt-pt-gone2", "enabled", "0") < 0);
+	}
+	end = vfq_now_ns() + 5000000000ull;
+	while (vfq_now_ns() < end) {
+		ret = present_swapchain_present(sc, frames % 3, 0);
+		if (ret)
+			break;
+		frames++;
+	}
+	{
+		int status;
+
+		igt_assert_eq(waitpid(pid, &status, 0), pid);
+		igt_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	igt_info("%d frames before removal, then %s\n", frames, present_strerror(ret));
+	igt_assert_lte(5, frames);
+	igt_assert_eq(ret, PRESENT_E_DEVICE_REMOVED);
+	igt_assert_eq(present_swapchain_present(sc, 1, 0), PRESENT_E_DEVICE_REMOVED);
+	igt_assert_eq(present_swapchain_dispatch(sc, 100), PRESENT_E_DEVICE_REMOVED);
+	present_swapchain_destroy(sc);
+	present_system_close(s2);
+	vfq_cfs_rmdir("igt-pt-gone2");
+}
+
 igt_main
 {
 	igt_fixture {
@@ -470,6 +519,10 @@ igt_main
 	igt_describe("A configfs-disabled device: DEVICE_REMOVED on every call, no crash");
 	igt_subtest("device-removed")
 		test_device_removed();
+
+	igt_describe("The device disabled by another process while presenting");
+	igt_subtest("device-removed-while-presenting")
+		test_removed_while_presenting();
 
 	igt_fixture {
 		present_system_close(sys);
