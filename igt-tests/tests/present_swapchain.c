@@ -313,6 +313,43 @@ static void test_refresh_change(void)
 	present_swapchain_destroy(sc);
 }
 
+/* Interval 0: flip-discard replaces frames not yet shown (latest wins),
+ * flip-sequential shows every one on successive vblanks. */
+static void test_interval0(enum present_swap_effect effect)
+{
+	struct present_swapchain_desc d = desc(0, 0);
+	struct present_swapchain *sc = NULL;
+	struct present_counters c;
+	uint64_t t[8], a[8];
+	int n;
+
+	d.buffer_count = 5;
+	d.swap_effect = effect;
+	igt_assert_eq(present_swapchain_create(adapter("igt-pt-render"), adapter("igt-pt-t3"), -1,
+					       &d, &sc), 0);
+	present_swapchain_wait_vblank(sc, NULL);	/* start early in a frame */
+	for (int i = 0; i < 3; i++) {
+		fill(sc, i);
+		igt_assert_eq(present_swapchain_present(sc, 0, PRESENT_DO_NOT_WAIT), 0);
+	}
+	run_frames(sc, 0, 0);
+	present_swapchain_counters(sc, &c);
+	igt_info("interval 0, %s: shown %llu, replaced %llu\n",
+		 effect == PRESENT_SWAP_FLIP_DISCARD ? "discard" : "sequential",
+		 (unsigned long long)c.shown, (unsigned long long)c.cancelled);
+	igt_assert_eq_u64(c.shown + c.cancelled, 3);
+	n = present_swapchain_timing(sc, t, a, 8);
+	igt_assert_eq(n, 3);
+	igt_assert(a[2]);	/* the latest always shows */
+	if (effect == PRESENT_SWAP_FLIP_DISCARD) {
+		igt_assert_lte(1, (int)c.cancelled);
+	} else {
+		igt_assert_eq_u64(c.cancelled, 0);
+		igt_assert(a[1] > a[0] + 12000000 && a[2] > a[1] + 12000000);
+	}
+	present_swapchain_destroy(sc);
+}
+
 static void test_bad_args(void)
 {
 	struct present_swapchain_desc d = desc(0, 0);
@@ -511,6 +548,12 @@ igt_main
 	igt_describe("A refresh change to a non-multiple requeues the queued frames on the new grid");
 	igt_subtest("refresh-change-requeue")
 		test_refresh_change();
+
+	igt_describe("Interval 0: flip-discard replaces unshown frames, flip-sequential keeps them");
+	igt_subtest("interval0-replace") {
+		test_interval0(PRESENT_SWAP_FLIP_DISCARD);
+		test_interval0(PRESENT_SWAP_FLIP_SEQUENTIAL);
+	}
 
 	igt_describe("Bad arguments are refused with error codes; resize re-decides");
 	igt_subtest("bad-args-resize")
