@@ -350,6 +350,40 @@ static void test_interval0(enum present_swap_effect effect)
 	present_swapchain_destroy(sc);
 }
 
+/* PRESENT_RESTART drops the queued frames; allow-tearing flips at once. */
+static void test_restart_tearing(void)
+{
+	struct present_swapchain_desc d = desc(0, 0);
+	struct present_swapchain *sc = NULL;
+	struct present_counters c;
+
+	d.buffer_count = 5;
+	d.flags |= PRESENT_SWAPCHAIN_ALLOW_TEARING;
+	igt_assert_eq(present_swapchain_create(NULL, adapter("igt-pt-t3"), -1, &d, &sc), 0);
+	for (int i = 0; i < 3; i++) {
+		fill(sc, i);
+		igt_assert_eq(present_swapchain_present(sc, 4, PRESENT_DO_NOT_WAIT), 0);
+	}
+	fill(sc, 3);
+	igt_assert_eq(present_swapchain_present(sc, 1, PRESENT_RESTART), 0);
+	run_frames(sc, 0, 0);
+	present_swapchain_counters(sc, &c);
+	igt_info("restart: shown %llu cancelled %llu\n", (unsigned long long)c.shown,
+		 (unsigned long long)c.cancelled);
+	igt_assert_eq_u64(c.shown + c.cancelled, 4);
+	igt_assert_lte(1, (int)c.cancelled);
+	/* tearing: interval 0 + the flag, shown without waiting for vblank */
+	for (int i = 0; i < 5; i++) {
+		fill(sc, i);
+		igt_assert_eq(present_swapchain_present(sc, 0, PRESENT_ALLOW_TEARING), 0);
+	}
+	run_frames(sc, 0, 0);
+	present_swapchain_counters(sc, &c);
+	igt_assert_eq_u64(c.shown + c.cancelled, 9);
+	igt_assert_eq(present_swapchain_present(sc, 1, PRESENT_ALLOW_TEARING), PRESENT_E_INVALID_ARG);
+	present_swapchain_destroy(sc);
+}
+
 static void test_bad_args(void)
 {
 	struct present_swapchain_desc d = desc(0, 0);
@@ -554,6 +588,10 @@ igt_main
 		test_interval0(PRESENT_SWAP_FLIP_DISCARD);
 		test_interval0(PRESENT_SWAP_FLIP_SEQUENTIAL);
 	}
+
+	igt_describe("Restart cancels queued frames; allow-tearing presents immediately");
+	igt_subtest("restart-and-tearing")
+		test_restart_tearing();
 
 	igt_describe("Bad arguments are refused with error codes; resize re-decides");
 	igt_subtest("bad-args-resize")
