@@ -384,6 +384,50 @@ static void test_restart_tearing(void)
 	present_swapchain_destroy(sc);
 }
 
+/* A 90-degree back buffer (480x640 on a 640x480 output): the blt rotates
+ * (counter-clockwise, as DRM_MODE_ROTATE_90): the buffer's right half ends up
+ * at the top of the screen, checked through writeback. */
+static void test_rotation(void)
+{
+	struct present_swapchain_desc d = desc(0, 0);
+	struct present_swapchain *sc = NULL;
+	struct present_adapter *t3 = adapter("igt-pt-t3");
+	struct present_buffer b;
+	struct present_path p;
+	struct vfq_dev dev;
+	struct vfq_fb wb;
+	uint32_t top, bottom;
+
+	d.rotation = 90;
+	igt_assert_eq(present_swapchain_create(NULL, t3, -1, &d, &sc), 0);
+	igt_assert_eq(present_swapchain_path(sc, &p), 0);
+	igt_info("rotation 90: %s: %s\n", present_path_name(p.kind), p.reason);
+	igt_assert_eq(p.kind, PRESENT_PATH_PROXY_FLIP);
+	igt_assert(p.dropped_rotation);
+	for (int f = 0; f < 3; f++) {
+		igt_assert_eq(present_swapchain_get_buffer(sc, present_swapchain_current_back_buffer(sc),
+							   &b), 0);
+		igt_assert_eq(b.width, 480);
+		igt_assert_eq(b.height, 640);
+		for (uint32_t y = 0; y < b.height; y++)
+			for (uint32_t x = 0; x < b.width; x++)
+				((uint32_t *)((uint8_t *)b.map + (size_t)y * b.pitch))[x] =
+					x < b.width / 2 ? 0xffff0000 : 0xff0000ff;
+		igt_assert_eq(present_swapchain_present(sc, 1, 0), 0);
+	}
+	run_frames(sc, 0, 1);
+	vfq_dev_init(&dev, present_adapter_fd(t3));
+	vfq_fb_create(dev.fd, 640, 480, DRM_FORMAT_XRGB8888, &wb);
+	igt_assert_eq(vfq_wb_capture(&dev, 0, &wb, 2000), 0);
+	top = ((uint32_t *)(wb.map + 10 * wb.pitch))[320] & 0xffffff;
+	bottom = ((uint32_t *)(wb.map + 470 * wb.pitch))[320] & 0xffffff;
+	igt_info("top %06x bottom %06x\n", top, bottom);
+	igt_assert_eq_u32(top, 0x0000ff);
+	igt_assert_eq_u32(bottom, 0xff0000);
+	vfq_fb_destroy(&wb);
+	present_swapchain_destroy(sc);
+}
+
 static void test_bad_args(void)
 {
 	struct present_swapchain_desc d = desc(0, 0);
@@ -592,6 +636,10 @@ igt_main
 	igt_describe("Restart cancels queued frames; allow-tearing presents immediately");
 	igt_subtest("restart-and-tearing")
 		test_restart_tearing();
+
+	igt_describe("A rotated back buffer falls back to a rotating blt (proxy), seen in writeback");
+	igt_subtest("rotation-fallback")
+		test_rotation();
 
 	igt_describe("Bad arguments are refused with error codes; resize re-decides");
 	igt_subtest("bad-args-resize")

@@ -51,7 +51,7 @@ int present_decide_path(const struct present_path_facts *f, struct present_path 
 	 * driver accepts; the blt into the proxy rotates/resolves. */
 	if (f->rotation && !f->rotation_ok) {
 		out->dropped_rotation = true;
-		snprintf(why, sizeof(why), "driver does not scan out rotated buffers");
+		snprintf(why, sizeof(why), "rotated buffers are not scanned out");
 	}
 	if (f->samples > 1 && !f->msaa_ok) {
 		out->dropped_msaa = true;
@@ -90,7 +90,7 @@ int present_decide_path(const struct present_path_facts *f, struct present_path 
 		    "tier 3 display adapter: CASO one-copy (scans out the cross-adapter buffer)%s%s", "", "");
 		return 0;
 	}
-	if (f->tier == 3) {
+	if (f->tier == 3 && !out->dropped_rotation) {
 		const char *r = fallback ? why :
 			f->opt_out ? "driver opts the cross-adapter buffer out of scan-out" :
 			"static TEST_ONLY check failed";
@@ -109,12 +109,13 @@ int present_decide_path(const struct present_path_facts *f, struct present_path 
 		out->proxy = fallback;
 		return 0;
 	}
-	/* tier 1 cannot convert or stretch: a mismatch falls to the CPU */
-	if (f->tier == 1 && (f->size_mismatch || f->format_mismatch ||
-			     out->dropped_rotation || out->dropped_msaa)) {
+	/* tier 1 cannot convert or stretch, no tier rotates: the CPU does */
+	if ((f->tier == 1 && (f->size_mismatch || f->format_mismatch || out->dropped_msaa)) ||
+	    out->dropped_rotation) {
 		snprintf(out->reason, sizeof(out->reason),
-			 "tier 1 display adapter, %s: two-copy (CPU second copy: tier 1 cannot convert)",
-			 why);
+			 "tier %u display adapter, %s: two-copy (CPU second copy: %s)", f->tier, why,
+			 out->dropped_rotation ? "the copy engine cannot rotate" :
+			 "tier 1 cannot convert");
 		out->kind = PRESENT_PATH_TWO_COPY_CPU;
 		out->copies = 2;
 		out->proxy = true;

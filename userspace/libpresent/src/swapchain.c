@@ -406,10 +406,15 @@ static void query_scanout(struct present_swapchain *sc)
 	q.samples = sc->desc.samples;
 	q.flags = hybrid ? VFLIPQ_SCANOUT_CROSS_ADAPTER : 0;
 	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_SCANOUT_QUERY, &q) == 0 &&
-	    q.result == VFLIPQ_SCANOUT_NO_SCANOUT) {
-		sc->facts.rotation_ok = !(q.reasons & VFLIPQ_NO_SCANOUT_ROTATION);
+	    q.result == VFLIPQ_SCANOUT_NO_SCANOUT)
 		sc->facts.msaa_ok = !(q.reasons & VFLIPQ_NO_SCANOUT_MSAA);
-	}
+	/*
+	 * The library does not program plane rotation (flip-queue flips keep
+	 * the plane's rotation and the blank buffer is unrotated), so rotated
+	 * back buffers always fall back to a blt that rotates, whatever the
+	 * driver answers for VFLIPQ_NO_SCANOUT_ROTATION.
+	 */
+	sc->facts.rotation_ok = sc->desc.rotation == 0;
 	/* the opt-out of the (possibly fallen back) plain buffer */
 	q.rotation = DRM_MODE_ROTATE_0;
 	q.samples = 1;
@@ -446,7 +451,13 @@ static int build(struct present_swapchain *sc)
 	sc->facts.same_adapter = same;
 	sc->facts.tier = sc->display->info.caso_tier;
 	sc->facts.blt_effect = d->swap_effect >= PRESENT_SWAP_BLT_SEQUENTIAL;
-	sc->facts.size_mismatch = d->width != sc->mode.hdisplay || d->height != sc->mode.vdisplay;
+	/* a 90/270 rotated back buffer matches the output with w and h swapped */
+	if (d->rotation == 90 || d->rotation == 270)
+		sc->facts.size_mismatch = d->width != sc->mode.vdisplay ||
+					  d->height != sc->mode.hdisplay;
+	else
+		sc->facts.size_mismatch = d->width != sc->mode.hdisplay ||
+					  d->height != sc->mode.vdisplay;
 	sc->facts.rotation = d->rotation;
 	sc->facts.samples = d->samples;
 	ret = find_primary_plane(sc);
@@ -911,8 +922,10 @@ int present_swapchain_create(struct present_adapter *render, struct present_adap
 	ret = setup_output(sc, output);
 	if (!ret) {
 		if (!sc->desc.width) {
-			sc->desc.width = sc->mode.hdisplay;
-			sc->desc.height = sc->mode.vdisplay;
+			bool swap = sc->desc.rotation == 90 || sc->desc.rotation == 270;
+
+			sc->desc.width = swap ? sc->mode.vdisplay : sc->mode.hdisplay;
+			sc->desc.height = swap ? sc->mode.hdisplay : sc->mode.vdisplay;
 		}
 		ret = build(sc);
 	}
@@ -1035,8 +1048,10 @@ int present_swapchain_resize(struct present_swapchain *sc, unsigned int count, u
 	}
 	free_buffers(sc);
 	if (!nd.width) {
-		nd.width = sc->mode.hdisplay;
-		nd.height = sc->mode.vdisplay;
+		bool swap = nd.rotation == 90 || nd.rotation == 270;
+
+		nd.width = swap ? sc->mode.vdisplay : sc->mode.hdisplay;
+		nd.height = swap ? sc->mode.hdisplay : sc->mode.vdisplay;
 	}
 	sc->desc = nd;
 	sc->cur = 0;
@@ -1057,13 +1072,62 @@ int present_swapchain_path(struct present_swapchain *sc, struct present_path *ou
 
 /* ---- public: present ------------------------------------------------------ */
 
-/* CPU blt: nearest-neighbour scale, 8-bit RGBA<->BGRA swizzle when needed. */
-static void cpu_blt(const struct bo *src, struct bo *dst)
+/* Source pixel of destination pixel (x, y) for a counter-clockwise
+ * rotation (DRM_MODE_ROTATE_*) of @rot degrees, nearest-neighbour scaled. */
+static void rot_src(uint32_t rot, const struct bo *src, const struct bo *dst, uint32_t x,
+		    uint32_t y, uint32_t *sx, uint32_t *sy)
+{
+	uint32_t sw = src->width, sh = src->height, dw = dst->width, dh = dst->height;
+
+	switch (rot) {
+	case 90:
+		*sx = sw - 1 - y * sw / dh;
+		*sy = x * sh / dw;
+		break;
+	case 180:
+		*sx = sw - 1 - x * sw / dw;
+		*sy = sh - 1 - y * sh / dh;
+		break;
+	case 270:
+		*sx = y * sw / dh;
+		*sy = sh - 1 - x * sh / dw;
+		break;
+	default:
+		*sx = x * sw / dw;
+		*sy = y * sh / dh;
+	}
+}
+
+/* CPU blt with rotation (32-bit formats): see rot_src(). */
+static void cpu_blt_rotate(const struct bo *src, struct bo *dst, uint32_t rot, bool swz)
+{
+	for (uint32_t y = 0; y < dst->height; y++) {
+		uint32_t *drow = (uint32_t *)((uint8_t *)dst->map + (size_t)y * dst->pitch);
+
+		for (uint32_t x = 0; x < dst->width; x++) {
+			uint32_t sx, sy, v;
+
+			rot_src(rot, src, dst, x, y, &sx, &sy);
+			v = ((const uint32_t *)((const uint8_t *)src->map + (size_t)sy * src->pitch))[sx];
+			if (swz)
+				v = (v & 0xff00ff00) | ((v >> 16) & 0xff) | ((v & 0xff) << 16);
+			drow[x] = v;
+		}
+	}
+}
+
+/* CPU blt: nearest-neighbour scale, 8-bit RGBA<->BGRA swizzle when needed,
+ * rotation of 32-bit formats. */
+static void cpu_blt(const struct bo *src, struct bo *dst, uint32_t rot)
 {
 	bool swz = (src->format == DRM_FORMAT_XBGR8888 || src->format == DRM_FORMAT_ABGR8888) &&
 		   (dst->format == DRM_FORMAT_XRGB8888 || dst->format == DRM_FORMAT_ARGB8888);
 	uint32_t bpp = bpp_of(src->format) / 8;
 
+	if (rot && bpp == 4) {
+		cpu_blt_rotate(src, dst, rot, swz);
+		return;
+	}
 	if (!swz && src->width == dst->width && src->height == dst->height &&
 	    src->pitch == dst->pitch && src->format == dst->format) {
 		memcpy(dst->map, src->map, (size_t)src->pitch * src->height);
@@ -1126,7 +1190,7 @@ static int do_copies(struct present_swapchain *sc, unsigned int b)
 	case PRESENT_PATH_TWO_COPY_ENGINE:
 		return engine_copy(sc, b);
 	default:
-		cpu_blt(&sc->back[b], &sc->local[b]);
+		cpu_blt(&sc->back[b], &sc->local[b], sc->desc.rotation);
 		sc->ctr.copies++;
 		sc->ctr.bytes_copied += (uint64_t)sc->local[b].pitch * sc->local[b].height;
 		return 0;

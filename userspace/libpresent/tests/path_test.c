@@ -33,8 +33,8 @@ static enum present_path_kind expect(const struct present_path_facts *f, unsigne
 		return PRESENT_PATH_CASO_ONE_COPY;
 	}
 	*copies = 2;
-	if (f->tier == 0 || (f->tier == 1 && mismatch))
-		return PRESENT_PATH_TWO_COPY_CPU;
+	if (f->tier == 0 || (f->tier == 1 && mismatch) || drop_rot)
+		return PRESENT_PATH_TWO_COPY_CPU;	/* no copy engine rotates */
 	return PRESENT_PATH_TWO_COPY_ENGINE;
 }
 

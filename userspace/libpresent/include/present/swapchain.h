@@ -104,7 +104,7 @@ struct present_path {
  * rotation, then MSAA, when the driver does not scan them out; the blt does
  * the rotate/resolve); size/format mismatch or fallback -> proxy
  * blt-then-flip (same adapter) or two-copy (hybrid: the second copy does the
- * conversion); same adapter -> direct flip unless the driver opts the
+ * conversion, on the CPU when it rotates or at tier 1); same adapter -> direct flip unless the driver opts the
  * optional back buffer out (-> blt present); hybrid -> CASO one-copy with
  * tier 3 + no opt-out + static check, else two-copy on the copy engine
  * (tier >= 1) or the CPU (tier 0).  Returns 0 or PRESENT_E_INVALID_ARG.
