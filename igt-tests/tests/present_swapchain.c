@@ -428,6 +428,37 @@ static void test_rotation(void)
 	present_swapchain_destroy(sc);
 }
 
+/* A batch of frames ahead, one sleep: the flip-queue interrupt targets the
+ * batch's last frame, so the process wakes about once per batch. */
+static void test_batch(void)
+{
+	struct present_swapchain_desc d = desc(0, 0);
+	struct present_swapchain *sc = NULL;
+	struct present_counters c0, c1;
+
+	d.buffer_count = 9;
+	igt_assert_eq(present_swapchain_create(adapter("igt-pt-render"), adapter("igt-pt-t3"), -1,
+					       &d, &sc), 0);
+	igt_assert_eq(present_swapchain_set_max_frame_latency(sc, 7), 0);
+	present_swapchain_counters(sc, &c0);
+	for (int batch = 0; batch < 4; batch++) {
+		for (int i = 0; i < 7; i++) {
+			fill(sc, i);
+			igt_assert_eq(present_swapchain_present(sc, 1, PRESENT_DO_NOT_WAIT), 0);
+		}
+		igt_assert_eq(present_swapchain_wait_idle(sc, 2000), 0);
+	}
+	present_swapchain_counters(sc, &c1);
+	igt_info("28 frames: shown %llu on target %llu, %llu wake-ups\n",
+		 (unsigned long long)c1.shown, (unsigned long long)c1.on_target,
+		 (unsigned long long)(c1.wakeups - c0.wakeups));
+	igt_assert_eq_u64(c1.shown, 28);
+	igt_assert_lte(26, (int)c1.on_target);
+	igt_assert_lte((int)(c1.wakeups - c0.wakeups), 8);	/* not 28 */
+	igt_assert_eq(present_swapchain_wait_idle(sc, -1), PRESENT_E_INVALID_ARG);
+	present_swapchain_destroy(sc);
+}
+
 static void test_bad_args(void)
 {
 	struct present_swapchain_desc d = desc(0, 0);
@@ -640,6 +671,10 @@ igt_main
 	igt_describe("A rotated back buffer falls back to a rotating blt (proxy), seen in writeback");
 	igt_subtest("rotation-fallback")
 		test_rotation();
+
+	igt_describe("Batches of frames ahead wake the process about once per batch");
+	igt_subtest("batch-one-wakeup")
+		test_batch();
 
 	igt_describe("Bad arguments are refused with error codes; resize re-decides");
 	igt_subtest("bad-args-resize")

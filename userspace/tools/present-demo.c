@@ -29,7 +29,7 @@
 #include "png.h"
 #include "present.h"
 
-#define MAX_RUNS 4
+#define MAX_RUNS 5
 #define MAX_SAMPLES 4096
 
 struct run {
@@ -42,6 +42,7 @@ struct run {
 	int n;
 	uint64_t target[MAX_SAMPLES], actual[MAX_SAMPLES];
 	bool ok, captured;
+	unsigned int batch;		/* frames per batch (0: interactive) */
 	char err[256];
 };
 
@@ -167,6 +168,9 @@ static void run_one(struct run *r, double seconds, unsigned int interval, const 
 	int ret, wfd;
 	char png[512];
 
+	if (r->batch)	/* frames ahead: latency and buffers to match */
+		desc.buffer_count = r->batch + 2;
+
 	ret = present_swapchain_create(r->render, r->display, -1, &desc, &sc);
 	if (ret) {
 		snprintf(r->err, sizeof(r->err), "create: %s (%s)", present_strerror(ret),
@@ -175,9 +179,37 @@ static void run_one(struct run *r, double seconds, unsigned int interval, const 
 	}
 	present_swapchain_path(sc, &r->path);
 	wfd = present_swapchain_waitable_fd(sc);
+	if (r->batch)
+		present_swapchain_set_max_frame_latency(sc, r->batch);
 	r->t0 = now_ns();
 	end = r->t0 + (uint64_t)(seconds * 1e9);
-	while (now_ns() < end) {
+	while (r->batch && now_ns() < end) {
+		/* video-like: a batch of frames ahead, then one sleep until the
+		 * last one is on screen (one flip-queue interrupt per batch) */
+		for (unsigned int k = 0; k < r->batch; k++) {
+			struct present_buffer b;
+
+			ret = present_swapchain_get_buffer(sc, present_swapchain_current_back_buffer(sc),
+							   &b);
+			if (ret)
+				break;
+			draw(&b, frame++);
+			ret = present_swapchain_present(sc, interval ? interval : 1, PRESENT_DO_NOT_WAIT);
+			if (ret)
+				break;
+		}
+		if (ret && ret != PRESENT_E_WAS_STILL_DRAWING) {
+			snprintf(r->err, sizeof(r->err), "present: %s (%s)", present_strerror(ret),
+				 present_swapchain_last_error(sc));
+			break;
+		}
+		ret = present_swapchain_wait_idle(sc, 2000);
+		if (ret) {
+			snprintf(r->err, sizeof(r->err), "wait_idle: %s", present_strerror(ret));
+			break;
+		}
+	}
+	while (!r->batch && now_ns() < end) {
 		struct present_buffer b;
 		struct pollfd p = { .fd = wfd, .events = POLLIN };
 
@@ -343,9 +375,17 @@ int main(int argc, char **argv)
 		runs[nruns++] = (struct run){ .label = "direct", .display = d3 ? d3 : dlow ? dlow : d0 };
 	if (render && d3)
 		runs[nruns++] = (struct run){ .label = "one-copy", .render = render, .display = d3 };
+	if (d3 && nruns < MAX_RUNS) {
+		struct present_adapter_info info;
+
+		present_adapter_info(d3, &info);
+		if (info.flipq_depth > 2)
+			runs[nruns++] = (struct run){ .label = "batch", .display = d3,
+						      .batch = info.flipq_depth - 1 };
+	}
 	if (render && dlow)
 		runs[nruns++] = (struct run){ .label = "two-copy", .render = render, .display = dlow };
-	if (render && d0)
+	if (render && d0 && nruns < MAX_RUNS)
 		runs[nruns++] = (struct run){ .label = "two-copy", .render = render, .display = d0 };
 	if (!nruns) {
 		fprintf(stderr, "present-demo: no display adapter with a connected output\n");
@@ -377,7 +417,7 @@ int main(int argc, char **argv)
 
 		if (!f)
 			continue;
-		fprintf(f, "%-16s %9s %9s %7s %9s %11s %12s %10s  %s\n", "path", "presented",
+		fprintf(f, "%-21s %9s %9s %7s %9s %11s %12s %10s  %s\n", "path", "presented",
 			"on-target", "missed", "cancelled", "copies/frm", "bytes/frm", "wakes/frm",
 			"reason");
 		for (int k = 0; k < nruns; k++) {
@@ -385,11 +425,15 @@ int main(int argc, char **argv)
 			double pf = r->ctr.presented ? (double)r->ctr.presented : 1;
 
 			if (!r->path.reason[0]) {
-				fprintf(f, "%-16s %s\n", r->label, r->err);
+				fprintf(f, "%-21s %s\n", r->label, r->err);
 				continue;
 			}
-			fprintf(f, "%-16s %9llu %9llu %7llu %9llu %11.2f %12.0f %10.2f  %s\n",
-				present_path_name(r->path.kind),
+			char name[32];
+
+			snprintf(name, sizeof(name), "%s%s", present_path_name(r->path.kind),
+				 r->batch ? "/batch" : "");
+			fprintf(f, "%-21s %9llu %9llu %7llu %9llu %11.2f %12.0f %10.2f  %s\n",
+				name,
 				(unsigned long long)r->ctr.presented,
 				(unsigned long long)r->ctr.on_target,
 				(unsigned long long)r->ctr.missed,
@@ -414,7 +458,7 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/present-timing.png", outdir);
 	plot(runs, nruns, path, period_ms);
 	printf("present-demo: plot %s (actual - target in ms against time; red, green, blue, "
-	       "orange = runs in table order; grey lines at period/2 and period)\n", path);
+	       "orange, black = runs in table order; grey lines at period/2 and period)\n", path);
 	printf("present-demo: %s%s/present.png\n", have_png ? "" : "no writeback capture, no ", outdir);
 	present_system_close(sys);
 	return failed ? 1 : 0;

@@ -797,6 +797,63 @@ int present_swapchain_dispatch(struct present_swapchain *sc, int timeout_ms)
 	}
 }
 
+int present_swapchain_wait_idle(struct present_swapchain *sc, int timeout_ms)
+{
+	uint64_t end;
+	int r;
+
+	if (!sc || timeout_ms < 0)
+		return PRESENT_E_INVALID_ARG;
+	if (sc_removed(sc))
+		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	if (!sc->flipq) {
+		while (sc->nframes) {
+			r = present_swapchain_dispatch(sc, timeout_ms);
+			if (r < 0)
+				return r;
+		}
+		return 0;
+	}
+	end = present_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	/* one interrupt, when the last frame of the batch is on screen */
+	if (sc->nframes)
+		set_irq_target(sc, sc->frames[sc->nframes - 1].present_id);
+	for (;;) {
+		struct pollfd p = { .fd = sc->dfd, .events = POLLIN };
+		uint64_t now, wake;
+
+		r = read_events(sc);
+		if (r >= 0)
+			r = read_log(sc);
+		if (r < 0)
+			return r;
+		if (!sc->nframes)
+			break;
+		now = present_now_ns();
+		if (now >= end)
+			return sc_fail(sc, PRESENT_E_TIMEOUT, "frames still queued");
+		/* sleep until the interrupt; if the last frame is replaced
+		 * or cancelled there is none: look at the log two periods
+		 * after it was due */
+		wake = sc->last_vbl_ns + 2 * sc->period_ns;
+		if (wake <= now)
+			wake = now + 2 * sc->period_ns;
+		if (wake > end)
+			wake = end;
+		sc->ctr.wakeups++;
+		r = poll(&p, 1, (int)((wake - now) / 1000000) + 1);
+		if (r < 0 && errno != EINTR)
+			return sc_errno(sc, errno, "poll");
+		if (p.revents & (POLLERR | POLLHUP | POLLNVAL)) {
+			present_adapter_removed(sc->display);
+			if (sc_removed(sc))
+				return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+		}
+	}
+	update_waitable(sc);
+	return 0;
+}
+
 static void update_waitable(struct present_swapchain *sc)
 {
 	bool want;

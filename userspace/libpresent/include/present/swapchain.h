@@ -274,6 +274,17 @@ PRESENT_API int present_swapchain_waitable_fd(struct present_swapchain *sc);
  */
 PRESENT_API int present_swapchain_dispatch(struct present_swapchain *sc, int timeout_ms);
 
+/**
+ * present_swapchain_wait_idle() - sleep until every queued frame retired
+ * @timeout_ms: at most this long (>= 0)
+ *
+ * With the flip queue this asks for one interrupt, at the last queued frame,
+ * so a process that presented a batch of frames ahead (video) wakes once
+ * per batch instead of once per frame.  Returns 0, PRESENT_E_TIMEOUT,
+ * PRESENT_E_DEVICE_REMOVED or another error.
+ */
+PRESENT_API int present_swapchain_wait_idle(struct present_swapchain *sc, int timeout_ms);
+
 /** struct present_frame_statistics - DXGI_FRAME_STATISTICS */
 struct present_frame_statistics {
 	uint32_t present_count;		/* frames presented so far (the count
