@@ -58,6 +58,9 @@ int main(void)
 	CHECK(present_swapchain_counters(NULL, &c) == PRESENT_E_INVALID_ARG, "counters");
 	CHECK(present_swapchain_timing(NULL, &t, &t, 1) == PRESENT_E_INVALID_ARG, "timing");
 	CHECK(strcmp(present_swapchain_last_error(NULL), "invalid swap chain") == 0, "sc error");
+	CHECK(present_swapchain_set_refresh(NULL, 16666667) == PRESENT_E_INVALID_ARG, "refresh");
+	CHECK(present_swapchain_refresh_period(NULL) == 0, "period");
+	CHECK(present_swapchain_wait_idle(NULL, 0) == PRESENT_E_INVALID_ARG, "wait_idle");
 
 	/* the host's own devices, if any: enumeration must not fail */
 	CHECK(present_system_open(&sys) == 0 && sys, "open");
