@@ -9,7 +9,10 @@
  * present-<path>.png), a target-vs-actual plot (present-timing.png), the
  * table (present-table.txt) and the raw timing (present-timing.csv).
  *
- *   present-demo [--seconds S] [--interval N] [--out DIR]
+ *   present-demo [--seconds S] [--interval N] [--out DIR] [--display ADAPTER]
+ *
+ * --display runs only the direct path on that adapter (index, card node or
+ * name: "vkms" shows the atomic page-flip fallback of a non-vflipq driver).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -320,7 +323,7 @@ int main(int argc, char **argv)
 	struct present_adapter *render = NULL, *d3 = NULL, *dlow = NULL, *d0 = NULL;
 	double seconds = 3;
 	unsigned int interval = 1;
-	const char *outdir = "out";
+	const char *outdir = "out", *only = NULL;
 	int nruns = 0, opt, n, failed = 0;
 	bool have_png = false;
 	double period_ms = 16.667;
@@ -329,14 +332,17 @@ int main(int argc, char **argv)
 
 	static const struct option lo[] = {
 		{ "seconds", 1, NULL, 's' }, { "interval", 1, NULL, 'i' }, { "out", 1, NULL, 'o' },
+		{ "display", 1, NULL, 'd' },
 		{ NULL, 0, NULL, 0 } };
-	while ((opt = getopt_long(argc, argv, "s:i:o:", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:i:o:d:", lo, NULL)) != -1) {
 		switch (opt) {
 		case 's': seconds = atof(optarg); break;
 		case 'i': interval = atoi(optarg); break;
 		case 'o': outdir = optarg; break;
+		case 'd': only = optarg; break;
 		default:
-			fprintf(stderr, "usage: %s [--seconds S] [--interval 0-4] [--out DIR]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--seconds S] [--interval 0-4] [--out DIR] [--display ADAPTER]\n",
+				argv[0]);
 			return 2;
 		}
 	}
@@ -371,7 +377,19 @@ int main(int argc, char **argv)
 		if (info.role != PRESENT_ROLE_RENDER)
 			render = NULL;
 	}
-	if (d3 || dlow || d0)
+	if (only) {
+		struct present_adapter *ad;
+
+		if (present_system_find(sys, only, PRESENT_ROLE_DISPLAY, &ad)) {
+			fprintf(stderr, "present-demo: no display adapter %s\n", only);
+			present_system_close(sys);
+			return 1;
+		}
+		d3 = dlow = d0 = NULL;
+		render = NULL;
+		runs[nruns++] = (struct run){ .label = "direct", .display = ad };
+	}
+	if (!only && (d3 || dlow || d0))
 		runs[nruns++] = (struct run){ .label = "direct", .display = d3 ? d3 : dlow ? dlow : d0 };
 	if (render && d3)
 		runs[nruns++] = (struct run){ .label = "one-copy", .render = render, .display = d3 };
