@@ -70,6 +70,12 @@ static void analyze(struct track *t, const char *what, double min_fraction)
 
 	igt_info("CRTC %d (%s, %.3f Hz): %d %s\n", t->pipe, t->mode.name,
 		 1e9 / p, n, what);
+	/*
+	 * On the KASAN/lockdep kernel every commit costs several frames: the
+	 * flips still land on vblanks, just not on every one of them.
+	 */
+	if (getenv("VFLIPQ_DEBUG_KERNEL"))
+		min_fraction /= 10;
 	igt_assert_f(n >= DURATION_S / (p * 1e-9) * min_fraction,
 		     "CRTC %d: only %d %s in %d s at %.1f Hz\n", t->pipe, n,
 		     what, DURATION_S, 1e9 / p);

@@ -257,7 +257,9 @@ static void test_expiry_collapse(void)
 	pipe_up();
 	fq_log_set(primary(), 16, &log);
 	fq_irq_target(primary(), 3);
-	now = vfq_now_ns();
+	/* One target a few frames out: all three are due on the same vblank
+	 * however slowly they are submitted. */
+	now = vfq_now_ns() + 5 * period;
 	for (k = 0; k < 3; k++)
 		igt_assert_eq(fq_submit(primary(), fbs[k + 1].fb_id, k + 1, now,
 					VFLIPQ_FLIP_ON_NEXT_VSYNC, NULL), 0);

@@ -413,22 +413,21 @@ void vflipq_crtc_finish_writeback(struct drm_crtc_state *old)
 }
 
 /*
- * Held from atomic_begin to atomic_flush so that the vblank timer never
- * composes a half-updated set of planes.
+ * The composer switches to the new state here, in one step with arming
+ * the event.  Until then the vblank timer may still compose the old state,
+ * which stays valid until the commit tail has flushed its composition.
+ * (Holding the lock from atomic_begin on, as vkms does, breaks with
+ * several CRTCs in one commit: the helpers begin every CRTC before
+ * flushing any, and the first flush would re-enable interrupts under the
+ * second CRTC's lock, which that CRTC's vblank timer takes.)
  */
-static void vflipq_crtc_atomic_begin(struct drm_crtc *crtc,
-				     struct drm_atomic_state *state)
-	__acquires(&crtc_to_output(crtc)->lock)
-{
-	spin_lock_irq(&crtc_to_output(crtc)->lock);
-}
-
 static void vflipq_crtc_atomic_flush(struct drm_crtc *crtc,
 				     struct drm_atomic_state *state)
-	__releases(&crtc_to_output(crtc)->lock)
 {
 	struct vflipq_output *out = crtc_to_output(crtc);
+	unsigned long flags;
 
+	spin_lock_irqsave(&out->lock, flags);
 	if (crtc->state->event) {
 		spin_lock(&crtc->dev->event_lock);
 		if (drm_crtc_vblank_get(crtc) != 0)
@@ -438,14 +437,12 @@ static void vflipq_crtc_atomic_flush(struct drm_crtc *crtc,
 		spin_unlock(&crtc->dev->event_lock);
 		crtc->state->event = NULL;
 	}
-
 	out->composer_state = to_vflipq_crtc_state(crtc->state);
-	spin_unlock_irq(&out->lock);
+	spin_unlock_irqrestore(&out->lock, flags);
 }
 
 static const struct drm_crtc_helper_funcs vflipq_crtc_helper_funcs = {
 	.atomic_check	= vflipq_crtc_atomic_check,
-	.atomic_begin	= vflipq_crtc_atomic_begin,
 	.atomic_flush	= vflipq_crtc_atomic_flush,
 	.atomic_enable	= vflipq_crtc_atomic_enable,
 	.atomic_disable	= vflipq_crtc_atomic_disable,

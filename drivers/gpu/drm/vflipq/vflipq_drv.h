@@ -205,8 +205,7 @@ struct vflipq_crtc_state {
  * @mode: the mode being scanned out (under @engine_lock)
  * @composer_wq: ordered queue for composer work of this CRTC
  * @lock: protects @composer_state and @composer_users against the vblank
- *	timer; held across atomic_begin..atomic_flush so that the timer never
- *	sees a half-updated composer
+ *	timer
  * @composer_users: CRC capture plus pending writeback jobs
  * @crc_lock: serialises set_crc_source (open of crc/data may overlap the
  *	release of a previous open)

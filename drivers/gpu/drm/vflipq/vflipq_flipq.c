@@ -400,6 +400,12 @@ static void vflipq_fq_work(struct work_struct *work)
 			continue;
 
 		drm_modeset_lock(&plane->mutex, NULL);
+		/*
+		 * A composition that began before this flip latched may still
+		 * read the state's old mapping; every later one reads the
+		 * latched image instead.  Let the earlier ones finish.
+		 */
+		flush_workqueue(out->composer_wq);
 		fq_adopt(out, plane, buf);
 		drm_modeset_unlock(&plane->mutex);
 		vflipq_fq_buf_put(buf);
@@ -437,22 +443,23 @@ bool vflipq_flipq_plane_busy(struct vflipq_plane *vplane)
 
 /*
  * An ordinary commit changed what the plane shows: the queue's image stops
- * overriding it.  Called from atomic_update, under out->lock.
+ * overriding it.  Called from atomic_update.
  */
 void vflipq_flipq_plane_taken(struct vflipq_plane *vplane)
 {
 	struct vflipq_output *out = vplane->out;
 	unsigned int pi = vplane->fq_index;
 	struct vflipq_fq_buf *shown, *scanout, *sync;
+	unsigned long flags;
 
-	spin_lock(&out->engine_lock);
+	spin_lock_irqsave(&out->engine_lock, flags);
 	shown = vfq_forget_shown(&out->fq, pi);
 	scanout = out->scanout[pi];
 	out->scanout[pi] = NULL;
 	/* Nor may the worker later put that image back into the state. */
 	sync = out->sync[pi];
 	out->sync[pi] = NULL;
-	spin_unlock(&out->engine_lock);
+	spin_unlock_irqrestore(&out->engine_lock, flags);
 
 	if (shown)
 		vflipq_fq_buf_put(shown);

@@ -217,8 +217,7 @@ static void vflipq_plane_cleanup_fb(struct drm_plane *plane,
 /*
  * There are no registers to program: the scan-out engine (the composer)
  * reads the committed plane state, which atomic_check already reduced to
- * rectangles and a source walk.  Called between atomic_begin and
- * atomic_flush, under the output's lock.
+ * rectangles and a source walk.
  */
 static void vflipq_plane_atomic_update(struct drm_plane *plane,
 				       struct drm_atomic_state *state)
