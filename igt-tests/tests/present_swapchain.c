@@ -24,7 +24,7 @@ IGT_TEST_DESCRIPTION("libpresent adapters, path decision, pacing and statistics"
 
 static struct present_system *sys;
 
-static const char *const base_attrs[] = { "writeback", "1", "modes", "640x480@60",
+static const char *const base_attrs[] = { "writeback", "1", "modes", "640x480@60 800x600@60",
 					   "preferred_mode", "640x480@60" };
 
 static void make_dev(const char *name, const char *const *extra)
@@ -459,6 +459,38 @@ static void test_batch(void)
 	present_swapchain_destroy(sc);
 }
 
+/* A mode change re-decides the path: buffers that follow the mode stay on
+ * the direct path, buffers that keep their size go through a proxy. */
+static void test_set_mode(void)
+{
+	struct present_swapchain *sc = chain(NULL, "igt-pt-t3", 0, 0);
+	struct present_buffer b;
+	struct present_path p;
+
+	igt_assert_eq(present_swapchain_set_mode(sc, 99, true), PRESENT_E_INVALID_ARG);
+	igt_assert_eq(present_swapchain_set_mode(sc, 1, true), 0);
+	igt_assert_eq(present_swapchain_get_buffer(sc, 0, &b), 0);
+	igt_assert_eq(b.width, 800);
+	present_swapchain_path(sc, &p);
+	igt_assert_eq(p.kind, PRESENT_PATH_DIRECT_FLIP);
+	run_frames(sc, 5, 1);
+	igt_assert_eq(present_swapchain_set_mode(sc, 0, false), 0);
+	igt_assert_eq(present_swapchain_get_buffer(sc, 0, &b), 0);
+	igt_assert_eq(b.width, 800);
+	present_swapchain_path(sc, &p);
+	igt_info("800x600 buffers on 640x480: %s: %s\n", present_path_name(p.kind), p.reason);
+	igt_assert_eq(p.kind, PRESENT_PATH_PROXY_FLIP);
+	run_frames(sc, 5, 1);
+	{
+		struct present_counters c;
+
+		present_swapchain_counters(sc, &c);
+		igt_assert_eq_u64(c.shown + c.cancelled, 10);
+		igt_assert_lte(9, (int)c.shown);
+	}
+	present_swapchain_destroy(sc);
+}
+
 static void test_bad_args(void)
 {
 	struct present_swapchain_desc d = desc(0, 0);
@@ -675,6 +707,10 @@ igt_main
 	igt_describe("Batches of frames ahead wake the process about once per batch");
 	igt_subtest("batch-one-wakeup")
 		test_batch();
+
+	igt_describe("A mode change re-decides the path (buffers following the mode or not)");
+	igt_subtest("set-mode-redecide")
+		test_set_mode();
 
 	igt_describe("Bad arguments are refused with error codes; resize re-decides");
 	igt_subtest("bad-args-resize")

@@ -1119,6 +1119,49 @@ int present_swapchain_resize(struct present_swapchain *sc, unsigned int count, u
 	return ret;
 }
 
+int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_index,
+			       bool resize_buffers)
+{
+	drmModeConnector *c;
+	drmModeModeInfo old;
+	int ret;
+
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	if (sc_removed(sc) || present_adapter_removed(sc->display))
+		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	c = drmModeGetConnector(sc->dfd, sc->connector_id);
+	if (!c)
+		return sc_errno(sc, errno, "connector");
+	if (mode_index >= (unsigned int)c->count_modes) {
+		drmModeFreeConnector(c);
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "mode %u of %d", mode_index, c->count_modes);
+	}
+	old = sc->mode;
+	sc->mode = c->modes[mode_index];
+	drmModeFreeConnector(c);
+	/* every queued frame completes or is cancelled before a mode change */
+	cancel_queued(sc);
+	bo_destroy(&sc->blank);
+	ret = bo_create(sc, sc->dfd, sc->mode.hdisplay, sc->mode.vdisplay, DRM_FORMAT_XRGB8888, true,
+			&sc->blank);
+	if (!ret)
+		ret = commit_modeset(sc, sc->blank.fb_id, sc->mode.hdisplay, sc->mode.vdisplay, false);
+	if (ret) {
+		sc->mode = old;
+		return ret;
+	}
+	sc->onscreen = -1;
+	sc->period_ns = (uint64_t)sc->mode.htotal * sc->mode.vtotal * 1000000ull /
+			(sc->mode.clock ? sc->mode.clock : 1);
+	sc->next_duration_ns = 0;
+	reference_vblank(sc);
+	present_adapter_refresh(sc->display);
+	/* re-decide the path for the new output size (DXGI ResizeBuffers) */
+	return present_swapchain_resize(sc, 0, resize_buffers ? 0 : sc->desc.width,
+					resize_buffers ? 0 : sc->desc.height, 0);
+}
+
 int present_swapchain_path(struct present_swapchain *sc, struct present_path *out)
 {
 	if (!sc || !out)

@@ -61,6 +61,7 @@ int main(void)
 	CHECK(present_swapchain_set_refresh(NULL, 16666667) == PRESENT_E_INVALID_ARG, "refresh");
 	CHECK(present_swapchain_refresh_period(NULL) == 0, "period");
 	CHECK(present_swapchain_wait_idle(NULL, 0) == PRESENT_E_INVALID_ARG, "wait_idle");
+	CHECK(present_swapchain_set_mode(NULL, 0, true) == PRESENT_E_INVALID_ARG, "set_mode");
 
 	/* the host's own devices, if any: enumeration must not fail */
 	CHECK(present_system_open(&sys) == 0 && sys, "open");

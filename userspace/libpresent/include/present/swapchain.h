@@ -221,6 +221,21 @@ PRESENT_API int present_swapchain_resize(struct present_swapchain *sc, unsigned 
 					 uint32_t width, uint32_t height, uint32_t format);
 
 /**
+ * present_swapchain_set_mode() - change the output's display mode
+ * @mode_index: index into the output's mode list (struct present_output)
+ * @resize_buffers: true: the back buffers follow the new mode size; false:
+ *                  they keep their size (a mismatch then takes a proxy or a
+ *                  copy path)
+ *
+ * Queued frames complete or are cancelled first, the output is set to the
+ * mode showing a blank buffer, then the chain is resized and the path
+ * decided again (SCANOUT_QUERY and the static check).  Buffers obtained
+ * before are invalid afterwards.  Returns 0 or an error code.
+ */
+PRESENT_API int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_index,
+					   bool resize_buffers);
+
+/**
  * present_swapchain_path() - the current path and why
  * Returns 0, PRESENT_E_INVALID_ARG.
  */
