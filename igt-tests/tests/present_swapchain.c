@@ -452,8 +452,13 @@ static void test_batch(void)
 	igt_info("28 frames: shown %llu on target %llu, %llu wake-ups\n",
 		 (unsigned long long)c1.shown, (unsigned long long)c1.on_target,
 		 (unsigned long long)(c1.wakeups - c0.wakeups));
-	igt_assert_eq_u64(c1.shown, 28);
-	igt_assert_lte(26, (int)c1.on_target);
+	/* On the KASAN/lockdep kernel the process itself may miss a target. */
+	if (getenv("VFLIPQ_DEBUG_KERNEL"))
+		igt_assert_lte(26, (int)c1.shown);
+	else
+		igt_assert_eq_u64(c1.shown, 28);
+	igt_assert_lte(getenv("VFLIPQ_DEBUG_KERNEL") ? 24 : 26,
+		       (int)c1.on_target);
 	igt_assert_lte((int)(c1.wakeups - c0.wakeups), 8);	/* not 28 */
 	igt_assert_eq(present_swapchain_wait_idle(sc, -1), PRESENT_E_INVALID_ARG);
 	present_swapchain_destroy(sc);

@@ -77,9 +77,9 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 		container_of(timer, struct vflipq_output, vblank_timer);
 	struct drm_crtc *crtc = &out->crtc;
 	struct vflipq_crtc_state *state;
-	bool fence_cookie, composer, vblank, fq_work;
+	bool fence_cookie, composer, vblank, fq_work = false;
 	ktime_t now_vblank;
-	u64 overrun;
+	u64 overrun, k;
 
 	spin_lock(&out->engine_lock);
 	if (!vflipq_engine_needed(out)) {
@@ -93,8 +93,20 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 	vblank = out->vblank_wanted;
 	if (vblank)
 		out->vblank_irqs++;
-	/* Queued flips latch here, before anybody composes this frame. */
-	fq_work = vflipq_flipq_tick(out, now_vblank);
+	/*
+	 * Queued flips latch here, before anybody composes this frame.  The
+	 * hardware latches at every vblank, even when this interrupt comes
+	 * frames late: catch up on the missed ones in order (a bounded
+	 * number), unless a flip changed the frame duration on the way.
+	 */
+	for (k = min_t(u64, overrun, VFLIPQ_MAX_CATCH_UP); k-- > 1;) {
+		fq_work |= vflipq_flipq_tick(out, ktime_sub_ns(now_vblank,
+							       k * out->period_ns));
+		if (out->period_changed)
+			break;
+	}
+	if (!out->period_changed)
+		fq_work |= vflipq_flipq_tick(out, now_vblank);
 	if (out->period_changed) {
 		out->period_changed = false;
 		hrtimer_set_expires(timer, ktime_add_ns(now_vblank,

@@ -31,6 +31,8 @@
 #define VFLIPQ_CURSOR_MAX	512
 #define VFLIPQ_LOG_MAX_ENTRIES	65536
 #define VFLIPQ_FQ_EVENTS	64
+/* Missed vblanks a late engine interrupt still latches flips for. */
+#define VFLIPQ_MAX_CATCH_UP	16
 /* Frame durations a queued flip may ask for: 240 Hz down to 10 Hz. */
 #define VFLIPQ_MIN_PERIOD_NS	4166667ULL
 #define VFLIPQ_MAX_PERIOD_NS	100000000ULL
