@@ -3,9 +3,14 @@
 #
 #   make [all]            deps + kernel + module + igt tests + userspace
 #   make check            host unit tests + all igt subtests in the VM
+#   make check-debug      all igt subtests on the debug kernel (KASAN, lockdep,
+#                         kmemleak, UBSAN, ...; built once from linux-source)
 #   make demo             boot the VM, run modetest, vflipq-capture and
 #                         present-demo (libpresent, hybrid pair) -> out/
+#   make bench            vflipq vs vkms benchmarks in one VM boot -> out/bench.*
 #   make KERNEL=6.1 ...   same against Debian's 6.1 kernel (default 6.12)
+#   make KERNEL=debug ... module/vm-check/demo/vm-cmd on the debug kernel
+#   make fuzz ITER=N SEED=S  the ioctl fuzzer in the VM (userspace/fuzz)
 #   make sparse | checkpatch | clean | help
 #
 # Kernels, .debs and the linux-source tree are cached in $(VFLIPQ_CACHE)
@@ -23,12 +28,16 @@ BUILD := $(CURDIR)/build
 ifdef KDIR
 export KDIR
 endif
+# The fuzzer pass of check-debug (run when build/userspace/bin/vflipq-fuzz
+# exists): a short fixed-seed pass by default.
+FUZZ_ITER ?= 20000
+FUZZ_SEED ?= 1
 
 IGT_DIR := igt-tests
 USER_DIR := userspace
 
 .PHONY: all deps kernel module igt userspace sparse checkpatch host-tests \
-	check vm-check demo vm-cmd clean distclean help
+	check vm-check demo bench vm-cmd clean distclean help debug-kernel check-debug
 
 all: module igt userspace
 
@@ -69,8 +78,24 @@ check: all
 vm-check: kernel
 	@$(S)/vm-run.sh --kernel $(KERNEL) --job tests
 
+# The debug test kernel (scripts/debug-kernel.sh, cached in
+# $(VFLIPQ_CACHE)/debug-kernel), then vflipq built against it and the whole igt
+# suite on it (+ fuzzer, module unload, kmemleak scans): any KASAN, lockdep,
+# UBSAN, KFENCE, list-corruption, WARN or kmemleak report fails the run.
+debug-kernel: deps
+	@$(S)/debug-kernel.sh build
+
+check-debug: debug-kernel igt userspace
+	@$(S)/build-module.sh debug
+	@FUZZ_ITER='$(FUZZ_ITER)' FUZZ_SEED='$(FUZZ_SEED)' $(S)/vm-run.sh --kernel debug --job tests
+
 demo: all
 	@$(S)/vm-run.sh --kernel $(KERNEL) --job demo
+
+# Benchmarks against vkms (built from linux-source): out/bench.{json,md}, PNGs.
+bench: all
+	@$(MAKE) -C $(USER_DIR) BUILD=$(BUILD)/userspace bench
+	@BUILD=$(BUILD) $(S)/bench.sh $(KERNEL)
 
 # Run one command in the VM:  make vm-cmd CMD='modetest -M vflipq -c'
 vm-cmd: all
@@ -81,7 +106,20 @@ clean:
 
 # Also drop the kernel/.deb/linux-source cache.
 distclean: clean
-	rm -rf $(VFLIPQ_CACHE)/kernels $(VFLIPQ_CACHE)/debs $(VFLIPQ_CACHE)/linux-source
+	rm -rf $(VFLIPQ_CACHE)/kernels $(VFLIPQ_CACHE)/debs $(VFLIPQ_CACHE)/linux-source \
+		$(VFLIPQ_CACHE)/debug-kernel
 
 help:
 	@sed -n '1,/^$$/s/^# \{0,1\}//p' Makefile
+
+# The ioctl fuzzer (userspace/fuzz) in the VM: make fuzz [ITER=N] [SEED=S]
+# (N calls, default 100000; seed 1).  The run fails on any kernel warning
+# (scripts/vm-run.sh), a fuzzer crash, a uAPI anomaly or a failed smoke test;
+# KERNEL=debug runs it on the debug kernel.
+ITER ?= 100000
+SEED ?= 1
+.PHONY: fuzz
+fuzz: all
+	@V=1 VM_TIMEOUT=$${VM_TIMEOUT:-$$(( $(ITER) / 1000 + 600 ))} \
+		$(S)/vm-run.sh --kernel $(KERNEL) \
+		--cmd 'vflipq-fuzz --seed $(SEED) --iterations $(ITER)'

@@ -16,6 +16,16 @@
 #      console output; tests job default: subtest timeout + 120, else off),
 #      V=1 (show the whole console).
 #
+# --kernel debug: the debug kernel (scripts/debug-kernel.sh: KASAN, KFENCE,
+# lockdep, kmemleak, UBSAN, ...).  The command line gains "loglevel=5
+# kasan.fault=panic vflipq_debug_kernel=1" (the first KASAN report ends the
+# run: it would turn lockdep off), QEMU gets one socket per CPU (no ACPI: the
+# CPUs come from SeaBIOS' MP table, which lists one per package), every job gets
+# VFLIPQ_DEBUG_KERNEL=1 in its environment, the tests job runs
+# vflipq-debug-job (scripts/guest/debug-job: the igt suite, then the
+# fuzzer when built (FUZZ_ITER, FUZZ_SEED), module unload and two kmemleak
+# scans), and the defaults become VM_TIMEOUT=2400, VFLIPQ_SUBTEST_TIMEOUT=300.
+#
 # Results: out/results/<date>-<kver>-<job>/{console.log,dmesg.log,results.txt,
 # summary.txt,artifacts/}, out/results/latest -> the newest one.  The run fails
 # on: a failed subtest, a missing summary line, timeout/hang, guest panic,
@@ -42,8 +52,14 @@ case $job in tests|demo|cmd) ;; *) die "unknown job $job" ;; esac
 
 BUILD=${BUILD:-$VFLIPQ_TOP/build}
 OUT=${OUT:-$VFLIPQ_TOP/out}
-VM_TIMEOUT=${VM_TIMEOUT:-900}
 eval "$("$VFLIPQ_TOP/scripts/kernel.sh" env "$series")"
+debug=0
+[ "${KSERIES:-}" = debug ] && debug=1
+if [ $debug = 1 ]; then
+	VM_TIMEOUT=${VM_TIMEOUT:-2400}
+	VFLIPQ_SUBTEST_TIMEOUT=${VFLIPQ_SUBTEST_TIMEOUT:-300}
+fi
+VM_TIMEOUT=${VM_TIMEOUT:-900}
 
 stamp=$(date +%Y%m%d-%H%M%S)
 resdir=$OUT/results/$stamp-$KVER-$job
@@ -61,12 +77,19 @@ t0=$(now_s)
 mkdir -p "$work/job"
 {
 	echo '#!/bin/sh'
+	[ $debug = 1 ] && echo 'export VFLIPQ_DEBUG_KERNEL=1'
 	case $job in
 	tests)
 		printf 'export VFLIPQ_SUBTEST_TIMEOUT=%q\n' "${VFLIPQ_SUBTEST_TIMEOUT:-120}"
 		printf 'export VFLIPQ_TESTS=%q\n' "${VFLIPQ_TESTS:-}"
 		printf 'export VFLIPQ_ABORT_ON_OOPS=%q\n' "${VFLIPQ_ABORT_ON_OOPS:-1}"
-		echo 'exec vflipq-run-tests' ;;
+		if [ $debug = 1 ]; then
+			printf 'export FUZZ_ITER=%q FUZZ_SEED=%q\n' "${FUZZ_ITER:-0}" "${FUZZ_SEED:-1}"
+			[ -n "${FUZZ_TIMEOUT:-}" ] && printf 'export FUZZ_TIMEOUT=%q\n' "$FUZZ_TIMEOUT"
+			echo 'exec vflipq-debug-job'
+		else
+			echo 'exec vflipq-run-tests'
+		fi ;;
 	demo)
 		echo 'exec vflipq-demo' ;;
 	cmd)
@@ -82,10 +105,13 @@ cat "$work/base.cpio" "$work/job.cpio" >"$work/initramfs.cpio"
 truncate -s "${VM_DISK_SIZE:-1G}" "$work/disk.img"
 
 append="console=ttyS0 panic=-1 quiet loglevel=4 log_buf_len=16M printk.devkmsg=on"
+[ $debug = 1 ] && append+=" loglevel=5 kasan.fault=panic vflipq_debug_kernel=1"
 append+=" ${VM_APPEND:-}"
+smp=${VM_SMP:-2}
+[ $debug = 1 ] && [[ $smp =~ ^[0-9]+$ ]] && smp+=",sockets=$smp,cores=1,threads=1"
 qemu=(qemu-system-x86_64 -accel tcg -cpu max -nodefaults -display none
 	-serial stdio -monitor none -no-reboot
-	-m "${VM_MEM:-2G}" -smp "${VM_SMP:-2}"
+	-m "${VM_MEM:-2G}" -smp "$smp"
 	-kernel "$VMLINUZ" -initrd "$work/initramfs.cpio" -append "$append"
 	-drive "file=$work/disk.img,format=raw,if=virtio")
 echo "${qemu[*]}" >"$resdir/qemu-cmdline.txt"
@@ -191,7 +217,7 @@ fi
 # guest runner logs "vflipq-run-tests: starting|finished <name>" markers).
 # Keep the patterns in sync with scripts/guest/run-tests.
 dmesg_re='WARNING:|(^|[^A-Za-z_])BUG([^A-Za-z_]|$)|Oops|Call Trace|refcount_t|KFENCE:|UBSAN|kmemleak|lockdep|possible recursive locking|circular locking|INFO: task .* blocked|general protection fault|stack-protector|list_(add|del) corruption'
-dmesg_ok_re='KFENCE: initialized'
+dmesg_ok_re='KFENCE: initialized|kmemleak: Kernel memory leak detector initialized|RCU lockdep checking is enabled'
 awk -v re="$dmesg_re" -v ok="$dmesg_ok_re" '
 	/vflipq-run-tests: starting / { t = $NF; next }
 	/vflipq-run-tests: finished / { t = ""; next }
@@ -211,8 +237,9 @@ fi
 pass=0 fail=0 skip=0
 if [ "$job" = tests ]; then
 	sumline=""
-	[ -f "$resdir/results.txt" ] && sumline=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$resdir/results.txt" | tail -n1)
-	[ -z "$sumline" ] && sumline=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$console" | tail -n1)
+	# (|| true: no summary at all, e.g. after a guest panic, is reported below.)
+	[ -f "$resdir/results.txt" ] && sumline=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$resdir/results.txt" | tail -n1 || true)
+	[ -z "$sumline" ] && sumline=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$console" | tail -n1 || true)
 	if [ -z "$sumline" ]; then
 		problems+=("no summary line from the guest test runner")
 		# Count whatever subtests did report.

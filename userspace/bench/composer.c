@@ -96,7 +96,7 @@ static void crc_drain(int fd, struct crc_state *st, bool counting)
 		unsigned int crc;
 
 		line[n] = 0;
-		if (sscanf(line, "%llu 0x%x", &frame, &crc) != 2)
+		if (sscanf(line, "%llx %x", &frame, &crc) != 2)
 			continue;
 		if (counting)
 			st->entries++;
@@ -138,7 +138,7 @@ int bench_composer(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *driver = "vflipq", *scene = "primary";
-	double hz = 60, seconds = 3, runs[16], xcheck[16];
+	double hz = 60, seconds = 3, runs[16], xcheck[16], flipsps[16];
 	int reps = 3, c, crc_fd, pipe = 0;
 	struct bench_fb ring[RING], ov[2], cur;
 	struct stamper st = { 0 };
@@ -273,6 +273,7 @@ int bench_composer(int argc, char **argv)
 						(seconds * 1e9))) / 1e9;
 
 					runs[rep] = cs.distinct / dt;
+					flipsps[rep] = flips / dt;
 					xcheck[rep] = (frames_composed(&dev, pipe) -
 						       composed0) / dt;
 					note("%s %s run %d: %.2f fps (%ld distinct "
@@ -339,9 +340,10 @@ int bench_composer(int argc, char **argv)
 		memcpy(xs, xcheck, sizeof(double) * reps);
 		n = snprintf(extra, sizeof(extra),
 			     "\"bytes_read_per_frame\": %llu, "
-			     "\"bytes_written_per_frame\": %llu, \"hz\": %g",
+			     "\"bytes_written_per_frame\": %llu, \"hz\": %g, "
+			     "\"flips_per_s_median\": %.3f",
 			     (unsigned long long)bytes_read,
-			     1920ull * 1080 * 8, hz);
+			     1920ull * 1080 * 8, hz, median(flipsps, reps));
 		if (dev.is_vflipq)
 			snprintf(extra + n, sizeof(extra) - n,
 				 ", \"counter_fps_median\": %.3f",

@@ -6,7 +6,8 @@
 # /out/bench-data/ (the host turns them into out/bench.{json,md} + plots).
 #
 # Env: BENCH_QUICK=1 (short runs, for trying things out),
-#      BENCH_ONLY="composer latency flipq memory memcpy" (subset).
+#      BENCH_ONLY="composer latency flipq memory memcpy" (subset),
+#      BENCH_TIMEOUT (seconds per benchmark program, default 300).
 # Exit status: 1 if any benchmark could not run (the numbers never fail it).
 OUT=${OUT:-/out}
 DATA=$OUT/bench-data
@@ -25,18 +26,33 @@ want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 now() { cut -d' ' -f1 /proc/uptime; }
 t_all=$(now)
 
-# run LABEL CMD...: run one benchmark, keep its BENCH lines, note failures.
+# run LABEL CMD...: run one benchmark (output streamed to the console, at
+# most $TMO seconds), keep its BENCH lines, note failures.
+TMO=${BENCH_TIMEOUT:-300}
 run() {
 	label=$1; shift
 	t0=$(now)
 	echo "bench: $label: $*"
-	"$@" >/tmp/bench.out 2>&1
-	r=$?
-	cat /tmp/bench.out
+	# Shortly before the timeout: show where it is stuck.
+	(
+		sleep $((TMO - 5))
+		echo "bench: $label still running after $((TMO - 5))s; stacks:"
+		for p in $(pidof vflipq-bench); do
+			for t in /proc/$p/task/*; do
+				echo "bench: task ${t##*/} ($(cut -d' ' -f3 $t/stat)):"
+				sed 's/^/bench:   /' $t/stack
+			done
+		done
+		echo w >/proc/sysrq-trigger
+	) &
+	wd=$!
+	{ timeout "$TMO" "$@" 2>&1; echo $? >/tmp/bench.rc; } | tee /tmp/bench.out
+	kill $wd 2>/dev/null
+	r=$(cat /tmp/bench.rc)
 	grep '^BENCH ' /tmp/bench.out >>"$RAW"
 	t1=$(now)
 	echo "bench: $label done (rc $r, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')s)"
-	if [ $r != 0 ]; then
+	if [ "$r" != 0 ]; then
 		echo "BENCH-FAIL $label rc=$r" | tee -a "$RAW"
 		rc=1
 	fi
@@ -50,9 +66,7 @@ if ! grep -q '^vkms ' /proc/modules; then
 	fi
 fi
 for c in /dev/dri/card*; do
-	d=$(readlink /sys/class/drm/${c##*/}/device/driver 2>/dev/null)
-	d=${d##*/}
-	echo "bench: $c ${d:-?}"
+	echo "bench: $c: $(cat /sys/kernel/debug/dri/${c##*card}/name 2>/dev/null)"
 done
 echo "bench: modules: $(cut -d' ' -f1 /proc/modules | tr '\n' ' ')"
 
@@ -92,6 +106,11 @@ if want memory; then
 		rc=1
 	fi
 	run memory-vkms $B memory --driver vkms --crtcs 4 --reps $REPS
+	# Like for like on one CRTC, unscaled.
+	run memory-vflipq-1crtc $B memory --driver vflipq --crtcs 1 \
+		--reps $REPS --suffix _1crtc
+	run memory-vkms-1crtc $B memory --driver vkms --crtcs 1 \
+		--reps $REPS --suffix _1crtc
 fi
 echo "bench: all done in $(awk -v a="$t_all" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')s, rc $rc"
 exit $rc

@@ -10,6 +10,7 @@
  * it has and the result scaled, reported with "scaled_from_crtcs".
  *
  *   vflipq-bench memory --driver vflipq|vkms [--name N] [--crtcs 4] [--reps 3]
+ *                       [--suffix S]   (appended to the result names)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -69,9 +70,11 @@ int bench_memory(int argc, char **argv)
 		{ "name", required_argument, NULL, 'n' },
 		{ "crtcs", required_argument, NULL, 'c' },
 		{ "reps", required_argument, NULL, 'r' },
+		{ "suffix", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *driver = "vflipq", *name = NULL;
+	const char *driver = "vflipq", *name = NULL, *suffix = "";
+	char rname[96];
 	int want = 4, reps = 3, c, used;
 	double runs[16], ovh[16], slab[16], vmalloc[16], shmem[16];
 	struct bench_fb fbs[3 * MAX_PIPES];
@@ -86,6 +89,7 @@ int bench_memory(int argc, char **argv)
 		case 'n': name = optarg; break;
 		case 'c': want = atoi(optarg); break;
 		case 'r': reps = atoi(optarg); break;
+		case 's': suffix = optarg; break;
 		default: return 2;
 		}
 	}
@@ -177,10 +181,11 @@ int bench_memory(int argc, char **argv)
 		 "\"shmem_kib\": %.0f, \"buffer_payload_kib\": %.0f",
 		 want, used, median(slab, reps), median(vmalloc, reps),
 		 median(shmem, reps), buf_kib * scale);
-	emit("driver_kernel_memory_kib", driver, "KiB", "lower", runs, reps,
-	     extra);
-	emit("driver_kernel_memory_overhead_kib", driver, "KiB", "lower", ovh,
-	     reps, extra);
+	snprintf(rname, sizeof(rname), "driver_kernel_memory_kib%s", suffix);
+	emit(rname, driver, "KiB", "lower", runs, reps, extra);
+	snprintf(rname, sizeof(rname), "driver_kernel_memory_overhead_kib%s",
+		 suffix);
+	emit(rname, driver, "KiB", "lower", ovh, reps, extra);
 	bench_close(&dev);
 	return 0;
 }
