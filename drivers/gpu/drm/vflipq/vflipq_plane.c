@@ -135,6 +135,10 @@ static int vflipq_plane_atomic_check(struct drm_plane *plane,
 	if (ret)
 		return ret;
 
+	/* The commit helpers WARN on a fence to wait for with nothing to show. */
+	if (new->fence && !fb)
+		return -EINVAL;
+
 	if (!fb || !new->crtc)
 		return 0;
 
