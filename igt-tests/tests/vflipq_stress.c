@@ -1,0 +1,1160 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Stress and faults, in short forms for "make check": several processes
+ * queueing, cancelling and mode-setting on one device at once; commits
+ * spanning every CRTC while the engines run; a client killed with its flip
+ * queue full; configfs removal of devices whose clients still hold fds,
+ * mappings and dma-bufs (exporter first, importer first); module unload
+ * refused while anything is held and done once everything is released;
+ * load/unload cycles.  After each: no flip left pending (debugfs
+ * dri/N/vflipq_flipq), the dma-buf count back at its baseline, and a
+ * clean kernel log (the test runner checks that).
+ *
+ * Env: VFLIPQ_STRESS_SECONDS (concurrent phases, default 3),
+ * VFLIPQ_STRESS_CYCLES (load/unload cycles, default 5; 50 on demand).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "igt.h"
+#include "vflipq_helpers.h"
+
+IGT_TEST_DESCRIPTION("vflipq stress: concurrent clients, kills, removal "
+		     "and unload under load, load/unload cycles");
+
+#define MOD "vflipq"
+#define W 640
+#define H 480
+#define OW 128
+#define PAGE 4096u
+
+/* ---- small things ---------------------------------------------------------- */
+
+static int xioctl(int fd, unsigned long req, void *arg)
+{
+	return ioctl(fd, req, arg) ? -errno : 0;
+}
+
+static int env_int(const char *name, int def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? atoi(v) : def;
+}
+
+/* Sum of "pending N" over every plane in dri/<card>/vflipq_flipq; -1 n/a. */
+static int flipq_pending(int card)
+{
+	char path[96], buf[16384], *p;
+	int total = 0;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%d/vflipq_flipq",
+		 card);
+	if (vfq_file_read(path, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; (p = strstr(p, " pending ")); p += 9)
+		total += atoi(p + 9);
+	return total;
+}
+
+static void wait_flipq_idle(int card)
+{
+	int n = flipq_pending(card);
+
+	for (int i = 0; i < 100 && n > 0; i++) {
+		usleep(10000);
+		n = flipq_pending(card);
+	}
+	igt_assert_f(n <= 0, "card%d: %d flips still pending\n", card, n);
+}
+
+static void wait_dmabufs(int want)
+{
+	int n = vfq_dmabuf_count();
+
+	if (want < 0 || n < 0)
+		return;		/* no debugfs */
+	for (int i = 0; i < 200 && n != want; i++) {
+		usleep(10000);
+		n = vfq_dmabuf_count();
+	}
+	igt_assert_f(n == want, "%d dma-bufs alive, %d before\n", n, want);
+}
+
+static int unload(void)
+{
+	int ret = 0;
+
+	for (int i = 0; i < 100; i++) {
+		ret = vfq_module_unload(MOD);
+		if (ret != -EAGAIN && ret != -EBUSY)
+			break;
+		usleep(20000);
+	}
+	return ret;
+}
+
+static void check_unload_refused(const char *why)
+{
+	int ret = vfq_module_unload(MOD);
+
+	igt_assert_f(ret == -EAGAIN || ret == -EBUSY,
+		     "unload while %s: %s\n", why,
+		     ret ? strerror(-ret) : "succeeded");
+	igt_assert(vfq_module_loaded(MOD));
+}
+
+static void load_default(void)
+{
+	if (!vfq_module_loaded(MOD))
+		igt_assert_eq(vfq_module_load(MOD, NULL), 0);
+	igt_assert(vfq_module_loaded(MOD));
+}
+
+static void restore_module(int sig)
+{
+	(void)sig;
+	vfq_cfs_cleanup();
+	if (!vfq_module_loaded(MOD))
+		vfq_module_load(MOD, NULL);
+}
+
+static int render_minor(int card)
+{
+	char path[128];
+	int minor = -1;
+
+	for (int m = 128; m < 192 && minor < 0; m++) {
+		snprintf(path, sizeof(path),
+			 "/sys/class/drm/card%d/device/drm/renderD%d", card, m);
+		if (access(path, F_OK) == 0)
+			minor = m;
+	}
+	return minor;
+}
+
+/* ---- ids a child can use without the igt helpers ----------------------------- */
+
+struct ids {
+	uint32_t crtc, conn, primary, overlay;
+	uint32_t conn_crtc, crtc_mode, crtc_active;
+	uint32_t fb_id, crtc_id, sx, sy, sw, sh, cx, cy, cw, ch;
+};
+
+static void get_ids(struct vfq_dev *d, int pipe, struct ids *id)
+{
+	const uint32_t P = DRM_MODE_OBJECT_PLANE;
+	struct vfq_pipe *p = &d->pipe[pipe];
+	int fd = d->fd;
+
+	memset(id, 0, sizeof(*id));
+	id->crtc = p->crtc_id;
+	id->conn = p->conn_id;
+	id->primary = p->primary;
+	id->overlay = p->n_overlays ? p->overlays[0] : 0;
+	id->conn_crtc = vfq_prop_id(fd, p->conn_id, DRM_MODE_OBJECT_CONNECTOR,
+				    "CRTC_ID");
+	id->crtc_mode = vfq_prop_id(fd, p->crtc_id, DRM_MODE_OBJECT_CRTC,
+				    "MODE_ID");
+	id->crtc_active = vfq_prop_id(fd, p->crtc_id, DRM_MODE_OBJECT_CRTC,
+				      "ACTIVE");
+	id->fb_id = vfq_prop_id(fd, p->primary, P, "FB_ID");
+	id->crtc_id = vfq_prop_id(fd, p->primary, P, "CRTC_ID");
+	id->sx = vfq_prop_id(fd, p->primary, P, "SRC_X");
+	id->sy = vfq_prop_id(fd, p->primary, P, "SRC_Y");
+	id->sw = vfq_prop_id(fd, p->primary, P, "SRC_W");
+	id->sh = vfq_prop_id(fd, p->primary, P, "SRC_H");
+	id->cx = vfq_prop_id(fd, p->primary, P, "CRTC_X");
+	id->cy = vfq_prop_id(fd, p->primary, P, "CRTC_Y");
+	id->cw = vfq_prop_id(fd, p->primary, P, "CRTC_W");
+	id->ch = vfq_prop_id(fd, p->primary, P, "CRTC_H");
+}
+
+static void c_plane(drmModeAtomicReq *req, const struct ids *id, uint32_t plane,
+		    uint32_t crtc, uint32_t fb, int x, int y, int w, int h)
+{
+	drmModeAtomicAddProperty(req, plane, id->fb_id, fb);
+	drmModeAtomicAddProperty(req, plane, id->crtc_id, fb ? crtc : 0);
+	drmModeAtomicAddProperty(req, plane, id->sx, 0);
+	drmModeAtomicAddProperty(req, plane, id->sy, 0);
+	drmModeAtomicAddProperty(req, plane, id->sw, (uint64_t)w << 16);
+	drmModeAtomicAddProperty(req, plane, id->sh, (uint64_t)h << 16);
+	drmModeAtomicAddProperty(req, plane, id->cx, x);
+	drmModeAtomicAddProperty(req, plane, id->cy, y);
+	drmModeAtomicAddProperty(req, plane, id->cw, w);
+	drmModeAtomicAddProperty(req, plane, id->ch, h);
+}
+
+/* Mode set with the primary full-screen and the overlay at 64,64. */
+static int c_pipe_on(int fd, const struct ids *id, const drmModeModeInfo *m,
+		     uint32_t fb, uint32_t ofb)
+{
+	drmModeAtomicReq *req = drmModeAtomicAlloc();
+	uint32_t blob = 0;
+	int ret;
+
+	if (!req || drmModeCreatePropertyBlob(fd, m, sizeof(*m), &blob))
+		return -errno;
+	drmModeAtomicAddProperty(req, id->conn, id->conn_crtc, id->crtc);
+	drmModeAtomicAddProperty(req, id->crtc, id->crtc_mode, blob);
+	drmModeAtomicAddProperty(req, id->crtc, id->crtc_active, 1);
+	c_plane(req, id, id->primary, id->crtc, fb, 0, 0, m->hdisplay,
+		m->vdisplay);
+	if (id->overlay && ofb)
+		c_plane(req, id, id->overlay, id->crtc, ofb, 64, 64, OW, OW);
+	ret = drmModeAtomicCommit(fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL) ?
+	      -errno : 0;
+	drmModeAtomicFree(req);
+	drmModeDestroyPropertyBlob(fd, blob);
+	return ret;
+}
+
+static int c_pipe_off(int fd, const struct ids *id)
+{
+	drmModeAtomicReq *req = drmModeAtomicAlloc();
+	int ret;
+
+	if (!req)
+		return -ENOMEM;
+	drmModeAtomicAddProperty(req, id->primary, id->fb_id, 0);
+	drmModeAtomicAddProperty(req, id->primary, id->crtc_id, 0);
+	if (id->overlay) {
+		drmModeAtomicAddProperty(req, id->overlay, id->fb_id, 0);
+		drmModeAtomicAddProperty(req, id->overlay, id->crtc_id, 0);
+	}
+	drmModeAtomicAddProperty(req, id->conn, id->conn_crtc, 0);
+	drmModeAtomicAddProperty(req, id->crtc, id->crtc_active, 0);
+	drmModeAtomicAddProperty(req, id->crtc, id->crtc_mode, 0);
+	ret = drmModeAtomicCommit(fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL) ?
+	      -errno : 0;
+	drmModeAtomicFree(req);
+	return ret;
+}
+
+/* A dumb-buffer fb of @fd, filled with @v; 0 on failure. */
+static uint32_t c_fb(int fd, int w, int h, uint8_t v)
+{
+	struct drm_mode_create_dumb cd = { .width = w, .height = h, .bpp = 32 };
+	struct drm_mode_map_dumb md = { 0 };
+	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 };
+	uint32_t fb = 0;
+	void *p;
+
+	if (xioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &cd))
+		return 0;
+	md.handle = cd.handle;
+	if (!xioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &md)) {
+		p = mmap(NULL, cd.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			 md.offset);
+		if (p != MAP_FAILED) {
+			memset(p, v, cd.size);
+			munmap(p, cd.size);
+		}
+	}
+	handles[0] = cd.handle;
+	pitches[0] = cd.pitch;
+	if (drmModeAddFB2(fd, w, h, DRM_FORMAT_XRGB8888, handles, pitches,
+			  offsets, &fb, 0))
+		fb = 0;
+	drmCloseBufferHandle(fd, cd.handle);
+	return fb;
+}
+
+static int c_set_log(int fd, uint32_t crtc, uint32_t plane, uint32_t n,
+		     uint32_t *handle, uint64_t *size)
+{
+	struct drm_vflipq_set_log s = { .crtc_id = crtc, .plane_id = plane,
+					.num_entries = n };
+	int ret = xioctl(fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG, &s);
+
+	if (handle)
+		*handle = s.handle;
+	if (size)
+		*size = s.size;
+	return ret;
+}
+
+static int c_submit(int fd, uint32_t crtc, int n, const uint32_t *planes,
+		    const uint32_t *fbs, const uint64_t *ids, uint64_t target,
+		    uint32_t mode)
+{
+	struct drm_vflipq_flip_plane p[2];
+	struct drm_vflipq_flip_submit s = { .crtc_id = crtc, .target_ns = target,
+					    .planes_ptr = (uintptr_t)p,
+					    .num_planes = n,
+					    .plane_size = sizeof(p[0]) };
+
+	memset(p, 0, sizeof(p));
+	for (int i = 0; i < n; i++) {
+		p[i].plane_id = planes[i];
+		p[i].fb_id = fbs[i];
+		p[i].present_id = ids[i];
+		p[i].mode = mode;
+	}
+	return xioctl(fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s);
+}
+
+static int c_cancel(int fd, uint32_t crtc, uint32_t plane, uint64_t from)
+{
+	struct drm_vflipq_cancel_plane p = { .plane_id = plane,
+		.present_id_cancel_requested = from };
+	struct drm_vflipq_flip_cancel c = { .crtc_id = crtc, .num_planes = 1,
+		.planes_ptr = (uintptr_t)&p, .plane_size = sizeof(p) };
+
+	return xioctl(fd, DRM_IOCTL_VFLIPQ_FLIPQ_CANCEL, &c);
+}
+
+/* Read what is there, without waiting (events may come every vblank). */
+static void drain_events(int fd)
+{
+	char buf[4096];
+
+	for (int i = 0; i < 16; i++) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+		if (poll(&pfd, 1, 0) <= 0 || read(fd, buf, sizeof(buf)) <= 0)
+			break;
+	}
+}
+
+static uint64_t crtc_counter(int fd, uint32_t crtc, size_t offset)
+{
+	struct drm_vflipq_get_counters c = { .crtc_id = crtc };
+
+	if (xioctl(fd, DRM_IOCTL_VFLIPQ_GET_COUNTERS, &c))
+		return 0;
+	return *(uint64_t *)((char *)&c + offset);
+}
+
+#define SHOWN offsetof(struct drm_vflipq_get_counters, flips_shown)
+#define CANCELLED offsetof(struct drm_vflipq_get_counters, flips_cancelled)
+
+#define FAIL(...) do { fprintf(stderr, __VA_ARGS__); _exit(1); } while (0)
+
+/* ---- several processes on one device ------------------------------------------ */
+
+#define STRESS_DEV VFQ_CFS_PREFIX "stress"
+#define NQUEUE 3
+
+/*
+ * A lessee of one CRTC: mode set, logs, then for @secs seconds queued
+ * flips (single and interlocked, vsync and tearing), cancels, log
+ * updates, event reads and now and then a mode set that cancels the queue.
+ */
+static void queue_child(int fd, const struct ids *id, const drmModeModeInfo *m,
+			int secs, unsigned int seed)
+{
+	uint32_t fbs[4], ofbs[2], handle;
+	uint64_t pid[2] = { 0, 0 }, last_target = 0, end, period, size;
+	uint64_t subs = 0, again = 0, cancels = 0, modesets = 0;
+	const uint32_t planes[2] = { id->primary, id->overlay };
+	struct drm_vflipq_set_irq_target t = { .crtc_id = id->crtc,
+					       .plane_id = id->primary };
+	const volatile uint64_t *log;
+	int ret;
+
+	alarm(secs + 60);
+	srand(seed);
+	period = (uint64_t)m->htotal * m->vtotal * 1000000ull / m->clock;
+	for (int i = 0; i < 4; i++)
+		if (!(fbs[i] = c_fb(fd, W, H, 0x10 * (i + 1))))
+			FAIL("crtc %u: fb: %s\n", id->crtc, strerror(errno));
+	for (int i = 0; i < 2; i++)
+		if (!(ofbs[i] = c_fb(fd, OW, OW, 0x80 + i)))
+			FAIL("crtc %u: overlay fb: %s\n", id->crtc, strerror(errno));
+	if ((ret = c_pipe_on(fd, id, m, fbs[0], ofbs[0])))
+		FAIL("crtc %u: mode set: %s\n", id->crtc, strerror(-ret));
+	if ((ret = c_set_log(fd, id->crtc, id->primary, 64, &handle, &size)))
+		FAIL("crtc %u: log: %s\n", id->crtc, strerror(-ret));
+	{
+		struct drm_mode_map_dumb md = { .handle = handle };
+
+		if (xioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &md))
+			FAIL("crtc %u: map log\n", id->crtc);
+		log = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, md.offset);
+		if (log == MAP_FAILED)
+			FAIL("crtc %u: mmap log: %s\n", id->crtc, strerror(errno));
+	}
+	if ((ret = c_set_log(fd, id->crtc, id->overlay, 64, NULL, NULL)))
+		FAIL("crtc %u: overlay log: %s\n", id->crtc, strerror(-ret));
+	t.target = VFLIPQ_IRQ_TARGET_EVERY_VBLANK;
+	if ((ret = xioctl(fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET, &t)))
+		FAIL("crtc %u: irq target: %s\n", id->crtc, strerror(-ret));
+
+	end = vfq_now_ns() + secs * 1000000000ull;
+	while (vfq_now_ns() < end) {
+		int r = rand() % 100;
+
+		if (r < 70) {
+			int n = r < 20 ? 2 : 1;
+			uint64_t ids[2] = { pid[0] + 1, pid[1] + 1 };
+			uint32_t f[2] = { fbs[rand() % 4], ofbs[rand() % 2] };
+			uint64_t target = vfq_now_ns() + (rand() % 4) * period;
+
+			if (target < last_target)
+				target = last_target;
+			ret = c_submit(fd, id->crtc, n, planes, f, ids, target,
+				       r % 10 == 3 && n == 1 ?
+				       VFLIPQ_FLIP_IMMEDIATE : 0);
+			if (ret == -EAGAIN) {
+				again++;
+				usleep(2000);
+				drain_events(fd);
+				continue;
+			}
+			if (ret)
+				FAIL("crtc %u: submit %d planes, ids %" PRIu64
+				     "/%" PRIu64 ": %s\n", id->crtc, n, ids[0],
+				     ids[1], strerror(-ret));
+			pid[0]++;
+			if (n == 2)
+				pid[1]++;
+			last_target = target;
+			subs++;
+		} else if (r < 80) {
+			uint64_t from = pid[0] > 2 ? pid[0] - rand() % 3 : 1;
+
+			/* Splitting an interlocked flip is refused: fine. */
+			ret = c_cancel(fd, id->crtc, id->primary, from);
+			if (ret && ret != -EINVAL)
+				FAIL("crtc %u: cancel: %s\n", id->crtc,
+				     strerror(-ret));
+			if (!ret)
+				cancels++;
+		} else if (r < 90) {
+			struct drm_vflipq_update_log u = {
+				.crtc_id = id->crtc, .plane_id = id->primary };
+
+			if ((ret = xioctl(fd, DRM_IOCTL_VFLIPQ_FLIPQ_UPDATE_LOG, &u)))
+				FAIL("crtc %u: update log: %s\n", id->crtc,
+				     strerror(-ret));
+			if (u.present_id_shown > pid[0])
+				FAIL("crtc %u: shown %" PRIu64 " > queued %" PRIu64
+				     "\n", id->crtc, (uint64_t)u.present_id_shown,
+				     pid[0]);
+		} else if (r < 97) {
+			drain_events(fd);
+		} else {
+			/* A mode set (off, on) cancels what is queued. */
+			if ((ret = c_pipe_off(fd, id)) ||
+			    (ret = c_pipe_on(fd, id, m, fbs[rand() % 4], ofbs[0])))
+				FAIL("crtc %u: mode set: %s\n", id->crtc,
+				     strerror(-ret));
+			last_target = 0;
+			modesets++;
+		}
+	}
+	(void)log[0];
+	printf("crtc %u: %" PRIu64 " submits (%" PRIu64 " EAGAIN), %" PRIu64
+	       " cancels, %" PRIu64 " mode sets, %" PRIu64 " shown\n", id->crtc,
+	       subs, again, cancels, modesets, crtc_counter(fd, id->crtc, SHOWN));
+	if (!crtc_counter(fd, id->crtc, SHOWN))
+		FAIL("crtc %u: no queued flip ever reached the screen\n", id->crtc);
+	fflush(stdout);
+	_exit(0);
+}
+
+/* The lessor: mode sets of its own CRTC, checks, queries. */
+static void modeset_child(int fd, const struct ids *id,
+			  const drmModeModeInfo *modes, int secs)
+{
+	uint32_t fb[2], ofb = c_fb(fd, OW, OW, 0x44);
+	uint64_t end = vfq_now_ns() + secs * 1000000000ull;
+	int n = 0, ret;
+
+	alarm(secs + 60);
+	for (int i = 0; i < 2; i++)
+		fb[i] = c_fb(fd, modes[i].hdisplay, modes[i].vdisplay, 0x33);
+	if (!fb[0] || !fb[1] || !ofb)
+		FAIL("lessor: fbs: %s\n", strerror(errno));
+	while (vfq_now_ns() < end) {
+		struct drm_vflipq_scanout_query q = { .width = W, .height = H,
+			.format = DRM_FORMAT_XRGB8888 };
+
+		if ((ret = c_pipe_on(fd, id, &modes[n & 1], fb[n & 1], ofb)))
+			FAIL("lessor: mode set %d: %s\n", n, strerror(-ret));
+		if ((ret = xioctl(fd, DRM_IOCTL_VFLIPQ_SCANOUT_QUERY, &q)))
+			FAIL("lessor: query: %s\n", strerror(-ret));
+		crtc_counter(fd, id->crtc, SHOWN);
+		if ((ret = c_pipe_off(fd, id)))
+			FAIL("lessor: off %d: %s\n", n, strerror(-ret));
+		n++;
+	}
+	printf("lessor: %d mode sets\n", n);
+	fflush(stdout);
+	_exit(0);
+}
+
+static int lease_pipe(int master, const struct ids *id)
+{
+	uint32_t objs[4] = { id->crtc, id->conn, id->primary, id->overlay };
+	uint32_t lessee;
+	int fd = drmModeCreateLease(master, objs, 4, O_CLOEXEC | O_NONBLOCK,
+				    &lessee);
+
+	igt_assert_f(fd >= 0, "lease of CRTC %u: %s\n", id->crtc,
+		     strerror(errno));
+	drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1);
+	drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1);
+	return fd;
+}
+
+static int wait_children(pid_t *pids, int n)
+{
+	int failed = 0;
+
+	for (int i = 0; i < n; i++) {
+		int status;
+
+		igt_assert_eq(waitpid(pids[i], &status, 0), pids[i]);
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			igt_warn("child %d: status %#x\n", i, status);
+			failed++;
+		}
+	}
+	return failed;
+}
+
+static void test_concurrent(void)
+{
+	static const char *const attrs[] = {
+		"crtcs", "4", "overlays", "1", "cursor", "0", "writeback", "0",
+		"flipq_depth", "8", "modes", "640x480@60 800x600@60",
+		"preferred_mode", "640x480@60", "bandwidth", "1000000000000",
+		NULL,
+	};
+	int secs = env_int("VFLIPQ_STRESS_SECONDS", 3), card, lfd[NQUEUE];
+	int dmabufs = vfq_dmabuf_count();
+	struct vfq_dev d;
+	struct ids id[4];
+	drmModeModeInfo modes[2];
+	pid_t pids[NQUEUE + 1];
+
+	igt_require(vfq_cfs_available());
+	vfq_cfs_cleanup();
+	card = vfq_cfs_create(STRESS_DEV, attrs);
+	vfq_dev_init(&d, vfq_open_card(card));
+	igt_assert_eq(d.n_pipes, 4);
+	vfq_get_mode(d.fd, d.pipe[0].conn_id, 640, 480, 60, &modes[0]);
+	vfq_get_mode(d.fd, d.pipe[0].conn_id, 800, 600, 60, &modes[1]);
+	for (int i = 0; i < 4; i++)
+		get_ids(&d, i, &id[i]);
+	for (int i = 0; i < NQUEUE; i++)
+		lfd[i] = lease_pipe(d.fd, &id[i]);
+
+	fflush(stdout);
+	for (int i = 0; i <= NQUEUE; i++) {
+		pids[i] = fork();
+		igt_assert(pids[i] >= 0);
+		if (pids[i])
+			continue;
+		for (int k = 0; k < NQUEUE; k++)
+			if (k != i)
+				close(lfd[k]);
+		if (i < NQUEUE) {
+			close(d.fd);
+			queue_child(lfd[i], &id[i], &modes[0], secs, 1 + i);
+		}
+		modeset_child(d.fd, &id[3], modes, secs);
+	}
+	igt_assert_eq(wait_children(pids, NQUEUE + 1), 0);
+
+	/* Leases gone, queues gone. */
+	for (int i = 0; i < NQUEUE; i++)
+		close(lfd[i]);
+	wait_flipq_idle(card);
+	for (int i = 0; i < NQUEUE; i++)
+		igt_assert(crtc_counter(d.fd, id[i].crtc, SHOWN) > 0);
+	vfq_dev_reset(&d);
+	vfq_dev_fini(&d);
+	vfq_cfs_cleanup();
+	wait_dmabufs(dmabufs);
+}
+
+/*
+ * One master, commits that span every CRTC (planes flipped on all of them
+ * at once, nonblocking, and full mode sets) while every engine runs.
+ */
+static void test_all_crtcs(void)
+{
+	static const char *const attrs[] = {
+		"crtcs", "4", "overlays", "1", "cursor", "0", "writeback", "0",
+		"modes", "640x480@60", NULL,
+	};
+	int secs = env_int("VFLIPQ_STRESS_SECONDS", 3), card, n = 0, busy = 0;
+	struct vfq_dev d;
+	drmModeModeInfo m;
+	struct vfq_fb fb[2], ofb;
+	uint64_t end;
+
+	igt_require(vfq_cfs_available());
+	vfq_cfs_cleanup();
+	card = vfq_cfs_create(STRESS_DEV, attrs);
+	vfq_dev_init(&d, vfq_open_card(card));
+	vfq_get_mode(d.fd, d.pipe[0].conn_id, 640, 480, 60, &m);
+	for (int i = 0; i < 2; i++)
+		vfq_fb_create(d.fd, W, H, DRM_FORMAT_XRGB8888, &fb[i]);
+	vfq_fb_create(d.fd, OW, OW, DRM_FORMAT_XRGB8888, &ofb);
+
+	end = vfq_now_ns() + secs * 1000000000ull;
+	while (vfq_now_ns() < end) {
+		drmModeAtomicReq *req = vfq_req_new();
+		uint32_t blobs[4];
+		int ret;
+
+		if (n % 20 == 0) {
+			/* Every pipe on in one commit, then planes only. */
+			for (int p = 0; p < d.n_pipes; p++)
+				vfq_req_pipe_on(req, &d, p, &m, fb[n & 1].fb_id,
+						&blobs[p]);
+			ret = vfq_req_commit(d.fd, req,
+					     DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
+			for (int p = 0; p < d.n_pipes; p++)
+				drmModeDestroyPropertyBlob(d.fd, blobs[p]);
+			igt_assert_eq(ret, 0);
+		} else {
+			for (int p = 0; p < d.n_pipes; p++) {
+				vfq_req_plane(req, d.fd, d.pipe[p].primary,
+					      d.pipe[p].crtc_id, fb[n & 1].fb_id,
+					      0, 0, W, H);
+				if (n & 2)
+					vfq_req_plane(req, d.fd, d.pipe[p].overlays[0],
+						      d.pipe[p].crtc_id, ofb.fb_id,
+						      n % 200, 32, OW, OW);
+				else
+					vfq_req_plane_off(req, d.fd,
+							  d.pipe[p].overlays[0]);
+			}
+			ret = vfq_req_commit(d.fd, req, DRM_MODE_ATOMIC_NONBLOCK,
+					     NULL);
+			if (ret == -EBUSY) {
+				busy++;
+				usleep(1000);
+			} else {
+				igt_assert_eq(ret, 0);
+			}
+		}
+		n++;
+	}
+	igt_info("%d commits over %d CRTCs (%d EBUSY)\n", n, d.n_pipes, busy);
+	vfq_dev_reset(&d);
+	for (int i = 0; i < 2; i++)
+		vfq_fb_destroy(&fb[i]);
+	vfq_fb_destroy(&ofb);
+	vfq_dev_fini(&d);
+	vfq_cfs_cleanup();
+}
+
+/* ---- SIGKILL with a full queue --------------------------------------------------- */
+
+static void test_sigkill_full_queue(void)
+{
+	struct vfq_dev d;
+	struct ids id;
+	drmModeModeInfo m;
+	int card, pfd[2], queued = 0, dmabufs = vfq_dmabuf_count(), status;
+	uint64_t c0, c1;
+	pid_t pid;
+
+	vfq_dev_init(&d, vfq_open_default());
+	igt_require(d.caps.caps & VFLIPQ_CAP_FLIP_QUEUE);
+	card = vfq_card_index(d.fd);
+	vfq_get_mode(d.fd, d.pipe[0].conn_id, W, H, 60, &m);
+	get_ids(&d, 0, &id);
+	vfq_dev_reset(&d);
+	c0 = crtc_counter(d.fd, id.crtc, CANCELLED);
+	igt_assert_eq(drmDropMaster(d.fd), 0);
+	igt_assert_eq(pipe(pfd), 0);
+
+	fflush(stdout);
+	pid = fork();
+	igt_assert(pid >= 0);
+	if (pid == 0) {
+		int fd = vfq_open_card(card), n = 0, dmabuf, ret;
+		uint32_t fbs[4], ofb, h;
+		uint64_t far = vfq_now_ns() + 60ull * 1000000000, size, k;
+		struct drm_mode_map_dumb md = { 0 };
+		const uint32_t planes[2] = { id.primary, id.overlay };
+
+		alarm(60);
+		close(pfd[0]);
+		if (fd < 0 || drmSetMaster(fd))
+			FAIL("child: master: %s\n", strerror(errno));
+		drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1);
+		drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1);
+		for (int i = 0; i < 4; i++)
+			if (!(fbs[i] = c_fb(fd, W, H, i)))
+				FAIL("child: fb\n");
+		if (!(ofb = c_fb(fd, OW, OW, 7)))
+			FAIL("child: fb\n");
+		if ((ret = c_pipe_on(fd, &id, &m, fbs[0], ofb)))
+			FAIL("child: mode set: %s\n", strerror(-ret));
+		if (c_set_log(fd, id.crtc, id.primary, 64, &h, &size) ||
+		    c_set_log(fd, id.crtc, id.overlay, 64, NULL, NULL))
+			FAIL("child: logs\n");
+		md.handle = h;
+		if (xioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &md) ||
+		    mmap(NULL, size, PROT_READ, MAP_SHARED, fd, md.offset) ==
+		    MAP_FAILED)
+			FAIL("child: log mapping\n");
+		/* A buffer exported and still referenced when killed. */
+		if (drmPrimeHandleToFD(fd, h, DRM_CLOEXEC, &dmabuf))
+			dmabuf = -1;
+		/* Interlocked flips on both planes until the queue is full. */
+		for (k = 1; k <= 64; k++) {
+			uint32_t f[2] = { fbs[k % 4], ofb };
+			uint64_t ids[2] = { k, k };
+
+			ret = c_submit(fd, id.crtc, 2, planes, f, ids, far + k, 0);
+			if (ret == -EAGAIN)
+				break;
+			if (ret)
+				FAIL("child: submit %" PRIu64 ": %s\n", k,
+				     strerror(-ret));
+			n += 2;
+		}
+		if (ret != -EAGAIN)
+			FAIL("child: the queue never filled up\n");
+		if (write(pfd[1], &n, sizeof(n)) != sizeof(n))
+			FAIL("child: pipe\n");
+		for (;;)
+			pause();
+	}
+	close(pfd[1]);
+	igt_assert_eq(read(pfd[0], &queued, sizeof(queued)), sizeof(queued));
+	close(pfd[0]);
+	igt_info("child queued %d flips\n", queued);
+	igt_assert_lt(0, queued);
+	if (flipq_pending(card) >= 0)
+		igt_assert_eq(flipq_pending(card), queued);
+
+	kill(pid, SIGKILL);
+	igt_assert_eq(waitpid(pid, &status, 0), pid);
+	igt_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+
+	/* Everything it queued was cancelled and logged, nothing left. */
+	wait_flipq_idle(card);
+	c1 = crtc_counter(d.fd, id.crtc, CANCELLED);
+	igt_assert_eq_u64(c1 - c0, queued);
+	wait_dmabufs(dmabufs);
+
+	/* The CRTC is as good as new for the next master. */
+	igt_assert_eq(drmSetMaster(d.fd), 0);
+	{
+		struct vfq_fb fb;
+		uint64_t shown0 = crtc_counter(d.fd, id.crtc, SHOWN), one = 1;
+
+		vfq_fb_create(d.fd, W, H, DRM_FORMAT_XRGB8888, &fb);
+		vfq_pipe_on(&d, 0, &m, fb.fb_id);
+		igt_assert_eq(c_set_log(d.fd, id.crtc, id.primary, 8, NULL, NULL), 0);
+		igt_assert_eq(c_submit(d.fd, id.crtc, 1, &id.primary, &fb.fb_id,
+				       &one, vfq_now_ns(), 0), 0);
+		for (int i = 0; i < 100 &&
+		     crtc_counter(d.fd, id.crtc, SHOWN) == shown0; i++)
+			usleep(10000);
+		igt_assert_eq_u64(crtc_counter(d.fd, id.crtc, SHOWN), shown0 + 1);
+		vfq_dev_reset(&d);
+		vfq_fb_destroy(&fb);
+	}
+	vfq_dev_fini(&d);
+}
+
+/* ---- device removal with clients -------------------------------------------------- */
+
+#define RM_DEV VFQ_CFS_PREFIX "stress-rm"
+
+struct held {
+	int fd, dmabuf, card;
+	void *bo_map, *log_map, *dmabuf_map;
+	size_t bo_size, log_size;
+	uint32_t pattern;
+};
+
+/* A client of a fresh device holding a bit of everything. */
+static void hold_everything(struct held *h, const char *name)
+{
+	static const char *const attrs[] = { "writeback", "0", NULL };
+	struct drm_mode_map_dumb md = { 0 };
+	struct vfq_dev d;
+	struct vfq_fb fb, bo;
+	struct drm_vflipq_set_log sl = { 0 };
+	uint64_t far = vfq_now_ns() + 60ull * 1000000000;
+	drmModeModeInfo m;
+	struct ids id;
+	int vgem;
+
+	memset(h, 0, sizeof(*h));
+	h->card = vfq_cfs_create(name, attrs);
+	vfq_dev_init(&d, vfq_open_card(h->card));
+	h->fd = d.fd;
+	vfq_get_mode(d.fd, d.pipe[0].conn_id, W, H, 60, &m);
+	get_ids(&d, 0, &id);
+	vfq_fb_create(d.fd, W, H, DRM_FORMAT_XRGB8888, &fb);
+	vfq_pipe_on(&d, 0, &m, fb.fb_id);
+	munmap(fb.map, fb.size);	/* only the mappings below are held */
+
+	/* A dumb buffer, mapped, with a pattern; exported and mapped too. */
+	igt_assert_eq(vfq_bo_create(d.fd, 256, 256, DRM_FORMAT_XRGB8888, &bo), 0);
+	h->pattern = 0x5eed0000 | h->card;
+	for (uint64_t i = 0; i < bo.size / 4; i++)
+		((uint32_t *)bo.map)[i] = h->pattern;
+	h->bo_map = bo.map;
+	h->bo_size = bo.size;
+	igt_assert_eq(drmPrimeHandleToFD(d.fd, bo.handle, DRM_CLOEXEC | DRM_RDWR,
+					 &h->dmabuf), 0);
+	h->dmabuf_map = mmap(NULL, bo.size, PROT_READ, MAP_SHARED, h->dmabuf, 0);
+	igt_assert(h->dmabuf_map != MAP_FAILED);
+
+	/* A log, mapped, and flips queued far ahead. */
+	sl.crtc_id = id.crtc;
+	sl.plane_id = id.primary;
+	sl.num_entries = 32;
+	igt_assert_eq(xioctl(d.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG, &sl), 0);
+	md.handle = sl.handle;
+	igt_assert_eq(xioctl(d.fd, DRM_IOCTL_MODE_MAP_DUMB, &md), 0);
+	h->log_map = mmap(NULL, sl.size, PROT_READ, MAP_SHARED, d.fd, md.offset);
+	igt_assert(h->log_map != MAP_FAILED);
+	h->log_size = sl.size;
+	for (uint64_t k = 1; k <= 4; k++)
+		igt_assert_eq(c_submit(d.fd, id.crtc, 1, &id.primary, &fb.fb_id,
+				       &k, far + k, 0), 0);
+
+	/* An imported vgem buffer as a framebuffer. */
+	vgem = vfq_open_driver("vgem");
+	if (vgem >= 0) {
+		struct vfq_fb vb;
+		uint32_t handle, xfb, handles[4] = { 0 }, pitches[4] = { 0 },
+			 offsets[4] = { 0 };
+		int buf;
+
+		igt_assert_eq(vfq_bo_create(vgem, 256, 64, DRM_FORMAT_XRGB8888,
+					    &vb), 0);
+		igt_assert_eq(drmPrimeHandleToFD(vgem, vb.handle, DRM_CLOEXEC,
+						 &buf), 0);
+		igt_assert_eq(drmPrimeFDToHandle(d.fd, buf, &handle), 0);
+		close(buf);
+		handles[0] = handle;
+		pitches[0] = vb.pitch;
+		igt_assert_eq(drmModeAddFB2(d.fd, 256, 64, DRM_FORMAT_XRGB8888,
+					    handles, pitches, offsets, &xfb, 0), 0);
+		vfq_fb_destroy(&vb);
+		close(vgem);
+	}
+	/* fb, bo and the log stay with the file. */
+}
+
+static void release_everything(struct held *h)
+{
+	if (h->bo_map)
+		munmap(h->bo_map, h->bo_size);
+	if (h->dmabuf_map)
+		munmap(h->dmabuf_map, h->bo_size);
+	if (h->log_map)
+		munmap(h->log_map, h->log_size);
+	if (h->dmabuf >= 0)
+		close(h->dmabuf);
+	if (h->fd >= 0)
+		close(h->fd);
+	memset(h, 0, sizeof(*h));
+	h->fd = h->dmabuf = -1;
+}
+
+static bool touch_faults(const void *p)
+{
+	pid_t pid = fork();
+	int status;
+
+	igt_assert(pid >= 0);
+	if (pid == 0) {
+		signal(SIGBUS, SIG_DFL);
+		signal(SIGSEGV, SIG_DFL);
+		(void)*(const volatile uint64_t *)p;
+		_exit(0);
+	}
+	igt_assert_eq(waitpid(pid, &status, 0), pid);
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS;
+}
+
+static void test_remove_busy(void)
+{
+	struct drm_vflipq_get_caps caps;
+	struct drm_mode_map_dumb md = { .handle = 1 };
+	int dmabufs = vfq_dmabuf_count(), card2;
+	uint64_t t0;
+	struct held h;
+
+	igt_require(vfq_cfs_available());
+	vfq_cfs_cleanup();
+	hold_everything(&h, RM_DEV);
+
+	t0 = vfq_now_ns();
+	igt_assert_lt(0, vfq_cfs_write(RM_DEV, "enabled", "0"));
+	igt_info("removal took %.1f ms\n", (vfq_now_ns() - t0) / 1e6);
+	igt_assert_eq(vfq_cfs_read_int(RM_DEV, "card"), -1);
+
+	/* The file is stale, its mappings are not dangling. */
+	igt_assert_eq(vfq_get_caps(h.fd, &caps), -ENODEV);
+	igt_assert_eq(c_submit(h.fd, 1, 0, NULL, NULL, NULL, 0, 0), -ENODEV);
+	igt_assert_eq(xioctl(h.fd, DRM_IOCTL_MODE_MAP_DUMB, &md), -ENODEV);
+	for (uint64_t i = 0; i < h.bo_size / 4; i += 997)
+		igt_assert_eq_u32(((uint32_t *)h.bo_map)[i], h.pattern);
+	for (uint64_t i = 0; i < h.bo_size / 4; i += 997)
+		igt_assert_eq_u32(((uint32_t *)h.dmabuf_map)[i], h.pattern);
+	/* A log has no pages to fault back in: SIGBUS, as documented. */
+	igt_assert(touch_faults(h.log_map));
+	check_unload_refused("a removed device's file is open");
+
+	/* The name can be enabled again meanwhile: a new device. */
+	card2 = vfq_cfs_enable(RM_DEV);
+	igt_info("re-enabled as card%d (was card%d)\n", card2, h.card);
+	igt_assert_lt(0, vfq_cfs_write(RM_DEV, "enabled", "0"));
+
+	release_everything(&h);
+	vfq_cfs_cleanup();
+	wait_dmabufs(dmabufs);
+}
+
+/* ---- dma-bufs across two devices removed in either order ----------------------- */
+
+#define EXP_DEV VFQ_CFS_PREFIX "stress-exp"
+#define IMP_DEV VFQ_CFS_PREFIX "stress-imp"
+
+static void test_cross_removal(bool exporter_first)
+{
+	static const char *const rattrs[] = { "crtcs", "0", NULL };
+	static const char *const dattrs[] = { "writeback", "0", NULL };
+	int dmabufs = vfq_dmabuf_count(), rcard, dcard, rfd, dmabuf, fence;
+	struct vfq_dev d;
+	struct vfq_fb bo, local;
+	struct drm_vflipq_copy cp = { 0 };
+	struct drm_vflipq_get_caps caps;
+	drmModeModeInfo m;
+	uint32_t handle, xfb, handles[4] = { 0 }, pitches[4] = { 0 },
+		 offsets[4] = { 0 };
+	uint32_t *map;
+
+	igt_require(vfq_cfs_available());
+	vfq_cfs_cleanup();
+	rcard = vfq_cfs_create(EXP_DEV, rattrs);
+	dcard = vfq_cfs_create(IMP_DEV, dattrs);
+	igt_assert_lt(0, render_minor(rcard));
+
+	/* The render adapter renders; the display adapter scans it out. */
+	rfd = vfq_open_card(rcard);
+	igt_assert_fd(rfd);
+	igt_assert_eq(vfq_bo_create(rfd, W, H, DRM_FORMAT_XRGB8888, &bo), 0);
+	vfq_fb_pattern(&bo, 9);
+	igt_assert_eq(drmPrimeHandleToFD(rfd, bo.handle, DRM_CLOEXEC | DRM_RDWR,
+					 &dmabuf), 0);
+	map = mmap(NULL, bo.size, PROT_READ | PROT_WRITE, MAP_SHARED, dmabuf, 0);
+	igt_assert(map != MAP_FAILED);
+
+	vfq_dev_init(&d, vfq_open_card(dcard));
+	igt_require(d.caps.caps & VFLIPQ_CAP_CASO_SCANOUT);
+	vfq_get_mode(d.fd, d.pipe[0].conn_id, W, H, 60, &m);
+	igt_assert_eq(drmPrimeFDToHandle(d.fd, dmabuf, &handle), 0);
+	handles[0] = handle;
+	pitches[0] = bo.pitch;
+	igt_assert_eq(drmModeAddFB2(d.fd, W, H, DRM_FORMAT_XRGB8888, handles,
+				    pitches, offsets, &xfb, 0), 0);
+	drmCloseBufferHandle(d.fd, handle);
+	vfq_fb_create(d.fd, W, H, DRM_FORMAT_XRGB8888, &local);
+	vfq_pipe_on(&d, 0, &m, xfb);
+	cp.src_fb = xfb;
+	cp.dst_fb = local.fb_id;
+	cp.src_rect = cp.dst_rect = (struct drm_vflipq_rect){ 0, 0, W, H };
+	igt_assert_eq(xioctl(d.fd, DRM_IOCTL_VFLIPQ_COPY, &cp), 0);
+	fence = cp.out_fence_fd;
+
+	if (exporter_first) {
+		/* The exporter goes; what it exported lives on. */
+		igt_assert_lt(0, vfq_cfs_write(EXP_DEV, "enabled", "0"));
+		igt_assert_eq(vfq_get_caps(rfd, &caps), -ENODEV);
+		map[0] ^= 0xffffff;
+		vfq_pipe_on(&d, 0, &m, local.fb_id);
+		vfq_pipe_on(&d, 0, &m, xfb);
+		cp.out_fence_fd = 0;
+		igt_assert_eq(xioctl(d.fd, DRM_IOCTL_VFLIPQ_COPY, &cp), 0);
+		close(cp.out_fence_fd);
+		igt_assert_lt(0, vfq_cfs_write(IMP_DEV, "enabled", "0"));
+	} else {
+		/* The importer goes with the buffer on screen. */
+		igt_assert_lt(0, vfq_cfs_write(IMP_DEV, "enabled", "0"));
+		igt_assert_eq(vfq_get_caps(d.fd, &caps), -ENODEV);
+		map[1] ^= 0xffffff;
+		igt_assert_eq(vfq_get_caps(rfd, &caps), 0);
+		{
+			int again;
+
+			igt_assert_eq(drmPrimeHandleToFD(rfd, bo.handle,
+							 DRM_CLOEXEC, &again), 0);
+			close(again);
+		}
+		igt_assert_lt(0, vfq_cfs_write(EXP_DEV, "enabled", "0"));
+	}
+	{
+		struct pollfd pfd = { .fd = fence, .events = POLLIN };
+
+		igt_assert_eq(poll(&pfd, 1, 5000), 1);
+		close(fence);
+	}
+	munmap(map, bo.size);
+	close(dmabuf);
+	munmap(bo.map, bo.size);
+	bo.map = NULL;
+	munmap(local.map, local.size);
+	local.map = NULL;
+	vfq_dev_fini(&d);
+	close(rfd);
+	vfq_cfs_cleanup();
+	wait_dmabufs(dmabufs);
+}
+
+/* ---- module unload ------------------------------------------------------------------- */
+
+static void test_unload_after_close(void)
+{
+	struct held h;
+	int vgem, dmabuf, dmabufs = vfq_dmabuf_count(), ret;
+	uint32_t handle;
+
+	igt_require(vfq_cfs_available());
+	vfq_cfs_cleanup();
+
+	/* An fd (of a removed device) with mappings and a dma-buf. */
+	hold_everything(&h, RM_DEV);
+	igt_assert_eq(vfq_cfs_rmdir(RM_DEV), 0);
+	check_unload_refused("a file is open");
+	close(h.fd);
+	h.fd = -1;
+	check_unload_refused("mappings keep the file");
+	munmap(h.bo_map, h.bo_size);
+	munmap(h.log_map, h.log_size);
+	h.bo_map = h.log_map = NULL;
+	check_unload_refused("a dma-buf is exported and mapped");
+	munmap(h.dmabuf_map, h.bo_size);
+	h.dmabuf_map = NULL;
+	check_unload_refused("a dma-buf is exported");
+
+	/* A vflipq buffer imported into vgem, every vflipq fd closed. */
+	vgem = vfq_open_driver("vgem");
+	if (vgem >= 0) {
+		igt_assert_eq(drmPrimeFDToHandle(vgem, h.dmabuf, &handle), 0);
+		release_everything(&h);
+		check_unload_refused("vgem holds an imported vflipq buffer");
+		drmCloseBufferHandle(vgem, handle);
+		close(vgem);
+	} else {
+		release_everything(&h);
+	}
+	(void)dmabuf;
+
+	/* Nothing held: the module goes, and comes back. */
+	ret = unload();
+	igt_assert_f(ret == 0, "unload with nothing held: %s\n", strerror(-ret));
+	igt_assert(!vfq_module_loaded(MOD));
+	load_default();
+	wait_dmabufs(dmabufs);
+}
+
+static void test_load_unload_cycles(void)
+{
+	int cycles = env_int("VFLIPQ_STRESS_CYCLES", 5);
+	int dmabufs = vfq_dmabuf_count();
+
+	igt_info("%d load/unload cycles\n", cycles);
+	for (int c = 0; c < cycles; c++) {
+		struct drm_vflipq_get_caps caps;
+		struct vfq_dev d;
+		struct vfq_fb fb;
+		drmModeModeInfo m;
+		struct ids id;
+		uint64_t one = 1;
+		int ret, card;
+
+		vfq_cfs_cleanup();
+		ret = unload();
+		igt_assert_f(ret == 0, "cycle %d: unload: %s\n", c,
+			     strerror(-ret));
+		load_default();
+
+		/* Use it a little: caps, a mode set, a queued flip, configfs. */
+		vfq_dev_init(&d, vfq_open_default());
+		igt_assert_eq(vfq_get_caps(d.fd, &caps), 0);
+		vfq_get_mode(d.fd, d.pipe[0].conn_id, W, H, 60, &m);
+		get_ids(&d, 0, &id);
+		vfq_fb_create(d.fd, W, H, DRM_FORMAT_XRGB8888, &fb);
+		vfq_pipe_on(&d, 0, &m, fb.fb_id);
+		if (d.caps.caps & VFLIPQ_CAP_FLIP_QUEUE) {
+			igt_assert_eq(c_set_log(d.fd, id.crtc, id.primary, 8,
+						NULL, NULL), 0);
+			igt_assert_eq(c_submit(d.fd, id.crtc, 1, &id.primary,
+					       &fb.fb_id, &one,
+					       vfq_now_ns() + 100000000ull, 0), 0);
+		}
+		if (vfq_cfs_available() && c % 2 == 0) {
+			card = vfq_cfs_create(VFQ_CFS_PREFIX "cycle", NULL);
+			igt_assert_lt(0, card);
+		}
+		/* Closed with a flip queued (and maybe a device enabled). */
+		vfq_fb_destroy(&fb);
+		vfq_dev_fini(&d);
+	}
+	vfq_cfs_cleanup();
+	wait_dmabufs(dmabufs);
+}
+
+igt_main
+{
+	igt_fixture {
+		igt_require(vfq_module_loaded(MOD));
+		vfq_cfs_cleanup();
+		igt_install_exit_handler(restore_module);
+	}
+
+	igt_describe("Lessees queueing, cancelling and mode-setting on their "
+		     "CRTCs of one device, the lessor mode-setting another");
+	igt_subtest("concurrent-queues")
+		test_concurrent();
+	igt_describe("Commits spanning every CRTC while all engines run");
+	igt_subtest("all-crtcs-commits")
+		test_all_crtcs();
+	igt_describe("A master killed with its flip queue full leaves nothing "
+		     "behind");
+	igt_subtest("sigkill-full-queue")
+		test_sigkill_full_queue();
+	igt_describe("configfs removal while a client holds fds, mappings, "
+		     "logs, queued flips and dma-bufs");
+	igt_subtest("remove-device-busy")
+		test_remove_busy();
+	igt_describe("Exporter removed first, then the importer scanning its "
+		     "buffer out");
+	igt_subtest("remove-exporter-first")
+		test_cross_removal(true);
+	igt_describe("Importer removed first (buffer on screen), then the "
+		     "exporter");
+	igt_subtest("remove-importer-first")
+		test_cross_removal(false);
+	igt_describe("Module unload refused while anything is held, done once "
+		     "everything is released");
+	igt_subtest("unload-after-close")
+		test_unload_after_close();
+	igt_describe("Load/unload cycles with use in between "
+		     "(VFLIPQ_STRESS_CYCLES, default 5)");
+	igt_subtest("load-unload-cycles")
+		test_load_unload_cycles();
+
+	igt_fixture {
+		vfq_cfs_cleanup();
+		load_default();
+	}
+}
