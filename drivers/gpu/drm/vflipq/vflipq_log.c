@@ -38,6 +38,17 @@ static int vflipq_log_mmap(struct drm_gem_object *obj,
 	return remap_vmalloc_range(vma, log->entries, vma->vm_pgoff);
 }
 
+/*
+ * A log is the engine's private record for its client, not a buffer to
+ * share: it has no pages for a dma-buf importer (and the PRIME helpers
+ * would WARN trying to map it).
+ */
+static struct dma_buf *vflipq_log_export(struct drm_gem_object *obj,
+					 int flags)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
 static const struct vm_operations_struct vflipq_log_vm_ops = {
 	.open = drm_gem_vm_open,
 	.close = drm_gem_vm_close,
@@ -45,6 +56,7 @@ static const struct vm_operations_struct vflipq_log_vm_ops = {
 
 static const struct drm_gem_object_funcs vflipq_log_funcs = {
 	.free = vflipq_log_free,
+	.export = vflipq_log_export,
 	.mmap = vflipq_log_mmap,
 	.vm_ops = &vflipq_log_vm_ops,
 };
