@@ -38,21 +38,30 @@ pgrep -f '^qemu-system' >/dev/null &&
 	warn "another QEMU is running on this machine: the numbers will be disturbed"
 mkdir -p "$OUT"
 log=$BUILD/bench-vm.log
-# Sample, every 5 s, how many QEMUs run on this machine (ours is one): the
-# numbers are only comparable between quiet runs.
+# Sample, every 5 s, how many other QEMUs run on this machine (ours has
+# vflipq_bench=1 on its kernel command line): the numbers are only
+# comparable between quiet runs.
 contention=$BUILD/bench-contention.txt
 : >"$contention"
-( while :; do pgrep -fc '^qemu-system' >>"$contention" || echo 0 >>"$contention"; sleep 5; done ) &
+(
+	while :; do
+		all=$(pgrep -fc '^qemu-system' || true)
+		ours=$(pgrep -fc '^qemu-system.*vflipq_bench=1' || true)
+		echo $((${all:-0} - ${ours:-0})) >>"$contention"
+		sleep 5
+	done
+) &
 monitor=$!
 trap 'kill $monitor 2>/dev/null || true' EXIT
 set +e
 EXTRA_KO="$vkms_ko" VM_TIMEOUT=${VM_TIMEOUT:-900} VM_SILENCE_TIMEOUT=${VM_SILENCE_TIMEOUT:-360} \
+	VM_APPEND="${VM_APPEND:-} vflipq_bench=1" \
 	"$VFLIPQ_TOP/scripts/vm-run.sh" --kernel "$series" --cmd "$guest_cmd" 2>&1 |
 	tee "$log" | grep -Ev '^(PASS|FAIL|SKIP) vm$|^[0-9]+ passed, '
 vrc=${PIPESTATUS[0]}
 set -e
 kill $monitor 2>/dev/null || true
-busy=$(awk '$1 > 1 { b++ } END { printf "%d", NR ? 100 * b / NR : 0 }' "$contention")
+busy=$(awk '$1 > 0 { b++ } END { printf "%d", NR ? 100 * b / NR : 0 }' "$contention")
 [ "$busy" -gt 0 ] && warn "other QEMUs ran on this machine during ${busy}% of the run: the numbers are disturbed"
 resdir=$(sed -n 's/^results: \([^ ]*\) .*/\1/p' "$log" | tail -n1)
 [ -n "$resdir" ] && [ -d "$resdir" ] || die "no results directory from the VM run (log: $log)"
