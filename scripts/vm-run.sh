@@ -14,7 +14,8 @@
 #      2G), VM_SMP (default 2), VM_APPEND (extra kernel command line),
 #      VM_SILENCE_TIMEOUT (stop the VM after that many seconds without
 #      console output; tests job default: subtest timeout + 120, else off),
-#      V=1 (show the whole console).
+#      V=1 (show the whole console), VM_LOCK (default 1: wait for any other
+#      VM run on this machine to end first), VM_LOCK_WAIT (s, default 3600).
 #
 # --kernel debug: the debug kernel (scripts/debug-kernel.sh: KASAN, KFENCE,
 # lockdep, kmemleak, UBSAN, ...).  The command line gains "loglevel=5
@@ -122,6 +123,16 @@ if [ "$job" = tests ]; then
 	silence=${VM_SILENCE_TIMEOUT:-$(( ${VFLIPQ_SUBTEST_TIMEOUT:-120} + 120 ))}
 else
 	silence=${VM_SILENCE_TIMEOUT:-0}
+fi
+# One VM at a time per machine (VM_LOCK=0 to skip): two TCG guests on two
+# cores starve each other's emulated timers and make paced tests miss vblanks.
+if [ "${VM_LOCK:-1}" = 1 ]; then
+	mkdir -p "$VFLIPQ_CACHE"
+	exec 7>"$VFLIPQ_CACHE/vm.lock"
+	if ! flock -n 7; then
+		msg "waiting for another VM run ($VFLIPQ_CACHE/vm.lock)"
+		flock -w "${VM_LOCK_WAIT:-3600}" 7 || die "timed out waiting for $VFLIPQ_CACHE/vm.lock"
+	fi
 fi
 msg "booting $KVER ($job job, timeout ${VM_TIMEOUT}s); console: $resdir/console.log"
 show_re='^(PASS|FAIL|SKIP|ABORT:?) |^[0-9]+ passed, |^VFLIPQ-INIT|^demo: |Kernel panic|^run-tests: (timeout|kernel oops|\(re\)loading|reloading|modprobe)'

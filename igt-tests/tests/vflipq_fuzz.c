@@ -6,8 +6,9 @@
  * kernel log must stay clean (the test runner checks that).
  *
  * Env: VFLIPQ_FUZZ (the binary), VFLIPQ_FUZZ_SEED (default 1),
- * VFLIPQ_FUZZ_ITER (calls, default 20000).  "make fuzz ITER=N SEED=S" runs longer
- * passes with any seed.
+ * VFLIPQ_FUZZ_ITER (calls, default 20000); in the VM through the kernel
+ * command line (VM_APPEND='VFLIPQ_FUZZ_SEED=7').  "make fuzz ITER=N SEED=S"
+ * runs longer passes on its own.
  */
 #include <errno.h>
 #include <signal.h>

@@ -11,7 +11,10 @@
  * clean kernel log (the test runner checks that).
  *
  * Env: VFLIPQ_STRESS_SECONDS (concurrent phases, default 3),
- * VFLIPQ_STRESS_CYCLES (load/unload cycles, default 5; 50 on demand).
+ * VFLIPQ_STRESS_CYCLES (load/unload cycles, default 5; 50 on demand).  In the
+ * VM they come from the kernel command line, e.g.
+ *   VM_APPEND='VFLIPQ_STRESS_CYCLES=50' VFLIPQ_TESTS='vflipq_stress@*' \
+ *	scripts/vm-run.sh --job tests
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -19,6 +19,14 @@
 
 #include "vflipq_drm.h"
 
+#ifndef DRM_IOCTL_MODE_CLOSEFB	/* libdrm before 2.4.121 */
+struct drm_mode_closefb {
+	uint32_t fb_id;
+	uint32_t pad;
+};
+#define DRM_IOCTL_MODE_CLOSEFB DRM_IOWR(0xD0, struct drm_mode_closefb)
+#endif
+
 /* ---- PRNG: xorshift64*, seeded through splitmix64 ------------------------ */
 
 struct rng {
@@ -183,6 +191,7 @@ enum client_kind { K_MASTER, K_SECOND, K_LEASE, K_RENDER, K_RCARD, K_VGEM };
 
 #define NBO 16
 #define NFB 16
+#define NFB_MADE 8	/* fbs slots kept for the structure-aware ones */
 #define NBLOB 8
 #define NLOG 6
 #define NMAP 10

@@ -87,13 +87,19 @@ void fz_count(enum fz_call c, int err)
 	call_fd = -1;
 }
 
+static double call_time[C_NUM];
+
+static double mono_s(void);
+
 int fz_ioctl(enum fz_call c, int fd, unsigned long req, void *arg)
 {
+	double t = mono_s();
 	int ret, err;
 
 	do {
 		ret = ioctl(fd, req, arg);
 	} while (ret == -1 && errno == EINTR);
+	call_time[c] += mono_s() - t;
 	err = ret == -1 ? errno : 0;
 	call_fd = fd;
 	fz_count(c, err);
@@ -199,6 +205,18 @@ static void print_summary(double secs)
 		printf(" %s %.2f/%.3f/%.1f", ops[best].op->name, op_time[best],
 		       1000 * op_time[best] / op_count[best], 1000 * op_max[best]);
 		op_time[best] = -1;
+	}
+	printf("\nslowest ioctls (total s):");
+	for (int n = 0; n < 6; n++) {
+		int best = -1;
+
+		for (int c = 0; c < C_NUM; c++)
+			if (call_time[c] > 0 && (best < 0 || call_time[c] > call_time[best]))
+				best = c;
+		if (best < 0)
+			break;
+		printf(" %s %.2f", fz_call_names[best], call_time[best]);
+		call_time[best] = -1;
 	}
 	printf("\ncalls per ioctl (ok, then errno: count):\n");
 	for (int c = 0; c < C_NUM; c++) {

@@ -22,14 +22,6 @@
 
 #define BIG_BO (32u << 20)
 
-#ifndef DRM_IOCTL_MODE_CLOSEFB
-struct drm_mode_closefb {
-	uint32_t fb_id;
-	uint32_t pad;
-};
-#define DRM_IOCTL_MODE_CLOSEFB DRM_IOWR(0xD0, struct drm_mode_closefb)
-#endif
-
 /* vgem (include/uapi/drm/vgem_drm.h) */
 struct fz_vgem_fence_attach {
 	uint32_t handle;
@@ -589,7 +581,7 @@ static void op_atomic(struct rng *r)
 	drop_tmp_blobs(c);
 	if (!ret && !(flags & DRM_MODE_ATOMIC_TEST_ONLY) && d)
 		for (int i = 0; i < d->ncrtcs; i++)
-			if (chance(r, 1, 2))
+			if (chance(r, 1, 4))
 				d->crtc_on[i] = false;	/* unknown now */
 }
 
@@ -1286,7 +1278,7 @@ const struct fz_op fz_kms_ops[] = {
 	{ "dmabuf", op_dmabuf, 15 },
 	{ "vgem", op_vgem, 12 },
 	{ "master", op_master, 8 },
-	{ "reopen", op_reopen, 3 },
+	{ "reopen", op_reopen, 2 },
 	{ "lease", op_lease, 6 },
 };
 const unsigned int fz_num_kms_ops = ARRAY_LEN(fz_kms_ops);

@@ -628,20 +628,34 @@ void fb_forget(struct client *c, int slot, bool rm)
 	struct fbrec *f = &c->fbs[slot];
 
 	if (f->id && rm && c->fd >= 0) {
+		/*
+		 * CLOSEFB: an fb on screen stays there, where RMFB would turn
+		 * the plane off with a blocking commit (op_rmfb does that).
+		 * Kernels before 6.8 have RMFB only.
+		 */
+		struct drm_mode_closefb cf = { .fb_id = f->id };
 		uint32_t id = f->id;
 
-		fz_ioctl(C_RMFB, c->fd, DRM_IOCTL_MODE_RMFB, &id);
+		if (fz_ioctl(C_CLOSEFB, c->fd, DRM_IOCTL_MODE_CLOSEFB, &cf) == -EINVAL)
+			fz_ioctl(C_RMFB, c->fd, DRM_IOCTL_MODE_RMFB, &id);
 	}
 	memset(f, 0, sizeof(*f));
 }
 
-int fb_store(struct client *c, struct rng *r, const struct fbrec *f)
+/* Slots [lo, hi) of the table: the first NFB_MADE are make_fb()'s. */
+static int fb_store_in(struct client *c, struct rng *r, const struct fbrec *f,
+		       int lo, int hi)
 {
-	int s = PICK_SLOT(c->fbs, NFB, FB_EMPTY, r);
+	int s = lo + PICK_SLOT((c->fbs + lo), hi - lo, FB_EMPTY, r);
 
 	fb_forget(c, s, true);
 	c->fbs[s] = *f;
 	return s;
+}
+
+int fb_store(struct client *c, struct rng *r, const struct fbrec *f)
+{
+	return fb_store_in(c, r, f, NFB_MADE, NFB);
 }
 
 void map_forget(struct client *c, int slot)
@@ -907,8 +921,8 @@ uint32_t make_fb(struct rng *r, struct client *c, uint32_t w, uint32_t h,
 	}
 	if (fz_ioctl(C_ADDFB2, fd, DRM_IOCTL_MODE_ADDFB2, &f))
 		return 0;
-	fb_store(c, r, &(struct fbrec){ .id = f.fb_id, .w = w, .h = h,
-					.format = format });
+	fb_store_in(c, r, &(struct fbrec){ .id = f.fb_id, .w = w, .h = h,
+					.format = format }, 0, NFB_MADE);
 	return f.fb_id;
 }
 

@@ -411,17 +411,23 @@ void vflipq_crtc_finish_writeback(struct drm_crtc_state *old)
 	struct vflipq_output *out = crtc_to_output(old->crtc);
 	bool pending;
 
-	flush_workqueue(out->composer_wq);
-
+	/*
+	 * Without a job there is nothing to wait for here: a commit must not
+	 * wait for a composition that only feeds the CRC (the commit tail
+	 * flushes the old state's work before its planes go away anyway).
+	 * If a running composition is writing the job back right now, the
+	 * forced run below finds wb_pending cleared and only composes again.
+	 */
 	spin_lock_irq(&out->composer_lock);
 	pending = vold->wb_pending;
-	vold->force_compose = pending;
+	if (pending)
+		vold->force_compose = true;
 	spin_unlock_irq(&out->composer_lock);
 
-	if (pending) {
-		queue_work(out->composer_wq, &vold->composer_work);
-		flush_workqueue(out->composer_wq);
-	}
+	if (!pending)
+		return;
+	queue_work(out->composer_wq, &vold->composer_work);
+	flush_workqueue(out->composer_wq);
 }
 
 /*
