@@ -591,6 +591,59 @@ static void test_implicit_fence(void)
 	close(vgem);
 }
 
+/*
+ * The same for a plain atomic page flip: the commit waits for the
+ * exporter's fence, so no flip event and the old image's CRC until the
+ * fence signals.  (A writeback capture would be a second commit stalling
+ * behind this one: the CRC stream is the read-back that does not.)
+ */
+static void test_implicit_fence_atomic(void)
+{
+	struct adapter *a = display(3);
+	int vgem = vfq_open_driver("vgem");
+	struct caso_vgem_fence_attach fa = { .flags = 1 };
+	struct caso_vgem_fence_signal fs = { };
+	struct vfq_event ev;
+	struct vfq_fb bo, black;
+	struct vfq_crc crc;
+	uint32_t xfb, frame, v_black, v;
+	int i;
+
+	igt_require(vgem >= 0);
+	pipe_on_black(a, &black);
+	igt_assert_eq(vfq_crc_start(a->dev.fd, 0, &crc), 0);
+	vfq_crc_collect(&crc, 0, 1, &v_black);
+
+	igt_assert_eq(vfq_bo_create(vgem, W, H, DRM_FORMAT_XRGB8888, &bo), 0);
+	vfq_fb_pattern(&bo, 47);
+	igt_assert_eq(import_fb(a->dev.fd, &bo, bo.pitch, 0, &xfb), 0);
+	fa.handle = bo.handle;
+	do_ioctl(vgem, CASO_VGEM_FENCE_ATTACH, &fa);
+	vfq_drain_events(a->dev.fd, 0);
+	igt_assert_eq(put_on_primary(a, xfb, W, H,
+				     DRM_MODE_ATOMIC_NONBLOCK |
+				     DRM_MODE_PAGE_FLIP_EVENT), 0);
+
+	/* A dozen frames due, none may show the unfinished buffer. */
+	for (i = 0; i < 12; i++) {
+		igt_assert_eq(vfq_crc_read(&crc, 1000, &frame, &v), 1);
+		igt_assert_eq_u32(v, v_black);
+	}
+	igt_assert_eq(vfq_read_event(a->dev.fd, 0, &ev), 0);
+
+	fs.fence = fa.out_fence;
+	do_ioctl(vgem, CASO_VGEM_FENCE_SIGNAL, &fs);
+	igt_assert_eq(vfq_read_event(a->dev.fd, 2000, &ev), 1);
+	vfq_crc_stop(&crc);
+	check_screen(a, &bo, 0);
+
+	vfq_dev_reset(&a->dev);
+	igt_assert_eq(drmModeRmFB(a->dev.fd, xfb), 0);
+	vfq_fb_destroy(&bo);
+	vfq_fb_destroy(&black);
+	close(vgem);
+}
+
 /* The copy engine starts only when the source's producer is done. */
 static void test_copy_waits(void)
 {
@@ -767,6 +820,10 @@ igt_main
 	igt_describe("A queued flip waits for the exporter's implicit fence");
 	igt_subtest("implicit-fence")
 		test_implicit_fence();
+
+	igt_describe("An atomic flip waits for the exporter's implicit fence");
+	igt_subtest("implicit-fence-atomic")
+		test_implicit_fence_atomic();
 	igt_describe("The copy engine waits for the source's implicit fence");
 	igt_subtest("copy-waits-fence")
 		test_copy_waits();
