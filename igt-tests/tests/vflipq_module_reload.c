@@ -4,6 +4,8 @@
  * with its default parameters (an exit handler restores them on failure).
  */
 #include <fcntl.h>
+#include <poll.h>
+#include <sys/ioctl.h>
 
 #include "igt.h"
 #include "vflipq_helpers.h"
@@ -207,6 +209,33 @@ igt_main
 		close(fd);
 		check_unload_refused("an exported dma-buf");
 		close(dmabuf);
+		reload(NULL);
+		check_default(2, 2, true, true);
+	}
+
+	igt_describe("A copy engine out-fence keeps the module loaded");
+	igt_subtest("unload-busy-copy-fence") {
+		struct drm_vflipq_copy c = {
+			.src_rect = { 0, 0, 64, 64 },
+			.dst_rect = { 0, 0, 64, 64 },
+		};
+		struct pollfd p = { .events = POLLIN };
+		struct vfq_fb a, b;
+		int fd = vfq_open_default();
+
+		vfq_fb_create(fd, 64, 64, DRM_FORMAT_XRGB8888, &a);
+		vfq_fb_create(fd, 64, 64, DRM_FORMAT_XRGB8888, &b);
+		c.src_fb = a.fb_id;
+		c.dst_fb = b.fb_id;
+		igt_assert_eq(ioctl(fd, DRM_IOCTL_VFLIPQ_COPY, &c), 0);
+		p.fd = c.out_fence_fd;
+		igt_assert_eq(poll(&p, 1, 10000), 1);
+		vfq_fb_destroy(&a);
+		vfq_fb_destroy(&b);
+		close(fd);
+		/* Signalled, but its ops are still called through the fd. */
+		check_unload_refused("a copy out-fence");
+		close(c.out_fence_fd);
 		reload(NULL);
 		check_default(2, 2, true, true);
 	}

@@ -11,6 +11,7 @@
 #include <linux/dma-fence.h>
 #include <linux/dma-resv.h>
 #include <linux/file.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sync_file.h>
 
@@ -65,9 +66,22 @@ static const char *vflipq_copy_timeline_name(struct dma_fence *f)
 	return "copy-engine";
 }
 
+/*
+ * A sync_file or another driver's reservation object can keep the fence
+ * long after the device and its fds are gone, and the fence core calls
+ * through ->ops until the last reference drops: every fence pins the
+ * module, released as the very last thing the module's code does for it.
+ */
+static void vflipq_copy_fence_release(struct dma_fence *f)
+{
+	dma_fence_free(f);
+	module_put(THIS_MODULE);
+}
+
 static const struct dma_fence_ops vflipq_copy_fence_ops = {
 	.get_driver_name = vflipq_copy_driver_name,
 	.get_timeline_name = vflipq_copy_timeline_name,
+	.release = vflipq_copy_fence_release,
 };
 
 /*
@@ -292,6 +306,8 @@ int vflipq_ioctl_copy(struct drm_device *drm, void *data, struct drm_file *file)
 	job->vdev = vdev;
 	INIT_WORK(&job->work, vflipq_copy_work);
 	spin_lock_init(&job->lock);
+	/* Dropped by vflipq_copy_fence_release(): the ioctl's fd pins us now. */
+	__module_get(THIS_MODULE);
 	dma_fence_init(&job->fence, &vflipq_copy_fence_ops, &job->lock,
 		       vdev->copy_context, atomic64_inc_return(&vdev->copy_seqno));
 
