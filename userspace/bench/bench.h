@@ -82,6 +82,9 @@ struct bench_fb {
  * name ("default", or a configfs directory), NULL for any.
  */
 int bench_open(struct bench_dev *dev, const char *driver, const char *name);
+/* The same without KMS set-up (render-only devices): fd or -ENODEV. */
+int bench_open_card(const char *driver, const char *name,
+		    struct drm_vflipq_get_caps *caps, int *card);
 void bench_close(struct bench_dev *dev);
 
 /* 1920x1080 at @hz (DMT 1080p60 timings with a scaled pixel clock). */
@@ -92,6 +95,8 @@ uint64_t bench_mode_period_ns(const drmModeModeInfo *m);
 void bench_fb_create(int fd, uint32_t w, uint32_t h, uint32_t format,
 		     struct bench_fb *fb);
 void bench_fb_destroy(int fd, struct bench_fb *fb);
+/* Map a dumb buffer of @fd read-write (shared). */
+uint8_t *bench_map_dumb(int fd, uint32_t handle, size_t size);
 /* Fill with a pattern that depends on @seed (premultiplied where alpha). */
 void bench_fb_fill(struct bench_fb *fb, unsigned int seed, bool alpha_ramp);
 /* Write @counter into the first pixels (opaque, all counter bits visible). */
@@ -147,5 +152,6 @@ int bench_flipq_events(int argc, char **argv);
 int bench_flipq_ontime(int argc, char **argv);
 int bench_submit_cost(int argc, char **argv);
 int bench_memory(int argc, char **argv);
+int bench_caso(int argc, char **argv);
 
 #endif

@@ -6,7 +6,7 @@
 # /out/bench-data/ (the host turns them into out/bench.{json,md} + plots).
 #
 # Env: BENCH_QUICK=1 (short runs, for trying things out),
-#      BENCH_ONLY="composer latency flipq memory memcpy" (subset),
+#      BENCH_ONLY="composer latency flipq caso memory memcpy" (subset),
 #      BENCH_TIMEOUT (seconds per benchmark program, default 300).
 # Exit status: 1 if any benchmark could not run (the numbers never fail it).
 OUT=${OUT:-/out}
@@ -16,11 +16,11 @@ mkdir -p "$DATA"
 : >"$RAW"
 rc=0
 
-S=3 REPS=3 FLIPS=200 FRAMES=120 ONTIME=3600 COUNT=200
+S=3 REPS=3 FLIPS=200 FRAMES=120 ONTIME=3600 COUNT=200 PRESENTS=150
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
-	S=1 REPS=2 FLIPS=40 FRAMES=32 ONTIME=240 COUNT=64
+	S=1 REPS=2 FLIPS=40 FRAMES=32 ONTIME=240 COUNT=64 PRESENTS=45
 fi
-ONLY=${BENCH_ONLY:-composer latency flipq memory memcpy}
+ONLY=${BENCH_ONLY:-composer latency flipq caso memory memcpy}
 want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 
 now() { cut -d' ' -f1 /proc/uptime; }
@@ -72,6 +72,25 @@ echo "bench: modules: $(cut -d' ' -f1 /proc/modules | tr '\n' ' ')"
 
 B="vflipq-bench --data $DATA"
 
+# mkdev NAME [ATTR VALUE]...: create and enable a configfs vflipq device and
+# wait for its card node (devtmpfs creates it asynchronously).
+mkdev() {
+	d=/sys/kernel/config/vflipq/$1; shift
+	mkdir "$d" || return 1
+	while [ $# -ge 2 ]; do echo "$2" >"$d/$1" || return 1; shift 2; done
+	echo 1 >"$d/enabled" || return 1
+	n=0
+	while [ ! -e /dev/dri/card$(cat "$d/card") ] && [ $n -lt 50 ]; do
+		sleep 0.1; n=$((n + 1))
+	done
+}
+rmdev() {
+	d=/sys/kernel/config/vflipq/$1
+	[ -d "$d" ] || return 0
+	echo 0 >"$d/enabled"
+	rmdir "$d"
+}
+
 if want memcpy; then
 	run memcpy $B memcpy 5
 fi
@@ -93,14 +112,25 @@ if want flipq; then
 	run flipq-ontime $B flipq-ontime --flips $ONTIME --segments 3
 	run submit-cost $B submit-cost --count $COUNT --reps $REPS
 fi
+if want caso; then
+	# A hybrid pair: a render-only adapter and a tier-3 display adapter.
+	if mkdev caso-render crtcs 0 &&
+	   mkdev caso-display crtcs 1 hybrid_integrated 1; then
+		run caso $B caso --render caso-render --display caso-display \
+			--presents $PRESENTS --reps $REPS
+	else
+		echo "BENCH-FAIL caso: cannot create the configfs devices" | tee -a "$RAW"
+		rc=1
+	fi
+	rmdev caso-display
+	rmdev caso-render
+fi
 if want memory; then
 	# A 4-CRTC vflipq device (the default one has 2); vkms has 1 CRTC.
-	cfs=/sys/kernel/config/vflipq/bench4
-	if mkdir $cfs && echo 4 >$cfs/crtcs && echo 1 >$cfs/enabled; then
+	if mkdev bench4 crtcs 4; then
 		run memory-vflipq $B memory --driver vflipq --name bench4 \
 			--crtcs 4 --reps $REPS
-		echo 0 >$cfs/enabled
-		rmdir $cfs
+		rmdev bench4
 	else
 		echo "BENCH-FAIL memory-vflipq: cannot create the configfs device" | tee -a "$RAW"
 		rc=1

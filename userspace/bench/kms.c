@@ -103,10 +103,9 @@ static void map_topology(struct bench_dev *dev)
 	drmModeFreePlaneResources(pres);
 }
 
-int bench_open(struct bench_dev *dev, const char *driver, const char *name)
+int bench_open_card(const char *driver, const char *name,
+		    struct drm_vflipq_get_caps *caps, int *card)
 {
-	memset(dev, 0, sizeof(*dev));
-	dev->fd = -1;
 	for (int i = 0; i < 64; i++) {
 		char path[64];
 		drmVersionPtr v;
@@ -121,15 +120,20 @@ int bench_open(struct bench_dev *dev, const char *driver, const char *name)
 		match = v && v->name && !strcmp(v->name, driver);
 		drmFreeVersion(v);
 		if (match && !strcmp(driver, "vflipq"))
-			match = vflipq_name_matches(fd, name, &dev->caps);
-		if (!match) {
-			close(fd);
-			continue;
+			match = vflipq_name_matches(fd, name, caps);
+		if (match) {
+			*card = i;
+			return fd;
 		}
-		dev->fd = fd;
-		dev->card = i;
-		break;
+		close(fd);
 	}
+	return -ENODEV;
+}
+
+int bench_open(struct bench_dev *dev, const char *driver, const char *name)
+{
+	memset(dev, 0, sizeof(*dev));
+	dev->fd = bench_open_card(driver, name, &dev->caps, &dev->card);
 	if (dev->fd < 0)
 		return -ENODEV;
 	snprintf(dev->driver, sizeof(dev->driver), "%s", driver);
@@ -194,8 +198,6 @@ void bench_fb_create(int fd, uint32_t w, uint32_t h, uint32_t format,
 		     struct bench_fb *fb)
 {
 	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 };
-	uint64_t off;
-	void *map;
 
 	memset(fb, 0, sizeof(*fb));
 	fb->cpp = format_cpp(format);
@@ -211,12 +213,20 @@ void bench_fb_create(int fd, uint32_t w, uint32_t h, uint32_t format,
 			  &fb->fb_id, 0))
 		die("ADDFB2 %ux%u %.4s: %s", w, h, (char *)&format,
 		    strerror(errno));
-	if (drmModeMapDumbBuffer(fd, fb->handle, &off))
+	fb->map = bench_map_dumb(fd, fb->handle, fb->size);
+}
+
+uint8_t *bench_map_dumb(int fd, uint32_t handle, size_t size)
+{
+	uint64_t off;
+	void *map;
+
+	if (drmModeMapDumbBuffer(fd, handle, &off))
 		die("MAP_DUMB: %s", strerror(errno));
-	map = mmap(NULL, fb->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
 	if (map == MAP_FAILED)
 		die("mmap: %s", strerror(errno));
-	fb->map = map;
+	return map;
 }
 
 void bench_fb_destroy(int fd, struct bench_fb *fb)

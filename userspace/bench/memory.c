@@ -4,14 +4,30 @@
  * CRTC: /proc/meminfo before (device open, nothing allocated) and after
  * (3 XRGB8888 1920x1080 dumb framebuffers per CRTC, written by the CPU,
  * every CRTC lit at 1920x1080@60 and flipped through its 3 buffers).
- * Counted: Slab (reclaimable + unreclaimable), VmallocUsed and Shmem (the
- * GEM shmem pages of the buffers); the bench process's own page tables are
- * not.  A device with fewer CRTCs than asked (vkms: 1) is measured on what
- * it has and the result scaled, reported with "scaled_from_crtcs".
+ * Counted: slab memory, VmallocUsed and Shmem (the GEM shmem pages of the
+ * buffers); the bench process's own page tables are not.  A device with
+ * fewer CRTCs than asked (vkms: 1) is measured on what it has and the
+ * result scaled, reported with "scaled_from_crtcs".
+ *
+ * Slab memory is counted in objects, not pages: meminfo's Slab counts the
+ * pages of the slab caches, and SLUB keeps freed objects' pages on its
+ * per-CPU and partial lists (drop_caches, run first, frees thousands of
+ * page-cache xarray nodes, dentries and inodes and leaves their pages
+ * there).  New objects then fill those holes unseen until a cache runs
+ * out and takes whole new slabs (up to 32 KiB each): a small allocation
+ * reads as almost nothing, a larger one as more than it is.  So every
+ * cache is shrunk (/sys/kernel/slab/<cache>/shrink: per-CPU slabs
+ * flushed, empty ones freed), the objects in use are summed from
+ * /proc/slabinfo (active_objs x objsize), and the slab memory outside the
+ * caches (kmalloc() above 8 KiB, such as a buffer's page array, goes to
+ * the page allocator but is counted in meminfo's SUnreclaim) is meminfo's
+ * Slab minus the caches' pages.  meminfo is read after a write to
+ * /proc/sys/vm/stat_refresh: its counters are batched per CPU.
  *
  *   vflipq-bench memory --driver vflipq|vkms [--name N] [--crtcs 4] [--reps 3]
  *                       [--suffix S]   (appended to the result names)
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -29,14 +45,154 @@ static const char *const fields[] = {
 };
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
 
-static void meminfo(long *v)
+/* Write @val to a control file of the kernel, if it exists. */
+static void poke(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		return;
+	if (write(fd, val, strlen(val)) < 0)
+		note("%s: %s", path, strerror(errno));
+	close(fd);
+}
+
+/* Fold the per-CPU batches of the counters that meminfo shows. */
+static void refresh_vmstat(void)
+{
+	poke("/proc/sys/vm/stat_refresh", "1");
+}
+
+static void drop_caches(void)
+{
+	poke("/proc/sys/vm/drop_caches", "3");
+}
+
+/* Flush every cache's per-CPU slabs and free its empty slabs. */
+static void shrink_slabs(void)
+{
+	DIR *d = opendir("/sys/kernel/slab");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[384];
+
+		/* Merged caches appear again as symbolic links. */
+		if (e->d_name[0] == '.' || e->d_type == DT_LNK)
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink",
+			 e->d_name);
+		poke(path, "1");
+	}
+	closedir(d);
+}
+
+/* KiB of objects in use per slab cache, to name what grew. */
+#define MAX_CACHES 512
+struct slab_snap {
+	int n;
+	char name[MAX_CACHES][48];
+	double kib[MAX_CACHES];
+};
+
+/*
+ * KiB of slab objects in use and of the pages of the caches holding them
+ * (per cache into @snap); false without /proc/slabinfo.  Exact right after
+ * shrink_slabs(): no per-CPU slab then hides its free objects from the
+ * count.
+ */
+static bool slabinfo(double *obj_kib, double *pages_kib,
+		     struct slab_snap *snap)
+{
+	long page_kib = sysconf(_SC_PAGESIZE) / 1024;
+	char line[512];
+	FILE *f = fopen("/proc/slabinfo", "r");
+
+	*obj_kib = *pages_kib = 0;
+	snap->n = 0;
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long active, num, size, perslab, pages, aslabs, nslabs;
+		char name[48];
+
+		if (sscanf(line, "%47s %lu %lu %lu %lu %lu : tunables %*u %*u "
+			   "%*u : slabdata %lu %lu", name, &active, &num, &size,
+			   &perslab, &pages, &aslabs, &nslabs) != 8)
+			continue;	/* the two header lines */
+		*obj_kib += (double)active * size / 1024.0;
+		*pages_kib += (double)nslabs * pages * page_kib;
+		if (snap->n < MAX_CACHES) {
+			memcpy(snap->name[snap->n], name, sizeof(name));
+			snap->kib[snap->n++] = (double)active * size / 1024.0;
+		}
+	}
+	fclose(f);
+	return true;
+}
+
+/* The caches that changed most from @a to @b, as text. */
+static void slab_growth(const struct slab_snap *a, const struct slab_snap *b,
+			char *out, size_t len)
+{
+	double d[MAX_CACHES];
+	size_t pos = 0;
+
+	for (int i = 0; i < b->n; i++) {
+		d[i] = b->kib[i];
+		for (int j = 0; j < a->n; j++)
+			if (!strcmp(a->name[j], b->name[i])) {
+				d[i] -= a->kib[j];
+				break;
+			}
+	}
+	out[0] = 0;
+	for (int k = 0; k < 6; k++) {
+		int best = -1;
+
+		for (int i = 0; i < b->n; i++)
+			if ((d[i] >= 4 || d[i] <= -4) &&
+			    (best < 0 || d[i] * d[i] > d[best] * d[best]))
+				best = i;
+		if (best < 0 || pos >= len)
+			break;
+		pos += snprintf(out + pos, len - pos, "%s%s %+.0f", k ? ", " : "",
+				b->name[best], d[best]);
+		d[best] = 0;
+	}
+}
+
+static void meminfo(long *v, double *slab_obj_kib, double *slab_pages_kib,
+		    bool *objects, struct slab_snap *snap)
 {
 	char line[256];
 	FILE *f;
 
-	/* Let deferred frees (RCU, workqueues) settle first. */
+	double prev = -1;
+
+	/*
+	 * Let deferred frees (RCU callbacks of drop_caches' dentries and
+	 * inodes, of the last run's buffers, workqueues) settle first: until
+	 * the objects in use stop moving, for at most 3 s.
+	 */
 	sync();
-	sleep_ns(300000000ull);
+	for (int i = 0; i < 15; i++) {
+		sleep_ns(200000000ull);
+		shrink_slabs();
+		*objects = slabinfo(slab_obj_kib, slab_pages_kib, snap);
+		if (!*objects || (prev >= 0 && *slab_obj_kib - prev < 8 &&
+				  prev - *slab_obj_kib < 8))
+			break;
+		prev = *slab_obj_kib;
+	}
+	/*
+	 * meminfo's counters are per-CPU batched (folded past a threshold or
+	 * once a second): without this each reading is off by up to tens of
+	 * pages per CPU.
+	 */
+	refresh_vmstat();
 	f = fopen("/proc/meminfo", "r");
 	if (!f)
 		die("/proc/meminfo: %s", strerror(errno));
@@ -50,17 +206,6 @@ static void meminfo(long *v)
 		}
 	}
 	fclose(f);
-}
-
-static void drop_caches(void)
-{
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-
-	if (fd >= 0) {
-		if (write(fd, "3", 1) != 1)
-			note("drop_caches: %s", strerror(errno));
-		close(fd);
-	}
 }
 
 int bench_memory(int argc, char **argv)
@@ -77,6 +222,10 @@ int bench_memory(int argc, char **argv)
 	char rname[96];
 	int want = 4, reps = 3, c, used;
 	double runs[16], ovh[16], slab[16], vmalloc[16], shmem[16];
+	double slab_pages[16], large[16];
+	static struct slab_snap snap0, snap1;
+	bool objects = true;
+	char grew[512];
 	struct bench_fb fbs[3 * MAX_PIPES];
 	struct bench_dev dev;
 	drmModeModeInfo mode;
@@ -108,12 +257,14 @@ int bench_memory(int argc, char **argv)
 
 	for (int rep = 0; rep < reps; rep++) {
 		long m0[NFIELDS], m1[NFIELDS], d[NFIELDS];
+		double o0, o1, p0, p1;
+		bool ok0, ok1;
 		struct bench_req r;
 		uint32_t blob;
 		int ret;
 
 		drop_caches();
-		meminfo(m0);
+		meminfo(m0, &o0, &p0, &ok0, &snap0);
 		for (int i = 0; i < 3 * used; i++) {
 			bench_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_XRGB8888,
 					&fbs[i]);
@@ -158,29 +309,46 @@ int bench_memory(int argc, char **argv)
 				if (!bench_read_events(dev.fd, 2000, &ev))
 					die("%s: flip events missing", driver);
 		}
-		meminfo(m1);
+		meminfo(m1, &o1, &p1, &ok1, &snap1);
+		slab_growth(&snap0, &snap1, grew, sizeof(grew));
 		for (size_t i = 0; i < NFIELDS; i++)
 			d[i] = m1[i] - m0[i];
-		slab[rep] = (d[0] + d[1]) * scale;
+		/* What meminfo alone says, for comparison: pages. */
+		slab_pages[rep] = (d[0] + d[1]) * scale;
+		if (ok0 && ok1) {
+			/* Slab outside the caches: large kmalloc()s. */
+			large[rep] = ((d[0] + d[1]) - (p1 - p0)) * scale;
+			slab[rep] = (o1 - o0) * scale + large[rep];
+		} else {
+			objects = false;
+			large[rep] = 0;
+			slab[rep] = slab_pages[rep];
+		}
 		vmalloc[rep] = d[2] * scale;
 		shmem[rep] = d[3] * scale;
 		runs[rep] = slab[rep] + vmalloc[rep] + shmem[rep];
 		ovh[rep] = runs[rep] - buf_kib * scale;
-		note("%s memory run %d (%d CRTC%s%s): slab %+ld, vmalloc %+ld, "
-		     "shmem %+ld, percpu %+ld, kernel stack %+ld, page tables "
-		     "%+ld KiB; buffers %.0f KiB", driver, rep + 1, used,
-		     used > 1 ? "s" : "", scale != 1 ? ", unscaled" : "",
-		     d[0] + d[1], d[2], d[3], d[4], d[5], d[6], buf_kib);
+		note("%s memory run %d (%d CRTC%s%s): slab objects %+.0f "
+		     "(of which large kmalloc %+.0f; meminfo Slab pages %+ld), "
+		     "vmalloc %+ld, shmem %+ld, percpu %+ld, kernel stack %+ld, "
+		     "page tables %+ld KiB; buffers %.0f KiB; caches: %s",
+		     driver, rep + 1, used, used > 1 ? "s" : "",
+		     scale != 1 ? ", unscaled" : "", slab[rep] / scale,
+		     large[rep] / scale, d[0] + d[1], d[2], d[3], d[4], d[5],
+		     d[6], buf_kib, grew[0] ? grew : "-");
 		bench_reset(&dev);
 		for (int i = 0; i < 3 * used; i++)
 			bench_fb_destroy(dev.fd, &fbs[i]);
 	}
 	snprintf(extra, sizeof(extra),
 		 "\"crtcs\": %d, \"scaled_from_crtcs\": %d, "
-		 "\"slab_kib\": %.0f, \"vmalloc_kib\": %.0f, "
+		 "\"slab_kib\": %.0f, \"slab_large_kmalloc_kib\": %.0f, "
+		 "\"slab_pages_kib\": %.0f, \"slab_counted_as\": \"%s\", "
+		 "\"vmalloc_kib\": %.0f, "
 		 "\"shmem_kib\": %.0f, \"buffer_payload_kib\": %.0f",
-		 want, used, median(slab, reps), median(vmalloc, reps),
-		 median(shmem, reps), buf_kib * scale);
+		 want, used, median(slab, reps), median(large, reps),
+		 median(slab_pages, reps), objects ? "objects" : "pages",
+		 median(vmalloc, reps), median(shmem, reps), buf_kib * scale);
 	snprintf(rname, sizeof(rname), "driver_kernel_memory_kib%s", suffix);
 	emit(rname, driver, "KiB", "lower", runs, reps, extra);
 	snprintf(rname, sizeof(rname), "driver_kernel_memory_overhead_kib%s",

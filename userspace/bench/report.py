@@ -33,6 +33,9 @@ MANDATORY = [
     "flipq_events_per_frame_depth8",
     "flipq_on_time_share",
     "flipq_submit_cost_vs_atomic_flip",
+    "caso_bytes_per_frame_one_copy",
+    "caso_bytes_per_frame_two_copy",
+    "caso_cpu_per_present_one_vs_two_copy",
     "driver_kernel_memory_kib",
 ]
 EXTRA = [
@@ -61,8 +64,25 @@ NOTES = {
     "flipq_on_time_share": "3,600 queued flips (targets one period apart, queue kept 6-8 deep) "
         "shown on exactly the expected vblank, from the log (goal >= 0.999)",
     "flipq_submit_cost_vs_atomic_flip": "us per FLIPQ_SUBMIT ioctl vs per nonblocking atomic page-flip ioctl",
+    "caso_bytes_per_frame_one_copy":
+        "bytes copied per presented 1920x1080 ARGB8888 frame on the one-copy path (render-only "
+        "vflipq device -> shared dma-buf -> tier-3 display scans it out): the render step's "
+        "writes into the cross-adapter buffer + the display's bytes_copied (GET_COUNTERS, "
+        "checked against debugfs); baseline: the two-copy path of the same run (goal 1x vs 2x "
+        "the frame size exactly, ratio 0.5)",
+    "caso_bytes_per_frame_two_copy":
+        "the same on the two-copy path (+ DRM_IOCTL_VFLIPQ_COPY of the cross-adapter buffer "
+        "into a display-local buffer, which is flipped); baseline: one frame, 8294400 bytes "
+        "(goal ratio 2)",
+    "caso_cpu_per_present_one_vs_two_copy":
+        "whole-VM CPU time per present: wall time x CPUs minus the idle + iowait time of "
+        "/proc/stat (exact with nohz), so the copy engine's kernel worker and interrupts "
+        "count; render step included, presents paced at 30/s, each waiting for its flip "
+        "event, the two paths alternated in one run; baseline: the two-copy path "
+        "(goal <= 0.6)",
     "driver_kernel_memory_kib":
-        "Slab + VmallocUsed + Shmem growth, 4 CRTCs x 3 1080p XRGB8888 buffers, all lit",
+        "slab objects + VmallocUsed + Shmem growth, 4 CRTCs x 3 1080p XRGB8888 buffers, all "
+        "lit (slab counted in objects after shrinking every cache, not in meminfo's slab pages)",
     "flip_event_after_vblank_us_median": "event read time minus the vblank timestamp it carries",
     "flip_latency_over_period_pct": "flips whose event came more than a period + 1 ms after the commit",
     "driver_kernel_memory_overhead_kib": "the same minus the buffers' own pages (12 x 8100 KiB)",
@@ -561,6 +581,29 @@ def markdown(entries, args, made, fails):
             lines.append("- `%s`: vflipq %s/s%s" % (
                 e["name"], fmt(d.get("flips_per_s_median")),
                 ", vkms %s/s" % fmt(b["flips_per_s_median"]) if "flips_per_s_median" in b else ""))
+    cb1 = entries.get("caso_bytes_per_frame_one_copy", {})
+    cb2 = entries.get("caso_bytes_per_frame_two_copy", {})
+    cc = entries.get("caso_cpu_per_present_one_vs_two_copy", {})
+    if cb1.get("value") is not None and cb2.get("value") is not None:
+        d = cb1.get("details", {})
+        frame = d.get("frame_bytes") or 8294400
+        lines += ["", "CASO: one-copy %.4f frames copied per present, two-copy %.4f (frame = %d "
+                  "bytes)." % (cb1["value"] / frame, cb2["value"] / frame, frame)]
+        if cc.get("value") is not None and cc.get("baseline") is not None:
+            d = cc.get("details", {})
+            b = d.get("baseline", {})
+            lines[-1] += (" CPU per present: one-copy %s ms, two-copy %s ms of VM busy time "
+                          "(ratio %.2f); of which the bench process (render step + ioctls) "
+                          "%s vs %s ms; cross-checks: task run time (/proc/schedstat) %s vs "
+                          "%s ms, /proc/stat busy tick samples %s vs %s ms; an idle VM "
+                          "with the CRTC lit is busy %s ms per present slot; %s of the presents "
+                          "started late." % (
+                              fmt(cc["value"]), fmt(cc["baseline"]), cc["value"] / cc["baseline"],
+                              fmt(d.get("process_ms_median")), fmt(b.get("process_ms_median")),
+                              fmt(d.get("task_run_ms_median")), fmt(b.get("task_run_ms_median")),
+                              fmt(d.get("tick_sampled_ms_median")),
+                              fmt(b.get("tick_sampled_ms_median")),
+                              fmt(d.get("idle_vm_ms_per_slot")), d.get("late_presents", "?")))
     ot = entries.get("flipq_on_time_share", {}).get("details")
     if ot:
         lines += ["", "On-time run: %s of %s flips on the expected vblank; %s late, %s early, "
