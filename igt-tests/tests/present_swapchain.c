@@ -11,6 +11,7 @@
  * queue), and pt-gone for the removal test.
  */
 #include <poll.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -627,6 +628,189 @@ static void test_removed_while_presenting(void)
 	vfq_cfs_rmdir("igt-pt-gone2");
 }
 
+/* Smallest of a few consecutive vblank intervals of @sc's CRTC. */
+static uint64_t vblank_interval(struct present_swapchain *sc)
+{
+	uint64_t prev = 0, t, best = ~0ull;
+
+	for (int i = 0; i < 5; i++) {
+		igt_assert_eq(present_swapchain_wait_vblank(sc, &t), 0);
+		if (prev && t - prev < best)
+			best = t - prev;
+		prev = t;
+	}
+	return best;
+}
+
+/* Queue three frames at interval 1 without waiting for any. */
+static void queue_three(struct present_swapchain *sc)
+{
+	for (int i = 0; i < 3; i++) {
+		fill(sc, i);
+		igt_assert_f(present_swapchain_present(sc, 1, PRESENT_DO_NOT_WAIT) == 0, "present: %s\n",
+			     present_swapchain_last_error(sc));
+	}
+}
+
+/*
+ * The boost variant fed from the output: vflipq reports its variable
+ * refresh range; 640x480@60 cannot go faster (a frame keeps its 480
+ * visible lines), 30 Hz can boost to 60 Hz.  Boosted, the CRTC runs at
+ * 60 Hz while interval 1 still means 30 Hz: every frame must land one
+ * 30 Hz period after the previous one.  The fixed-refresh formula
+ * (prev + period - period/2) would put each frame one 60 Hz vblank early.
+ */
+static void test_boost(void)
+{
+	struct present_swapchain *sc = chain("igt-pt-render", "igt-pt-t3", 0, 0);
+	struct present_adapter_info info;
+	uint64_t p0 = present_swapchain_refresh_period(sc), p30, f, iv, t[64], a[64];
+	struct present_counters c;
+	int n, on_grid = 0, pairs = 0;
+
+	present_adapter_info(adapter("igt-pt-t3"), &info);
+	igt_assert_eq_u64(info.refresh_min_ns, 4166667);
+	igt_assert_eq_u64(info.refresh_max_ns, 100000000);
+	igt_assert_eq_u64(present_swapchain_boost_period(sc), 0);
+	igt_assert_eq(present_swapchain_set_boost(sc, true), PRESENT_E_NOT_SUPPORTED);
+	igt_assert(strstr(present_swapchain_last_error(sc), "cannot boost"));
+	igt_assert_eq(present_swapchain_resize(sc, 4, 0, 0, 0), 0);
+	igt_assert_eq(present_swapchain_set_refresh(sc, 2 * p0), 0);
+	p30 = present_swapchain_refresh_period(sc);
+	f = present_swapchain_boost_period(sc);
+	igt_info("fixed %llu ns, boost %llu ns\n", (unsigned long long)p30, (unsigned long long)f);
+	igt_assert_eq_u64(f, p0);
+	run_frames(sc, 3, 1);
+	iv = vblank_interval(sc);
+	igt_assert_f(iv > p30 - f / 4 && iv < p30 + f / 4, "30 Hz: vblanks %llu ns apart\n",
+		     (unsigned long long)iv);
+
+	igt_assert_eq(present_swapchain_set_boost(sc, true), 0);
+	run_frames(sc, 20, 1);
+	present_swapchain_counters(sc, &c);
+	igt_assert_eq_u64(c.cancelled, 0);
+	n = present_swapchain_timing(sc, t, a, 20);
+	igt_assert_eq(n, 20);
+	/* the first boosted frame carried the new duration: from the next */
+	for (int i = 2; i < n; i++) {
+		int64_t d = (int64_t)(a[i] - a[i - 1]);
+
+		pairs++;
+		if (d > (int64_t)(p30 - f / 4) && d < (int64_t)(p30 + f / 4))
+			on_grid++;
+		else
+			igt_debug("gap %d: %lld ns\n", i, (long long)d);
+	}
+	igt_info("boosted: %d of %d gaps one 30 Hz period\n", on_grid, pairs);
+	igt_assert_f(on_grid * 4 >= pairs * 3, "only %d of %d gaps at 30 Hz\n", on_grid, pairs);
+	/* and the output really ran at 60 Hz meanwhile */
+	iv = vblank_interval(sc);
+	igt_assert_f(iv > f - f / 4 && iv < f + f / 4, "boosted: vblanks %llu ns apart\n",
+		     (unsigned long long)iv);
+
+	/* off again: 30 Hz vblanks */
+	igt_assert_eq(present_swapchain_set_boost(sc, false), 0);
+	run_frames(sc, 3, 1);
+	iv = vblank_interval(sc);
+	igt_assert_f(iv > p30 - f / 4 && iv < p30 + f / 4, "unboosted: vblanks %llu ns apart\n",
+		     (unsigned long long)iv);
+	/* a mode change ends the boost */
+	igt_assert_eq(present_swapchain_set_boost(sc, true), 0);
+	igt_assert_eq(present_swapchain_set_mode(sc, 0, false), 0);
+	igt_assert_eq_u64(present_swapchain_boost_period(sc), 0);
+	present_swapchain_destroy(sc);
+}
+
+/*
+ * A refresh change behind queued frames is refused by the driver with
+ * -EAGAIN and VFLIPQ_DRAIN_ALL_PLANES: present must wait for the queue to
+ * drain and resubmit the same frame, which then reaches the screen.
+ */
+static void test_drain_resubmit(void)
+{
+	struct present_swapchain *sc = chain("igt-pt-render", "igt-pt-t3", 0, 0);
+	uint64_t p0 = present_swapchain_refresh_period(sc);
+	struct present_frame_statistics st;
+	struct present_counters c;
+
+	igt_assert_eq(present_swapchain_resize(sc, 5, 0, 0, 0), 0);
+	igt_assert_eq(present_swapchain_set_max_frame_latency(sc, 4), 0);
+	igt_assert_eq(present_swapchain_set_refresh(sc, 2 * p0), 0);
+	run_frames(sc, 2, 1);
+	queue_three(sc);
+	igt_assert_eq(present_swapchain_set_boost(sc, true), 0);
+	fill(sc, 9);
+	igt_assert_f(present_swapchain_present(sc, 1, 0) == 0, "present behind the queue: %s\n",
+		     present_swapchain_last_error(sc));
+	present_swapchain_counters(sc, &c);
+	igt_info("drain waits %llu\n", (unsigned long long)c.drain_waits);
+	igt_assert_lte(1, (int)c.drain_waits);
+	igt_assert_eq(present_swapchain_wait_idle(sc, 2000), 0);
+	present_swapchain_counters(sc, &c);
+	igt_assert_eq_u64(c.presented, 6);
+	igt_assert_eq_u64(c.shown, 6);
+	igt_assert_eq_u64(c.cancelled, 0);
+	igt_assert_eq(present_swapchain_frame_statistics(sc, &st), 0);
+	igt_assert_eq_u32(st.present_count, 6);
+	present_swapchain_destroy(sc);
+}
+
+struct thread_arg {
+	struct present_swapchain *sc;
+	int presents, errors, regressions;
+};
+
+/* One of two threads: presents, statistics, counters, waitable fd. */
+static void *present_thread(void *p)
+{
+	struct thread_arg *ta = p;
+	struct present_frame_statistics prev = { 0 }, s;
+	struct pollfd pf = { .fd = present_swapchain_waitable_fd(ta->sc), .events = POLLIN };
+	struct present_counters c;
+
+	for (int i = 0; i < ta->presents; i++) {
+		if (present_swapchain_present(ta->sc, i % 3 ? 1 : 0, 0))
+			ta->errors++;
+		if (present_swapchain_frame_statistics(ta->sc, &s) == 0) {
+			if (s.present_count < prev.present_count ||
+			    s.present_refresh_count < prev.present_refresh_count ||
+			    s.sync_time_ns < prev.sync_time_ns)
+				ta->regressions++;
+			prev = s;
+		}
+		if (present_swapchain_counters(ta->sc, &c) || c.shown + c.cancelled > c.presented)
+			ta->errors++;
+		if (poll(&pf, 1, 0) < 0)
+			ta->errors++;
+	}
+	return NULL;
+}
+
+/* Present, statistics and the waitable object from two threads at once. */
+static void test_threads(void)
+{
+	struct present_swapchain *sc = chain("igt-pt-render", "igt-pt-t3", 0, 0);
+	struct thread_arg ta[2] = { { sc, 40, 0, 0 }, { sc, 40, 0, 0 } };
+	pthread_t th[2];
+	struct present_counters c;
+	uint32_t last;
+
+	for (int i = 0; i < 2; i++)
+		igt_assert_eq(pthread_create(&th[i], NULL, present_thread, &ta[i]), 0);
+	for (int i = 0; i < 2; i++) {
+		igt_assert_eq(pthread_join(th[i], NULL), 0);
+		igt_assert_eq(ta[i].errors, 0);
+		igt_assert_eq(ta[i].regressions, 0);
+	}
+	igt_assert_eq(present_swapchain_wait_idle(sc, 2000), 0);
+	igt_assert_eq(present_swapchain_last_present_count(sc, &last), 0);
+	igt_assert_eq_u32(last, 80);
+	present_swapchain_counters(sc, &c);
+	igt_assert_eq_u64(c.presented, 80);
+	igt_assert_eq_u64(c.shown + c.cancelled, 80);
+	present_swapchain_destroy(sc);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -720,6 +904,18 @@ igt_main
 	igt_describe("Bad arguments are refused with error codes; resize re-decides");
 	igt_subtest("bad-args-resize")
 		test_bad_args();
+
+	igt_describe("Boost variant fed from the output's refresh range: frames on the fixed grid while boosted");
+	igt_subtest("boost-target")
+		test_boost();
+
+	igt_describe("A submission refused with drain hints is waited for and resubmitted");
+	igt_subtest("drain-hint-resubmit")
+		test_drain_resubmit();
+
+	igt_describe("Two threads present and read statistics on one chain");
+	igt_subtest("two-threads")
+		test_threads();
 
 	igt_describe("A configfs-disabled device: DEVICE_REMOVED on every call, no crash");
 	igt_subtest("device-removed")

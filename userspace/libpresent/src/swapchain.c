@@ -12,6 +12,7 @@
  */
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ struct frame {
 };
 
 struct present_swapchain {
+	pthread_mutex_t lock;		/* every public call, see sc_lock() */
 	struct present_adapter *render, *display;
 	struct present_swapchain_desc desc;
 	struct present_path path;
@@ -55,7 +57,10 @@ struct present_swapchain {
 	int dfd;			/* display fd */
 	uint32_t connector_id, crtc_id, crtc_index, plane_id;
 	drmModeModeInfo mode;
-	uint64_t period_ns;
+	uint64_t period_ns;		/* fixed refresh: intervals count these */
+	uint64_t grid_ns;		/* period the CRTC runs at (boosted or not) */
+	uint64_t fastest_ns;		/* boost period, 0: cannot boost */
+	bool boost;			/* running at fastest_ns */
 	uint32_t disp_format;
 
 	struct bo back[MAX_BUFS];	/* render adapter, app draws here */
@@ -103,6 +108,42 @@ struct present_swapchain {
 };
 
 /* ---- small helpers ------------------------------------------------ */
+
+/*
+ * Threading: every public function but present_swapchain_waitable_fd()
+ * holds the chain's (recursive) lock for its whole call, waits included,
+ * as DXGI serializes the methods of a swap chain.  SC_LOCK() takes it and
+ * releases it when the calling function returns.
+ */
+static struct present_swapchain *sc_lock(struct present_swapchain *sc)
+{
+	pthread_mutex_lock(&sc->lock);
+	return sc;
+}
+
+static void sc_unlock(struct present_swapchain **scp)
+{
+	pthread_mutex_unlock(&(*scp)->lock);
+}
+
+#define SC_LOCK(sc) \
+	struct present_swapchain *sc_held_ __attribute__((cleanup(sc_unlock))) = sc_lock(sc)
+
+/* The refresh the output runs at: the mode's, a set one, or boosted. */
+static void set_period(struct present_swapchain *sc, uint64_t period_ns)
+{
+	sc->period_ns = period_ns;
+	sc->fastest_ns = present_boost_period(period_ns, sc->display->info.refresh_min_ns,
+					      sc->mode.htotal, sc->mode.vdisplay, sc->mode.clock);
+	if (!sc->fastest_ns)
+		sc->boost = false;
+	sc->grid_ns = sc->boost ? sc->fastest_ns : period_ns;
+}
+
+static uint64_t mode_period(const drmModeModeInfo *m)
+{
+	return (uint64_t)m->htotal * m->vtotal * 1000000ull / (m->clock ? m->clock : 1);
+}
 
 static int sc_fail(struct present_swapchain *sc, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -379,8 +420,7 @@ static int setup_output(struct present_swapchain *sc, int output)
 	drmModeFreeConnector(c);
 	if (best < 0)
 		return sc_fail(sc, PRESENT_E_NOT_FOUND, "output %s has no mode", o->name);
-	sc->period_ns = (uint64_t)sc->mode.htotal * sc->mode.vtotal * 1000000ull /
-			(sc->mode.clock ? sc->mode.clock : 1);
+	set_period(sc, mode_period(&sc->mode));
 	return 0;
 }
 
@@ -584,7 +624,7 @@ static void set_irq_target(struct present_swapchain *sc, uint64_t target)
 static uint64_t seq_of(struct present_swapchain *sc, uint64_t ts)
 {
 	int64_t d = (int64_t)(ts - sc->ref_vbl_ns);
-	int64_t p = (int64_t)sc->period_ns;
+	int64_t p = (int64_t)sc->grid_ns;
 
 	if (!p)
 		return sc->ref_vbl_seq;
@@ -649,9 +689,9 @@ static void retire_head(struct present_swapchain *sc, uint64_t ts)
 	 * the first vblank after the submission) */
 	{
 		uint64_t t = f.target_ns ? f.target_ns : f.submit_ns;
-		uint64_t slack = sc->period_ns / 4;
+		uint64_t slack = sc->grid_ns / 4;
 
-		if (ts + slack >= t && ts < t + sc->period_ns + slack)
+		if (ts + slack >= t && ts < t + sc->grid_ns + slack)
 			sc->ctr.on_target++;
 		else
 			sc->ctr.missed++;
@@ -746,6 +786,7 @@ int present_swapchain_dispatch(struct present_swapchain *sc, int timeout_ms)
 
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (sc_removed(sc))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
 	for (;;) {
@@ -804,6 +845,7 @@ int present_swapchain_wait_idle(struct present_swapchain *sc, int timeout_ms)
 
 	if (!sc || timeout_ms < 0)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (sc_removed(sc))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
 	if (!sc->flipq) {
@@ -961,6 +1003,15 @@ int present_swapchain_create(struct present_adapter *render, struct present_adap
 	sc = calloc(1, sizeof(*sc));
 	if (!sc)
 		return PRESENT_E_NO_MEMORY;
+	{
+		pthread_mutexattr_t ma;
+
+		/* recursive: public calls nest (present -> dispatch) */
+		pthread_mutexattr_init(&ma);
+		pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+		pthread_mutex_init(&sc->lock, &ma);
+		pthread_mutexattr_destroy(&ma);
+	}
 	sc->render = render;
 	sc->display = display;
 	sc->dfd = display->fd;
@@ -1019,6 +1070,9 @@ void present_swapchain_destroy(struct present_swapchain *sc)
 {
 	if (!sc)
 		return;
+	/* waits for a call of another thread to return; calls after destroy
+	 * are the application's bug, as in DXGI after the final Release */
+	pthread_mutex_lock(&sc->lock);
 	if (!sc_removed(sc)) {
 		cancel_queued(sc);
 		/* leave the blank buffer on screen so nothing we free is shown */
@@ -1039,6 +1093,8 @@ void present_swapchain_destroy(struct present_swapchain *sc)
 		close(sc->efd);
 	free(sc->t_target);
 	free(sc->t_actual);
+	pthread_mutex_unlock(&sc->lock);
+	pthread_mutex_destroy(&sc->lock);
 	free(sc);
 }
 
@@ -1049,6 +1105,7 @@ int present_swapchain_get_buffer(struct present_swapchain *sc, unsigned int inde
 {
 	if (!sc || !out)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (index >= sc->desc.buffer_count)
 		return sc_fail(sc, PRESENT_E_INVALID_ARG, "buffer %u of %u", index, sc->desc.buffer_count);
 	if (sc_removed(sc))
@@ -1067,6 +1124,7 @@ int present_swapchain_current_back_buffer(struct present_swapchain *sc)
 {
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (sc_removed(sc))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
 	return (int)sc->cur;
@@ -1080,6 +1138,7 @@ int present_swapchain_resize(struct present_swapchain *sc, unsigned int count, u
 
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	nd = sc->desc;
 	if (count)
 		nd.buffer_count = count;
@@ -1128,6 +1187,7 @@ int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_i
 
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (sc_removed(sc) || present_adapter_removed(sc->display))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
 	c = drmModeGetConnector(sc->dfd, sc->connector_id);
@@ -1152,8 +1212,9 @@ int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_i
 		return ret;
 	}
 	sc->onscreen = -1;
-	sc->period_ns = (uint64_t)sc->mode.htotal * sc->mode.vtotal * 1000000ull /
-			(sc->mode.clock ? sc->mode.clock : 1);
+	/* a mode set restores the mode's own period, unboosted */
+	sc->boost = false;
+	set_period(sc, mode_period(&sc->mode));
 	sc->next_duration_ns = 0;
 	reference_vblank(sc);
 	present_adapter_refresh(sc->display);
@@ -1166,6 +1227,7 @@ int present_swapchain_path(struct present_swapchain *sc, struct present_path *ou
 {
 	if (!sc || !out)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	*out = sc->path;
 	return 0;
 }
@@ -1321,6 +1383,7 @@ static int submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t 
 		/* drain hint: wait for the pending flips, then resubmit */
 		if (!sc->nframes)
 			return sc_fail(sc, PRESENT_E_IO, "FLIPQ_SUBMIT: retry with nothing pending");
+		sc->ctr.drain_waits++;
 		while (sc->nframes) {
 			int r = present_swapchain_dispatch(sc, 1000);
 
@@ -1410,6 +1473,7 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (interval > 4 || (flags & ~(PRESENT_DO_NOT_WAIT | PRESENT_ALLOW_TEARING |
 				       PRESENT_RESTART | PRESENT_TEST)))
 		return sc_fail(sc, PRESENT_E_INVALID_ARG, "sync interval %u / flags %#x", interval, flags);
@@ -1452,7 +1516,7 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 		/* the previous flip's vblank: the expected one of the last
 		 * queued frame, or the last vblank seen */
 		uint64_t prev = sc->nframes ? sc->last_vbl_ns : 0;
-		uint64_t p = sc->period_ns;
+		uint64_t p = sc->grid_ns;
 
 		if (!prev) {
 			/* latest vblank at or before now */
@@ -1462,11 +1526,14 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 				base += (f.submit_ns - base) / p * p;
 			prev = base;
 		}
+		/* intervals count periods of the fixed refresh, boosted or
+		 * not; the boost variant when the output can boost */
 		if (interval) {
-			f.target_ns = present_interval_target(prev, p, interval, 0);
+			f.target_ns = present_interval_target(prev, sc->period_ns, interval,
+							      sc->fastest_ns);
 		} else if (sc->desc.swap_effect == PRESENT_SWAP_FLIP_SEQUENTIAL && sc->nframes) {
 			/* sequential: never replace a frame not yet shown */
-			f.target_ns = present_interval_target(prev, p, 1, 0);
+			f.target_ns = present_interval_target(prev, sc->period_ns, 1, sc->fastest_ns);
 		} else {
 			f.target_ns = 0;	/* as soon as possible; latest wins */
 		}
@@ -1527,7 +1594,7 @@ static bool is_multiple(uint64_t a, uint64_t b)
 /* Expected vblank of a frame with target @t on the current grid. */
 static uint64_t expect_of(struct present_swapchain *sc, uint64_t t)
 {
-	uint64_t base = sc->ref_vbl_ns, p = sc->period_ns;
+	uint64_t base = sc->ref_vbl_ns, p = sc->grid_ns;
 
 	return p && t > base ? base + (t - base + p - 1) / p * p : base + p;
 }
@@ -1539,12 +1606,12 @@ int present_swapchain_set_refresh(struct present_swapchain *sc, uint64_t period_
 
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (!period_ns)
-		period_ns = (uint64_t)sc->mode.htotal * sc->mode.vtotal * 1000000ull /
-			    (sc->mode.clock ? sc->mode.clock : 1);
-	if (period_ns < 4166667 || period_ns > 100000000)
-		return sc_fail(sc, PRESENT_E_INVALID_ARG, "period %llu ns (4166667..100000000)",
-			       (unsigned long long)period_ns);
+		period_ns = mode_period(&sc->mode);
+	if (period_ns < VRR_MIN_PERIOD_NS || period_ns > VRR_MAX_PERIOD_NS)
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "period %llu ns (%llu..%llu)",
+			       (unsigned long long)period_ns, VRR_MIN_PERIOD_NS, VRR_MAX_PERIOD_NS);
 	if (sc_removed(sc) || present_adapter_removed(sc->display))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
 	if (!sc->flipq)
@@ -1567,8 +1634,9 @@ int present_swapchain_set_refresh(struct present_swapchain *sc, uint64_t period_
 	}
 	if (ret < 0)
 		return ret;
-	sc->period_ns = period_ns;
-	sc->next_duration_ns = period_ns;
+	/* a boost goes on at the fastest multiple of the new refresh, if any */
+	set_period(sc, period_ns);
+	sc->next_duration_ns = sc->grid_ns;
 	sc->last_vbl_ns = 0;
 	for (unsigned int i = 0; i < sc->nrequeue; i++) {
 		struct frame f = sc->requeue[i];
@@ -1578,7 +1646,8 @@ int present_swapchain_set_refresh(struct present_swapchain *sc, uint64_t period_
 		if (!sc->nframes && period_ns && now > prev)
 			prev += (now - prev) / period_ns * period_ns;
 		f.present_id = sc->next_present_id++;
-		f.target_ns = present_interval_target(prev, period_ns, f.interval ? f.interval : 1, 0);
+		f.target_ns = present_interval_target(prev, period_ns, f.interval ? f.interval : 1,
+						      sc->fastest_ns);
 		f.submit_ns = now;
 		f.expect_ns = expect_of(sc, f.target_ns);
 		ret = submit_flipq(sc, &f, sc->scan_fb[f.buf], VFLIPQ_FLIP_ON_NEXT_VSYNC);
@@ -1600,13 +1669,55 @@ int present_swapchain_set_refresh(struct present_swapchain *sc, uint64_t period_
 
 uint64_t present_swapchain_refresh_period(struct present_swapchain *sc)
 {
-	return sc ? sc->period_ns : 0;
+	if (!sc)
+		return 0;
+	SC_LOCK(sc);
+	return sc->period_ns;
+}
+
+uint64_t present_swapchain_boost_period(struct present_swapchain *sc)
+{
+	if (!sc)
+		return 0;
+	SC_LOCK(sc);
+	return sc->fastest_ns;
+}
+
+int present_swapchain_set_boost(struct present_swapchain *sc, bool on)
+{
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
+	if (sc_removed(sc) || present_adapter_removed(sc->display))
+		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	if (!sc->flipq)
+		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "refresh changes need the flip queue");
+	if (on && !sc->fastest_ns)
+		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED,
+			       "output cannot boost a %llu ns refresh (range %llu..%llu ns, %u visible lines)",
+			       (unsigned long long)sc->period_ns,
+			       (unsigned long long)sc->display->info.refresh_min_ns,
+			       (unsigned long long)sc->display->info.refresh_max_ns, sc->mode.vdisplay);
+	if (on == sc->boost)
+		return 0;
+	sc->boost = on;
+	sc->grid_ns = on ? sc->fastest_ns : sc->period_ns;
+	/*
+	 * The new frame duration rides on the next flip.  Queued frames are
+	 * not waited for here: the driver refuses a duration change behind
+	 * them with -EAGAIN (drain all planes) and present waits and
+	 * resubmits.  Their targets hold on either grid: the fast one
+	 * divides the fixed one.
+	 */
+	sc->next_duration_ns = sc->grid_ns;
+	return 0;
 }
 
 int present_swapchain_set_max_frame_latency(struct present_swapchain *sc, unsigned int max)
 {
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (present_latency_set_max(&sc->lat, max))
 		return sc_fail(sc, PRESENT_E_INVALID_ARG, "max frame latency %u (1..16)", max);
 	update_waitable(sc);
@@ -1615,7 +1726,10 @@ int present_swapchain_set_max_frame_latency(struct present_swapchain *sc, unsign
 
 int present_swapchain_get_max_frame_latency(struct present_swapchain *sc)
 {
-	return sc ? (int)sc->lat.max : PRESENT_E_INVALID_ARG;
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
+	return (int)sc->lat.max;
 }
 
 int present_swapchain_waitable_fd(struct present_swapchain *sc)
@@ -1634,6 +1748,7 @@ int present_swapchain_frame_statistics(struct present_swapchain *sc,
 
 	if (!sc || !out)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	ret = present_swapchain_dispatch(sc, 0);
 	if (ret < 0)
 		return ret;
@@ -1647,6 +1762,7 @@ int present_swapchain_last_present_count(struct present_swapchain *sc, uint32_t 
 {
 	if (!sc || !out)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (sc_removed(sc))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
 	*out = sc->present_count;
@@ -1660,6 +1776,7 @@ int present_swapchain_wait_vblank(struct present_swapchain *sc, uint64_t *out_ns
 
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (sc_removed(sc))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
 	memset(&vbl, 0, sizeof(vbl));
@@ -1683,6 +1800,7 @@ int present_swapchain_counters(struct present_swapchain *sc, struct present_coun
 {
 	if (!sc || !out)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	*out = sc->ctr;
 	return 0;
 }
@@ -1694,6 +1812,7 @@ int present_swapchain_timing(struct present_swapchain *sc, uint64_t *targets, ui
 
 	if (!sc || !sc->t_target)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	have = sc->timing_n < TIMING_RING ? sc->timing_n : TIMING_RING;
 	if (n > have)
 		n = (unsigned int)have;
