@@ -41,7 +41,8 @@ struct bo {
 struct frame {
 	uint64_t present_id;
 	uint32_t present_count;
-	uint32_t buf;
+	uint32_t buf;		/* scan_fb index shown */
+	uint32_t back;		/* back buffer it holds (blt model: copied from) */
 	uint64_t target_ns;	/* 0: as soon as possible */
 	uint64_t expect_ns;	/* the first vblank >= target (predicted) */
 	uint64_t submit_ns;
@@ -56,6 +57,9 @@ struct present_swapchain {
 	struct present_path_facts facts;
 	int dfd;			/* display fd */
 	uint32_t connector_id, crtc_id, crtc_index, plane_id;
+	int output;			/* index in the display adapter */
+	char output_name[32];
+	bool output_gone;		/* seen disconnected, not moved yet */
 	drmModeModeInfo mode;
 	uint64_t period_ns;		/* fixed refresh: intervals count these */
 	uint64_t grid_ns;		/* period the CRTC runs at (boosted or not) */
@@ -70,7 +74,9 @@ struct present_swapchain {
 	uint32_t import_fb[MAX_BUFS];	/* two-copy engine: copy source */
 	struct bo local[MAX_BUFS];	/* display-local buffers */
 	struct bo blank;		/* shown at creation/destroy */
-	unsigned int cur;
+	unsigned int cur;		/* back buffer to draw into */
+	bool blt_model;			/* blt swap effect, see disp_index() */
+	unsigned int slot;		/* blt model: next display-side buffer */
 
 	bool flipq;			/* hardware flip queue in use */
 	uint32_t depth;
@@ -170,6 +176,15 @@ static int sc_errno(struct present_swapchain *sc, int err, const char *what)
 static bool sc_removed(struct present_swapchain *sc)
 {
 	return sc->display->removed || sc->render->removed;
+}
+
+/* PRESENT_E_DEVICE_REMOVED (with its message) once the display adapter
+ * went away, else 0. */
+static int check_removed(struct present_swapchain *sc)
+{
+	if (sc_removed(sc) || present_adapter_removed(sc->display))
+		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	return 0;
 }
 
 static uint32_t bpp_of(uint32_t format)
@@ -386,8 +401,12 @@ static int setup_output(struct present_swapchain *sc, int output)
 	ret = present_adapter_output(d, output, &o);
 	if (ret)
 		return sc_fail(sc, ret, "no output %d", output);
-	if (o->writeback || !o->connected)
-		return sc_fail(sc, PRESENT_E_INVALID_ARG, "output %s is not a connected display", o->name);
+	if (o->writeback)
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "output %s is a writeback connector", o->name);
+	if (!o->connected)
+		return sc_fail(sc, PRESENT_E_DISCONNECTED, "output %s is disconnected", o->name);
+	sc->output = output;
+	snprintf(sc->output_name, sizeof(sc->output_name), "%s", o->name);
 	sc->connector_id = o->connector_id;
 	sc->crtc_id = o->crtc_id;
 	sc->crtc_index = o->crtc_index;
@@ -465,7 +484,8 @@ static void query_scanout(struct present_swapchain *sc)
 		sc->facts.opt_out = true;
 }
 
-static void free_buffers(struct present_swapchain *sc)
+/* The path's buffers on the display side; the back buffers stay. */
+static void free_display_side(struct present_swapchain *sc)
 {
 	for (int i = 0; i < MAX_BUFS; i++) {
 		if (sc->import_fb[i])
@@ -474,23 +494,33 @@ static void free_buffers(struct present_swapchain *sc)
 		    sc->scan_fb[i] != sc->local[i].fb_id)
 			drmModeRmFB(sc->dfd, sc->scan_fb[i]);
 		sc->import_fb[i] = sc->scan_fb[i] = 0;
-		bo_destroy(&sc->back[i]);
 		bo_destroy(&sc->local[i]);
 	}
 }
 
+static void free_buffers(struct present_swapchain *sc)
+{
+	free_display_side(sc);
+	for (int i = 0; i < MAX_BUFS; i++)
+		bo_destroy(&sc->back[i]);
+}
+
 static int setup_copy_path(struct present_swapchain *sc);
 
-/* Allocate the buffers, decide the path, set the path's buffers up. */
-static int build(struct present_swapchain *sc)
+/* Decide the path for the back buffers and the output as they are now,
+ * and set the path's display-side buffers up. */
+static int decide(struct present_swapchain *sc)
 {
 	struct present_swapchain_desc *d = &sc->desc;
 	bool same = sc->render == sc->display;
-	int rfd = sc->render->fd, ret;
+	int ret;
 
+	memset(&sc->facts, 0, sizeof(sc->facts));
+	sc->plane_id = 0;
 	sc->facts.same_adapter = same;
 	sc->facts.tier = sc->display->info.caso_tier;
 	sc->facts.blt_effect = d->swap_effect >= PRESENT_SWAP_BLT_SEQUENTIAL;
+	sc->blt_model = sc->facts.blt_effect;
 	/* a 90/270 rotated back buffer matches the output with w and h swapped */
 	if (d->rotation == 90 || d->rotation == 270)
 		sc->facts.size_mismatch = d->width != sc->mode.vdisplay ||
@@ -504,12 +534,6 @@ static int build(struct present_swapchain *sc)
 	if (ret)
 		return ret;
 	query_scanout(sc);
-
-	for (unsigned int i = 0; i < d->buffer_count; i++) {
-		ret = bo_create(sc, rfd, d->width, d->height, d->format, same, &sc->back[i]);
-		if (ret)
-			return ret;
-	}
 	sc->facts.static_check = true;
 	present_decide_path(&sc->facts, &sc->path);
 	if (sc->path.kind == PRESENT_PATH_DIRECT_FLIP || sc->path.kind == PRESENT_PATH_CASO_ONE_COPY) {
@@ -538,6 +562,21 @@ static int build(struct present_swapchain *sc)
 	if (sc->path.kind == PRESENT_PATH_DIRECT_FLIP || sc->path.kind == PRESENT_PATH_CASO_ONE_COPY)
 		return 0;
 	return setup_copy_path(sc);
+}
+
+/* Allocate the back buffers, decide the path, set the path's buffers up. */
+static int build(struct present_swapchain *sc)
+{
+	struct present_swapchain_desc *d = &sc->desc;
+	int ret;
+
+	for (unsigned int i = 0; i < d->buffer_count; i++) {
+		ret = bo_create(sc, sc->render->fd, d->width, d->height, d->format,
+				sc->render == sc->display, &sc->back[i]);
+		if (ret)
+			return ret;
+	}
+	return decide(sc);
 }
 
 /* Copy paths: display-local buffers matching the output. */
@@ -645,6 +684,19 @@ static bool buf_busy(struct present_swapchain *sc, unsigned int b)
 	return false;
 }
 
+/*
+ * The display-side buffer the next present goes to.  Flip model: the one
+ * of the current back buffer (the buffer itself, or its proxy/copy), so a
+ * back buffer is busy while it or its copy is queued or on screen.  Blt
+ * model (DXGI's blt swap effects): present copies the back buffer into the
+ * displayed surface, a ring of display-side buffers of its own; the back
+ * buffer is free again as soon as the copy is done.
+ */
+static unsigned int disp_index(const struct present_swapchain *sc)
+{
+	return sc->blt_model ? sc->slot : sc->cur;
+}
+
 /* Can the current back buffer be presented (and drawn into) now? */
 static bool ready(struct present_swapchain *sc)
 {
@@ -652,7 +704,7 @@ static bool ready(struct present_swapchain *sc)
 		return false;
 	if (sc->flipq ? sc->nframes >= sc->depth : sc->flip_pending)
 		return false;
-	return !buf_busy(sc, sc->cur);
+	return !buf_busy(sc, disp_index(sc));
 }
 
 static void record_timing(struct present_swapchain *sc, const struct frame *f, uint64_t actual)
@@ -1108,6 +1160,8 @@ int present_swapchain_get_buffer(struct present_swapchain *sc, unsigned int inde
 	SC_LOCK(sc);
 	if (index >= sc->desc.buffer_count)
 		return sc_fail(sc, PRESENT_E_INVALID_ARG, "buffer %u of %u", index, sc->desc.buffer_count);
+	if (index && sc->desc.swap_effect == PRESENT_SWAP_BLT_DISCARD)
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "blt-discard: only buffer 0 is accessible");
 	if (sc_removed(sc))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
 	out->map = sc->back[index].map;
@@ -1171,12 +1225,15 @@ int present_swapchain_resize(struct present_swapchain *sc, unsigned int count, u
 	}
 	sc->desc = nd;
 	sc->cur = 0;
-	memset(&sc->facts, 0, sizeof(sc->facts));
-	sc->plane_id = 0;
+	sc->slot = 0;
 	ret = build(sc);
 	update_waitable(sc);
 	return ret;
 }
+
+static void cancel_for_requeue(struct present_swapchain *sc);
+static int redecide_output(struct present_swapchain *sc);
+static int requeue_frames(struct present_swapchain *sc, bool copy);
 
 int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_index,
 			       bool resize_buffers)
@@ -1188,8 +1245,9 @@ int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_i
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
 	SC_LOCK(sc);
-	if (sc_removed(sc) || present_adapter_removed(sc->display))
-		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	ret = check_removed(sc);
+	if (ret)
+		return ret;
 	c = drmModeGetConnector(sc->dfd, sc->connector_id);
 	if (!c)
 		return sc_errno(sc, errno, "connector");
@@ -1200,7 +1258,21 @@ int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_i
 	old = sc->mode;
 	sc->mode = c->modes[mode_index];
 	drmModeFreeConnector(c);
-	/* every queued frame completes or is cancelled before a mode change */
+	if (!resize_buffers) {
+		/* the back buffers stay: queued frames go on in the new mode */
+		cancel_for_requeue(sc);
+		ret = redecide_output(sc);
+		if (ret) {
+			sc->mode = old;
+			sc->ctr.cancelled += sc->nrequeue;
+			sc->nrequeue = 0;
+			return ret;
+		}
+		present_adapter_refresh(sc->display);
+		return requeue_frames(sc, true);
+	}
+	/* new buffers (DXGI ResizeBuffers): queued frames complete or are
+	 * cancelled first */
 	cancel_queued(sc);
 	bo_destroy(&sc->blank);
 	ret = bo_create(sc, sc->dfd, sc->mode.hdisplay, sc->mode.vdisplay, DRM_FORMAT_XRGB8888, true,
@@ -1218,9 +1290,8 @@ int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_i
 	sc->next_duration_ns = 0;
 	reference_vblank(sc);
 	present_adapter_refresh(sc->display);
-	/* re-decide the path for the new output size (DXGI ResizeBuffers) */
-	return present_swapchain_resize(sc, 0, resize_buffers ? 0 : sc->desc.width,
-					resize_buffers ? 0 : sc->desc.height, 0);
+	/* buffers of the new output size, the path decided again */
+	return present_swapchain_resize(sc, 0, 0, 0, 0);
 }
 
 int present_swapchain_path(struct present_swapchain *sc, struct present_path *out)
@@ -1320,12 +1391,12 @@ static void cpu_blt(const struct bo *src, struct bo *dst, uint32_t rot)
 	}
 }
 
-static int engine_copy(struct present_swapchain *sc, unsigned int b)
+static int engine_copy(struct present_swapchain *sc, unsigned int b, unsigned int d)
 {
 	struct drm_vflipq_copy c = {
-		.src_fb = sc->import_fb[b], .dst_fb = sc->local[b].fb_id,
+		.src_fb = sc->import_fb[b], .dst_fb = sc->local[d].fb_id,
 		.src_rect = { 0, 0, sc->back[b].width, sc->back[b].height },
-		.dst_rect = { 0, 0, sc->local[b].width, sc->local[b].height },
+		.dst_rect = { 0, 0, sc->local[d].width, sc->local[d].height },
 	};	/* out_fence_fd: zero on input */
 
 	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_COPY, &c))
@@ -1334,12 +1405,13 @@ static int engine_copy(struct present_swapchain *sc, unsigned int b)
 	if (c.out_fence_fd >= 0)
 		close(c.out_fence_fd);
 	sc->ctr.copies++;
-	sc->ctr.bytes_copied += (uint64_t)sc->local[b].width * sc->local[b].height *
-				(bpp_of(sc->local[b].format) / 8);
+	sc->ctr.bytes_copied += (uint64_t)sc->local[d].width * sc->local[d].height *
+				(bpp_of(sc->local[d].format) / 8);
 	return 0;
 }
 
-static int do_copies(struct present_swapchain *sc, unsigned int b)
+/* The present-time copies of back buffer @b to display-side buffer @d. */
+static int do_copies(struct present_swapchain *sc, unsigned int b, unsigned int d)
 {
 	switch (sc->path.kind) {
 	case PRESENT_PATH_DIRECT_FLIP:
@@ -1350,11 +1422,11 @@ static int do_copies(struct present_swapchain *sc, unsigned int b)
 			sc->ctr.copies += 0;
 		return 0;
 	case PRESENT_PATH_TWO_COPY_ENGINE:
-		return engine_copy(sc, b);
+		return engine_copy(sc, b, d);
 	default:
-		cpu_blt(&sc->back[b], &sc->local[b], sc->desc.rotation);
+		cpu_blt(&sc->back[b], &sc->local[d], sc->desc.rotation);
 		sc->ctr.copies++;
-		sc->ctr.bytes_copied += (uint64_t)sc->local[b].pitch * sc->local[b].height;
+		sc->ctr.bytes_copied += (uint64_t)sc->local[d].pitch * sc->local[d].height;
 		return 0;
 	}
 }
@@ -1463,11 +1535,260 @@ static int redecide_after_failed_flip(struct present_swapchain *sc)
 	return setup_copy_path(sc);
 }
 
+/* ---- requeue, output and mode changes --------------------------------------- */
+
+static uint64_t expect_of(struct present_swapchain *sc, uint64_t t);
+
+/* Cancel the queued frames into requeue[] (not counted as cancelled). */
+static void cancel_for_requeue(struct present_swapchain *sc)
+{
+	sc->requeueing = true;
+	sc->nrequeue = 0;
+	cancel_queued(sc);
+	sc->requeueing = false;
+}
+
+/*
+ * Submit again the frames cancel_for_requeue() kept, with targets computed
+ * on the grid of now (WDDM requeues flips whose target no longer holds);
+ * @copy: the path changed, so the copy paths copy the back buffers again.
+ * Without a flip queue only the newest goes (one flip in flight), the
+ * others count as replaced.
+ */
+static int requeue_frames(struct present_swapchain *sc, bool copy)
+{
+	unsigned int first = 0;
+	int ret = 0;
+
+	if (!sc->flipq && sc->nrequeue > 1) {
+		first = sc->nrequeue - 1;
+		sc->ctr.cancelled += first;
+	}
+	sc->last_vbl_ns = 0;
+	for (unsigned int i = first; i < sc->nrequeue; i++) {
+		struct frame f = sc->requeue[i];
+		uint64_t prev = sc->nframes ? sc->last_vbl_ns : sc->ref_vbl_ns;
+		uint64_t now = present_now_ns(), p = sc->period_ns;
+
+		if (!sc->nframes && p && now > prev)
+			prev += (now - prev) / p * p;
+		f.present_id = sc->next_present_id++;
+		f.target_ns = present_interval_target(prev, p, f.interval ? f.interval : 1,
+						      sc->fastest_ns);
+		f.submit_ns = now;
+		f.expect_ns = expect_of(sc, f.target_ns);
+		ret = copy ? do_copies(sc, f.back, f.buf) : 0;
+		if (!ret && sc->flipq)
+			ret = submit_flipq(sc, &f, sc->scan_fb[f.buf], VFLIPQ_FLIP_ON_NEXT_VSYNC);
+		else if (!ret)
+			ret = submit_atomic(sc, &f, sc->scan_fb[f.buf], false);
+		if (ret) {
+			/* the rest is lost: count it */
+			sc->ctr.cancelled += sc->nrequeue - i;
+			break;
+		}
+		present_latency_submit(&sc->lat);
+		sc->frames[sc->nframes++] = f;
+		sc->last_vbl_ns = f.expect_ns;
+		sc->ctr.requeued++;
+		if (sc->flipq)
+			set_irq_target(sc, f.present_id);
+	}
+	sc->nrequeue = 0;
+	update_waitable(sc);
+	return ret;
+}
+
+/*
+ * The chain's output or its mode changed (a mode set by someone else, a
+ * move, a reconnect): light the output in sc->mode with a new blank buffer,
+ * then decide the path again for the back buffers as they are (their
+ * contents stay).  The caller cancelled the queued frames for requeueing.
+ */
+static int redecide_output(struct present_swapchain *sc)
+{
+	struct bo blank = { 0 };
+	int ret;
+
+	ret = bo_create(sc, sc->dfd, sc->mode.hdisplay, sc->mode.vdisplay, DRM_FORMAT_XRGB8888,
+			true, &blank);
+	if (!ret && !sc->plane_id)
+		ret = find_primary_plane(sc);
+	if (!ret)
+		ret = commit_modeset(sc, blank.fb_id, sc->mode.hdisplay, sc->mode.vdisplay, false);
+	if (ret) {
+		bo_destroy(&blank);
+		return ret;
+	}
+	/* the blank buffer is on screen: the old path's buffers can go */
+	bo_destroy(&sc->blank);
+	sc->blank = blank;
+	sc->onscreen = -1;
+	free_display_side(sc);
+	sc->boost = false;
+	set_period(sc, mode_period(&sc->mode));
+	sc->next_duration_ns = 0;
+	reference_vblank(sc);
+	ret = decide(sc);
+	if (!ret)
+		snprintf(sc->path.reason + strlen(sc->path.reason),
+			 sizeof(sc->path.reason) - strlen(sc->path.reason), " (on %s, %ux%u)",
+			 sc->output_name, sc->mode.hdisplay, sc->mode.vdisplay);
+	return ret;
+}
+
+static bool same_mode(const drmModeModeInfo *a, const drmModeModeInfo *b)
+{
+	return a->hdisplay == b->hdisplay && a->vdisplay == b->vdisplay &&
+	       a->htotal == b->htotal && a->vtotal == b->vtotal && a->clock == b->clock &&
+	       a->flags == b->flags;
+}
+
+/*
+ * Before each present: is the output still connected, still in the chain's
+ * mode?  A disconnected output fails (its queued frames cancelled: nobody
+ * would see them); a mode changed under the chain, or a CRTC found off
+ * after a reconnect, re-decides the path there and requeues the frames.
+ */
+static int check_output(struct present_swapchain *sc)
+{
+	drmModeConnector *c = drmModeGetConnectorCurrent(sc->dfd, sc->connector_id);
+	drmModeCrtc *crtc;
+	drmModeModeInfo m;
+	bool gone, changed;
+	int ret;
+
+	if (!c)
+		return sc_errno(sc, errno, "connector");
+	/* "unknown" (never probed) is not gone */
+	gone = c->connection == DRM_MODE_DISCONNECTED;
+	drmModeFreeConnector(c);
+	if (gone) {
+		if (!sc->output_gone)
+			cancel_queued(sc);
+		sc->output_gone = true;
+		return sc_fail(sc, PRESENT_E_DISCONNECTED,
+			       "output %s disconnected: present_swapchain_set_output() moves the chain",
+			       sc->output_name);
+	}
+	crtc = drmModeGetCrtc(sc->dfd, sc->crtc_id);
+	if (!crtc)
+		return sc_errno(sc, errno, "CRTC");
+	changed = !crtc->mode_valid || !same_mode(&crtc->mode, &sc->mode);
+	m = crtc->mode_valid ? crtc->mode : sc->mode;
+	drmModeFreeCrtc(crtc);
+	if (!changed && !sc->output_gone)
+		return 0;
+	cancel_for_requeue(sc);
+	sc->mode = m;
+	sc->output_gone = false;
+	ret = redecide_output(sc);
+	if (!ret)
+		ret = requeue_frames(sc, true);
+	else
+		sc->nrequeue = 0;
+	return ret;
+}
+
+/* Turn the chain's CRTC off (the chain moves to another output). */
+static void release_output(struct present_swapchain *sc)
+{
+	drmModeAtomicReq *req = drmModeAtomicAlloc();
+
+	if (!req)
+		return;
+	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID", 0);
+	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_ID", 0);
+	add(req, sc->dfd, sc->connector_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", 0);
+	add(req, sc->dfd, sc->crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", 0);
+	add(req, sc->dfd, sc->crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", 0);
+	drmModeAtomicCommit(sc->dfd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
+	drmModeAtomicFree(req);
+}
+
+/*
+ * The output a chain may move to: index of @output (-1: the default) after
+ * re-reading the outputs (hotplug), or a negative error code.
+ */
+static int pick_output(struct present_swapchain *sc, int output)
+{
+	const struct present_output *o;
+	int ret = present_adapter_refresh(sc->display);
+
+	if (ret)
+		return sc_fail(sc, ret, "re-reading the outputs: %s", present_strerror(ret));
+	if (output < 0)
+		output = present_adapter_default_output(sc->display);
+	if (output < 0)
+		return sc_fail(sc, PRESENT_E_DISCONNECTED, "no connected output");
+	if (present_adapter_output(sc->display, output, &o))
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "no output %d", output);
+	if (o->writeback)
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "output %s is a writeback connector",
+			       o->name);
+	if (!o->connected)
+		return sc_fail(sc, PRESENT_E_DISCONNECTED, "output %s is disconnected", o->name);
+	return output;
+}
+
+int present_swapchain_set_output(struct present_swapchain *sc, int output)
+{
+	uint32_t old_connector, old_crtc;
+	int ret;
+
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
+	ret = check_removed(sc);
+	output = ret ? ret : pick_output(sc, output);
+	if (output < 0)
+		return output;
+	if (output == sc->output && !sc->output_gone)
+		return 0;
+	cancel_for_requeue(sc);
+	old_connector = sc->connector_id;
+	old_crtc = sc->crtc_id;
+	flipq_teardown(sc);
+	ret = setup_output(sc, output);
+	if (!ret && sc->crtc_id != old_crtc) {
+		uint32_t c = sc->connector_id, k = sc->crtc_id;
+
+		/* off with the old CRTC, nothing of ours on it any more */
+		sc->connector_id = old_connector;
+		sc->crtc_id = old_crtc;
+		release_output(sc);
+		sc->connector_id = c;
+		sc->crtc_id = k;
+		sc->plane_id = 0;
+	}
+	sc->output_gone = false;
+	if (!ret)
+		ret = redecide_output(sc);
+	if (!ret && sc->flipq && flipq_setup(sc)) {
+		/* the new CRTC takes page flips instead */
+		sc->flipq = false;
+		sc->depth = 1;
+	}
+	if (!ret)
+		return requeue_frames(sc, true);
+	sc->ctr.cancelled += sc->nrequeue;
+	sc->nrequeue = 0;
+	return ret;
+}
+
+int present_swapchain_output(struct present_swapchain *sc)
+{
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
+	return sc->output;
+}
+
 int present_swapchain_present(struct present_swapchain *sc, unsigned int interval,
 			      unsigned int flags)
 {
 	struct frame f;
-	unsigned int b;
+	unsigned int b, d;
 	bool tear;
 	int ret;
 
@@ -1483,6 +1804,9 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 			       "allow-tearing needs interval 0 and a chain created with it");
 	if (sc_removed(sc) || present_adapter_removed(sc->display) || present_adapter_removed(sc->render))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	ret = check_output(sc);
+	if (ret)
+		return ret;
 	if (flags & PRESENT_TEST)
 		return 0;
 	ret = present_swapchain_dispatch(sc, 0);
@@ -1500,12 +1824,14 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 			return ret;
 	}
 	b = sc->cur;
-	ret = do_copies(sc, b);
+	d = disp_index(sc);
+	ret = do_copies(sc, b, d);
 	if (ret)
 		return ret;
 
 	memset(&f, 0, sizeof(f));
-	f.buf = b;
+	f.buf = d;
+	f.back = b;
 	f.present_id = sc->next_present_id++;
 	if (!f.present_id)
 		f.present_id = sc->next_present_id++;
@@ -1545,18 +1871,18 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 		}
 	}
 	if (sc->flipq)
-		ret = submit_flipq(sc, &f, sc->scan_fb[b],
+		ret = submit_flipq(sc, &f, sc->scan_fb[d],
 				   tear ? VFLIPQ_FLIP_IMMEDIATE : VFLIPQ_FLIP_ON_NEXT_VSYNC);
 	else
-		ret = submit_atomic(sc, &f, sc->scan_fb[b], tear);
+		ret = submit_atomic(sc, &f, sc->scan_fb[d], tear);
 	if (ret == PRESENT_E_INVALID_ARG && redecide_after_failed_flip(sc) == 0) {
 		/* as DWM after a failed present-time check: copy instead */
-		ret = do_copies(sc, b);
+		ret = do_copies(sc, b, d);
 		if (!ret && sc->flipq)
-			ret = submit_flipq(sc, &f, sc->scan_fb[b],
+			ret = submit_flipq(sc, &f, sc->scan_fb[d],
 					   tear ? VFLIPQ_FLIP_IMMEDIATE : VFLIPQ_FLIP_ON_NEXT_VSYNC);
 		else if (!ret)
-			ret = submit_atomic(sc, &f, sc->scan_fb[b], tear);
+			ret = submit_atomic(sc, &f, sc->scan_fb[d], tear);
 	}
 	if (ret)
 		return ret;
@@ -1567,10 +1893,19 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 	sc->last_vbl_ns = f.expect_ns;
 	sc->present_count++;
 	sc->ctr.presented++;
-	sc->cur = (sc->cur + 1) % sc->desc.buffer_count;
+	if (sc->blt_model) {
+		/* discard: buffer 0 is the back buffer, its contents are
+		 * undefined after present; sequential: the buffers rotate,
+		 * each keeping its contents */
+		sc->slot = (sc->slot + 1) % sc->desc.buffer_count;
+		if (sc->desc.swap_effect == PRESENT_SWAP_BLT_SEQUENTIAL)
+			sc->cur = (sc->cur + 1) % sc->desc.buffer_count;
+	} else {
+		sc->cur = (sc->cur + 1) % sc->desc.buffer_count;
+	}
 	/* blocking present: return once the next back buffer can be drawn
 	 * into (with 2 buffers: once this frame replaced it on screen) */
-	while (!(flags & PRESENT_DO_NOT_WAIT) && buf_busy(sc, sc->cur)) {
+	while (!(flags & PRESENT_DO_NOT_WAIT) && buf_busy(sc, disp_index(sc))) {
 		ret = present_swapchain_dispatch(sc, 2000);
 		if (ret == PRESENT_E_TIMEOUT)
 			return sc_fail(sc, PRESENT_E_IO, "no flip completed in 2 s");
@@ -1612,8 +1947,9 @@ int present_swapchain_set_refresh(struct present_swapchain *sc, uint64_t period_
 	if (period_ns < VRR_MIN_PERIOD_NS || period_ns > VRR_MAX_PERIOD_NS)
 		return sc_fail(sc, PRESENT_E_INVALID_ARG, "period %llu ns (%llu..%llu)",
 			       (unsigned long long)period_ns, VRR_MIN_PERIOD_NS, VRR_MAX_PERIOD_NS);
-	if (sc_removed(sc) || present_adapter_removed(sc->display))
-		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	ret = check_removed(sc);
+	if (ret)
+		return ret;
 	if (!sc->flipq)
 		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "refresh changes need the flip queue");
 	old = sc->period_ns;
@@ -1627,44 +1963,14 @@ int present_swapchain_set_refresh(struct present_swapchain *sc, uint64_t period_
 	} else if (sc->nframes) {
 		/* non-multiple: cancel the queued frames and requeue them
 		 * with targets on the new grid */
-		sc->requeueing = true;
-		sc->nrequeue = 0;
-		cancel_queued(sc);
-		sc->requeueing = false;
+		cancel_for_requeue(sc);
 	}
 	if (ret < 0)
 		return ret;
 	/* a boost goes on at the fastest multiple of the new refresh, if any */
 	set_period(sc, period_ns);
 	sc->next_duration_ns = sc->grid_ns;
-	sc->last_vbl_ns = 0;
-	for (unsigned int i = 0; i < sc->nrequeue; i++) {
-		struct frame f = sc->requeue[i];
-		uint64_t prev = sc->nframes ? sc->last_vbl_ns : sc->ref_vbl_ns;
-		uint64_t now = present_now_ns();
-
-		if (!sc->nframes && period_ns && now > prev)
-			prev += (now - prev) / period_ns * period_ns;
-		f.present_id = sc->next_present_id++;
-		f.target_ns = present_interval_target(prev, period_ns, f.interval ? f.interval : 1,
-						      sc->fastest_ns);
-		f.submit_ns = now;
-		f.expect_ns = expect_of(sc, f.target_ns);
-		ret = submit_flipq(sc, &f, sc->scan_fb[f.buf], VFLIPQ_FLIP_ON_NEXT_VSYNC);
-		if (ret) {
-			/* the rest is lost: count it */
-			sc->ctr.cancelled += sc->nrequeue - i;
-			break;
-		}
-		present_latency_submit(&sc->lat);
-		sc->frames[sc->nframes++] = f;
-		sc->last_vbl_ns = f.expect_ns;
-		sc->ctr.requeued++;
-		set_irq_target(sc, f.present_id);
-	}
-	sc->nrequeue = 0;
-	update_waitable(sc);
-	return ret;
+	return requeue_frames(sc, false);
 }
 
 uint64_t present_swapchain_refresh_period(struct present_swapchain *sc)
@@ -1685,11 +1991,14 @@ uint64_t present_swapchain_boost_period(struct present_swapchain *sc)
 
 int present_swapchain_set_boost(struct present_swapchain *sc, bool on)
 {
+	int ret;
+
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
 	SC_LOCK(sc);
-	if (sc_removed(sc) || present_adapter_removed(sc->display))
-		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	ret = check_removed(sc);
+	if (ret)
+		return ret;
 	if (!sc->flipq)
 		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "refresh changes need the flip queue");
 	if (on && !sc->fastest_ns)

@@ -244,13 +244,40 @@ PRESENT_API int present_swapchain_resize(struct present_swapchain *sc, unsigned 
  *                  they keep their size (a mismatch then takes a proxy or a
  *                  copy path)
  *
- * Queued frames complete or are cancelled first, the output is set to the
- * mode showing a blank buffer, then the chain is resized and the path
- * decided again (SCANOUT_QUERY and the static check).  Buffers obtained
- * before are invalid afterwards.  Returns 0 or an error code.
+ * The output is set to the mode showing a blank buffer and the path is
+ * decided again (SCANOUT_QUERY and the static check).  With
+ * @resize_buffers the queued frames complete or are cancelled first and the
+ * buffers are reallocated (buffers obtained before are invalid afterwards,
+ * as after DXGI's ResizeBuffers); without it the back buffers and their
+ * contents stay and the queued frames are requeued in the new mode with
+ * their targets computed on its grid (present_counters.requeued).  Returns 0
+ * or an error code.
  */
 PRESENT_API int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_index,
 					   bool resize_buffers);
+
+/**
+ * present_swapchain_set_output() - move the chain to another output
+ * @output: output index of the display adapter (-1: the default, the first
+ *          connected one)
+ *
+ * Re-reads the adapter's outputs (present_adapter_refresh(): earlier
+ * present_output pointers become invalid), turns the old CRTC off, lights
+ * the new output (its current mode, else the preferred one) with a blank
+ * buffer and decides the path there for the back buffers as they are
+ * (contents kept, sizes too: a size that does not match the new mode takes
+ * a proxy or two-copy path, as after present_swapchain_set_mode() without
+ * resizing).  Queued frames are requeued on the new output with their
+ * targets computed on its grid (present_counters.requeued).  This is the way
+ * out of PRESENT_E_DISCONNECTED.  Returns 0, PRESENT_E_INVALID_ARG (no such
+ * output, a writeback one), PRESENT_E_DISCONNECTED (@output is not
+ * connected; the chain is unchanged), PRESENT_E_DEVICE_REMOVED or an error of
+ * the modeset.
+ */
+PRESENT_API int present_swapchain_set_output(struct present_swapchain *sc, int output);
+
+/** present_swapchain_output() - the chain's output index, or an error code */
+PRESENT_API int present_swapchain_output(struct present_swapchain *sc);
 
 /**
  * present_swapchain_path() - the current path and why
