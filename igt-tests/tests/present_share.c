@@ -97,6 +97,19 @@ static bool dmabufs_settle(int want)
 	return false;
 }
 
+/* The pipes @a and @b (NULL: none), then a child: fork()'s result. */
+static pid_t fork_piped(int a[2], int b[2])
+{
+	pid_t pid;
+
+	igt_assert_eq(pipe(a), 0);
+	if (b)
+		igt_assert_eq(pipe(b), 0);
+	pid = fork();
+	igt_assert(pid >= 0);
+	return pid;
+}
+
 /*
  * Render adapter exports, a second process imports into vgem and into the
  * display device: same pixels, same dma-buf, writes go both ways.
@@ -110,10 +123,7 @@ static void test_cross_device(void)
 	void *map;
 	pid_t pid;
 
-	igt_assert_eq(pipe(tp), 0);
-	igt_assert_eq(pipe(ack), 0);
-	pid = fork();
-	igt_assert(pid >= 0);
+	pid = fork_piped(tp, ack);
 	if (pid == 0) {
 		struct present_shared_surface *v, *k;
 		struct present_surface_desc got;
@@ -242,10 +252,7 @@ static void test_lifetime(void)
 
 	igt_require_f(base >= 0, "no dma_buf/bufinfo in debugfs\n");
 
-	igt_assert_eq(pipe(tp), 0);
-	igt_assert_eq(pipe(go), 0);
-	pid = fork();
-	igt_assert(pid >= 0);
+	pid = fork_piped(tp, go);
 	if (pid == 0) {
 		struct present_surface_desc cd = desc();
 		struct present_shared_surface *s;
@@ -326,9 +333,7 @@ static void test_keyed_mutex(void)
 	uint64_t t0;
 	pid_t pid;
 
-	igt_assert_eq(pipe(tp), 0);
-	pid = fork();
-	igt_assert(pid >= 0);
+	pid = fork_piped(tp, NULL);
 	if (pid == 0) {
 		struct present_shared_surface *o;
 		volatile uint32_t *q;
@@ -396,10 +401,7 @@ static void test_keyed_mutex_abandoned(void)
 	char c = 0;
 	pid_t pid;
 
-	igt_assert_eq(pipe(tp), 0);
-	igt_assert_eq(pipe(ack), 0);
-	pid = fork();
-	igt_assert(pid >= 0);
+	pid = fork_piped(tp, ack);
 	if (pid == 0) {
 		struct present_shared_surface *o;
 		int vg = open_vgem();
@@ -446,9 +448,7 @@ static void test_queue_fifo(void)
 	int tp[2];
 	pid_t pid;
 
-	igt_assert_eq(pipe(tp), 0);
-	pid = fork();
-	igt_assert(pid >= 0);
+	pid = fork_piped(tp, NULL);
 	if (pid == 0) {
 		struct present_surface_queue *f, *w;
 		struct present_surface_desc sd;
@@ -545,10 +545,7 @@ static void test_scanout_import(void)
 	igt_require(dev.caps.caps & VFLIPQ_CAP_WRITEBACK);
 	vfq_dev_reset(&dev);
 	vfq_get_mode(dev.fd, dev.pipe[0].conn_id, 640, 480, 60, &mode);
-	igt_assert_eq(pipe(tp), 0);
-	igt_assert_eq(pipe(go), 0);
-	pid = fork();
-	igt_assert(pid >= 0);
+	pid = fork_piped(tp, go);
 	if (pid == 0) {
 		struct present_surface_desc cd = desc();
 		struct present_shared_surface *s;
@@ -681,9 +678,7 @@ static void test_queue_scanout(void)
 	igt_require(dev.caps.caps & VFLIPQ_CAP_WRITEBACK);
 	vfq_dev_reset(&dev);
 	vfq_get_mode(dev.fd, dev.pipe[0].conn_id, 640, 480, 60, &mode);
-	igt_assert_eq(pipe(tp), 0);
-	pid = fork();
-	igt_assert(pid >= 0);
+	pid = fork_piped(tp, NULL);
 	if (pid == 0) {
 		struct present_surface_queue *f, *w;
 		int fd = vfq_open_card(render_card), bad = 0;

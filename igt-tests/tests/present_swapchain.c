@@ -11,6 +11,7 @@
  * queue), and pt-gone for the removal test.
  */
 #include <poll.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -96,6 +97,16 @@ static void run_frames(struct present_swapchain *sc, int n, unsigned int interva
 	for (int i = 0; i < 50; i++)
 		if (present_swapchain_dispatch(sc, 50) == PRESENT_E_TIMEOUT)
 			break;
+}
+
+/* Queue three frames at interval 1 without waiting for any. */
+static void queue_three(struct present_swapchain *sc)
+{
+	for (int i = 0; i < 3; i++) {
+		fill(sc, i);
+		igt_assert_f(present_swapchain_present(sc, 1, PRESENT_DO_NOT_WAIT) == 0, "present: %s\n",
+			     present_swapchain_last_error(sc));
+	}
 }
 
 static void test_enumerate(void)
@@ -479,6 +490,10 @@ static void test_set_mode(void)
 	present_swapchain_path(sc, &p);
 	igt_assert_eq(p.kind, PRESENT_PATH_DIRECT_FLIP);
 	run_frames(sc, 5, 1);
+	/* buffers keeping their size: frames queued go on in the new mode
+	 * (five buffers: three queued behind the one on screen) */
+	igt_assert_eq(present_swapchain_resize(sc, 5, 0, 0, 0), 0);
+	queue_three(sc);
 	igt_assert_eq(present_swapchain_set_mode(sc, 0, false), 0);
 	igt_assert_eq(present_swapchain_get_buffer(sc, 0, &b), 0);
 	igt_assert_eq(b.width, 800);
@@ -490,8 +505,11 @@ static void test_set_mode(void)
 		struct present_counters c;
 
 		present_swapchain_counters(sc, &c);
-		igt_assert_eq_u64(c.shown + c.cancelled, 10);
-		igt_assert_lte(9, (int)c.shown);
+		igt_info("requeued %llu cancelled %llu\n", (unsigned long long)c.requeued,
+			 (unsigned long long)c.cancelled);
+		igt_assert_lte(1, (int)c.requeued);
+		igt_assert_eq_u64(c.shown + c.cancelled, 13);
+		igt_assert_lte(12, (int)c.shown);
 	}
 	present_swapchain_destroy(sc);
 }
@@ -627,6 +645,396 @@ static void test_removed_while_presenting(void)
 	vfq_cfs_rmdir("igt-pt-gone2");
 }
 
+/* Smallest of a few consecutive vblank intervals of @sc's CRTC. */
+static uint64_t vblank_interval(struct present_swapchain *sc)
+{
+	uint64_t prev = 0, t, best = ~0ull;
+
+	for (int i = 0; i < 5; i++) {
+		igt_assert_eq(present_swapchain_wait_vblank(sc, &t), 0);
+		if (prev && t - prev < best)
+			best = t - prev;
+		prev = t;
+	}
+	return best;
+}
+
+/*
+ * The boost variant fed from the output: vflipq reports its variable
+ * refresh range; 640x480@60 cannot go faster (a frame keeps its 480
+ * visible lines), 30 Hz can boost to 60 Hz.  Boosted, the CRTC runs at
+ * 60 Hz while interval 1 still means 30 Hz: every frame must land one
+ * 30 Hz period after the previous one.  The fixed-refresh formula
+ * (prev + period - period/2) would put each frame one 60 Hz vblank early.
+ */
+static void test_boost(void)
+{
+	struct present_swapchain *sc = chain("igt-pt-render", "igt-pt-t3", 0, 0);
+	struct present_adapter_info info;
+	uint64_t p0 = present_swapchain_refresh_period(sc), p30, f, iv, t[64], a[64];
+	struct present_counters c;
+	int n, on_grid = 0, pairs = 0;
+
+	present_adapter_info(adapter("igt-pt-t3"), &info);
+	igt_assert_eq_u64(info.refresh_min_ns, 4166667);
+	igt_assert_eq_u64(info.refresh_max_ns, 100000000);
+	igt_assert_eq_u64(present_swapchain_boost_period(sc), 0);
+	igt_assert_eq(present_swapchain_set_boost(sc, true), PRESENT_E_NOT_SUPPORTED);
+	igt_assert(strstr(present_swapchain_last_error(sc), "cannot boost"));
+	igt_assert_eq(present_swapchain_resize(sc, 4, 0, 0, 0), 0);
+	igt_assert_eq(present_swapchain_set_refresh(sc, 2 * p0), 0);
+	p30 = present_swapchain_refresh_period(sc);
+	f = present_swapchain_boost_period(sc);
+	igt_info("fixed %llu ns, boost %llu ns\n", (unsigned long long)p30, (unsigned long long)f);
+	igt_assert_eq_u64(f, p0);
+	run_frames(sc, 3, 1);
+	iv = vblank_interval(sc);
+	igt_assert_f(iv > p30 - f / 4 && iv < p30 + f / 4, "30 Hz: vblanks %llu ns apart\n",
+		     (unsigned long long)iv);
+
+	igt_assert_eq(present_swapchain_set_boost(sc, true), 0);
+	run_frames(sc, 20, 1);
+	present_swapchain_counters(sc, &c);
+	igt_assert_eq_u64(c.cancelled, 0);
+	n = present_swapchain_timing(sc, t, a, 20);
+	igt_assert_eq(n, 20);
+	/* the first boosted frame carried the new duration: from the next */
+	for (int i = 2; i < n; i++) {
+		int64_t d = (int64_t)(a[i] - a[i - 1]);
+
+		pairs++;
+		if (d > (int64_t)(p30 - f / 4) && d < (int64_t)(p30 + f / 4))
+			on_grid++;
+		else
+			igt_debug("gap %d: %lld ns\n", i, (long long)d);
+	}
+	igt_info("boosted: %d of %d gaps one 30 Hz period\n", on_grid, pairs);
+	igt_assert_f(on_grid * 4 >= pairs * 3, "only %d of %d gaps at 30 Hz\n", on_grid, pairs);
+	/* and the output really ran at 60 Hz meanwhile */
+	iv = vblank_interval(sc);
+	igt_assert_f(iv > f - f / 4 && iv < f + f / 4, "boosted: vblanks %llu ns apart\n",
+		     (unsigned long long)iv);
+
+	/* off again: 30 Hz vblanks */
+	igt_assert_eq(present_swapchain_set_boost(sc, false), 0);
+	run_frames(sc, 3, 1);
+	iv = vblank_interval(sc);
+	igt_assert_f(iv > p30 - f / 4 && iv < p30 + f / 4, "unboosted: vblanks %llu ns apart\n",
+		     (unsigned long long)iv);
+	/* a mode change ends the boost */
+	igt_assert_eq(present_swapchain_set_boost(sc, true), 0);
+	igt_assert_eq(present_swapchain_set_mode(sc, 0, false), 0);
+	igt_assert_eq_u64(present_swapchain_boost_period(sc), 0);
+	present_swapchain_destroy(sc);
+}
+
+/*
+ * A refresh change behind queued frames is refused by the driver with
+ * -EAGAIN and VFLIPQ_DRAIN_ALL_PLANES: present must wait for the queue to
+ * drain and resubmit the same frame, which then reaches the screen.
+ */
+static void test_drain_resubmit(void)
+{
+	struct present_swapchain *sc = chain("igt-pt-render", "igt-pt-t3", 0, 0);
+	uint64_t p0 = present_swapchain_refresh_period(sc);
+	struct present_frame_statistics st;
+	struct present_counters c;
+
+	igt_assert_eq(present_swapchain_resize(sc, 5, 0, 0, 0), 0);
+	igt_assert_eq(present_swapchain_set_max_frame_latency(sc, 4), 0);
+	igt_assert_eq(present_swapchain_set_refresh(sc, 2 * p0), 0);
+	run_frames(sc, 2, 1);
+	queue_three(sc);
+	igt_assert_eq(present_swapchain_set_boost(sc, true), 0);
+	fill(sc, 9);
+	igt_assert_f(present_swapchain_present(sc, 1, 0) == 0, "present behind the queue: %s\n",
+		     present_swapchain_last_error(sc));
+	present_swapchain_counters(sc, &c);
+	igt_info("drain waits %llu\n", (unsigned long long)c.drain_waits);
+	igt_assert_lte(1, (int)c.drain_waits);
+	igt_assert_eq(present_swapchain_wait_idle(sc, 2000), 0);
+	present_swapchain_counters(sc, &c);
+	igt_assert_eq_u64(c.presented, 6);
+	igt_assert_eq_u64(c.shown, 6);
+	igt_assert_eq_u64(c.cancelled, 0);
+	igt_assert_eq(present_swapchain_frame_statistics(sc, &st), 0);
+	igt_assert_eq_u32(st.present_count, 6);
+	present_swapchain_destroy(sc);
+}
+
+/* Index of the @k-th display (not writeback) output of @ad. */
+static int display_output(struct present_adapter *ad, int k)
+{
+	struct present_adapter_info info;
+
+	present_adapter_info(ad, &info);
+	for (uint32_t i = 0; i < info.num_outputs; i++) {
+		const struct present_output *o;
+
+		igt_assert_eq(present_adapter_output(ad, i, &o), 0);
+		if (!o->writeback && k-- == 0)
+			return (int)i;
+	}
+	igt_assert_f(false, "no display output %d\n", k);
+	return -1;
+}
+
+/* The CRTC now driving @ad's output @index, 0 if none. */
+static uint32_t output_crtc(struct present_adapter *ad, int index)
+{
+	const struct present_output *o;
+	drmModeConnector *c;
+	drmModeEncoder *e;
+	uint32_t crtc = 0;
+
+	igt_assert_eq(present_adapter_output(ad, index, &o), 0);
+	c = drmModeGetConnectorCurrent(present_adapter_fd(ad), o->connector_id);
+	igt_assert(c);
+	e = c->encoder_id ? drmModeGetEncoder(present_adapter_fd(ad), c->encoder_id) : NULL;
+	if (e)
+		crtc = e->crtc_id;
+	drmModeFreeEncoder(e);
+	drmModeFreeConnector(c);
+	return crtc;
+}
+
+static void expect_path(struct present_swapchain *sc, enum present_path_kind kind, const char *why)
+{
+	struct present_path p;
+
+	igt_assert_eq(present_swapchain_path(sc, &p), 0);
+	igt_info("path %s: %s\n", present_path_name(p.kind), p.reason);
+	igt_assert_eq(p.kind, kind);
+	igt_assert_f(strstr(p.reason, why), "reason \"%s\" lacks \"%s\"\n", p.reason, why);
+}
+
+/*
+ * A real hotplug (configfs "connected"): the chain's output unplugged with
+ * frames queued gives PRESENT_E_DISCONNECTED, no crash; the chain moves to
+ * the other output and presents there; plugged back in, it moves back with
+ * its queued frames requeued, not lost.  Then a mode set by someone else on
+ * the chain's CRTC makes the next present re-decide the path.
+ */
+static void test_hotplug(void)
+{
+	struct present_adapter *ad = adapter("igt-pt-hp");
+	struct present_swapchain_desc d = desc(0, 0);
+	struct present_swapchain *sc = NULL, *sc2 = NULL;
+	int out0 = display_output(ad, 0), out1 = display_output(ad, 1);
+	int fd = present_adapter_fd(ad);
+	const struct present_output *o;
+	struct present_counters c, c0;
+	drmModeModeInfo m800;
+	struct vfq_fb fb;
+	uint32_t conn, crtc;
+
+	d.buffer_count = 5;	/* three queued behind the one on screen */
+	igt_assert_eq(present_swapchain_create(NULL, ad, out0, &d, &sc), 0);
+	igt_assert_eq(present_swapchain_output(sc), out0);
+	run_frames(sc, 4, 1);
+	queue_three(sc);
+	igt_assert_lte(0, vfq_cfs_write("igt-pt-hp", "connected", "2"));
+	igt_assert_eq(present_swapchain_present(sc, 1, 0), PRESENT_E_DISCONNECTED);
+	igt_info("unplugged: %s\n", present_swapchain_last_error(sc));
+	igt_assert(strstr(present_swapchain_last_error(sc), "disconnected"));
+	igt_assert_eq(present_swapchain_present(sc, 1, PRESENT_TEST), PRESENT_E_DISCONNECTED);
+	igt_assert_eq(present_swapchain_present(sc, 0, PRESENT_DO_NOT_WAIT), PRESENT_E_DISCONNECTED);
+	present_swapchain_counters(sc, &c);
+	igt_assert_eq_u64(c.presented, 7);
+	igt_assert_eq_u64(c.shown + c.cancelled, 7);
+	igt_assert_eq(present_swapchain_set_output(sc, out0), PRESENT_E_DISCONNECTED);
+	igt_assert_eq(present_swapchain_set_output(sc, 99), PRESENT_E_INVALID_ARG);
+	igt_assert_eq(present_swapchain_output(sc), out0);
+	igt_assert_eq(present_swapchain_create(NULL, ad, out0, &d, &sc2), PRESENT_E_DISCONNECTED);
+	igt_assert(!sc2);
+
+	/* moved: decided again there, frames reach the screen */
+	igt_assert_eq(present_swapchain_set_output(sc, out1), 0);
+	igt_assert_eq(present_swapchain_output(sc), out1);
+	igt_assert_eq(present_adapter_output(ad, out1, &o), 0);
+	expect_path(sc, PRESENT_PATH_DIRECT_FLIP, o->name);
+	igt_assert_eq(output_crtc(ad, out0), 0);	/* the old CRTC went off */
+	run_frames(sc, 4, 1);
+	c0 = c;
+	present_swapchain_counters(sc, &c);
+	igt_assert_eq_u64(c.presented, 11);
+	igt_assert_eq_u64(c.shown + c.cancelled, 11);
+	igt_assert_lt_u64(c0.shown, c.shown);
+
+	/* plugged back: move back with three frames queued */
+	igt_assert_lte(0, vfq_cfs_write("igt-pt-hp", "connected", "3"));
+	queue_three(sc);
+	c0 = c;
+	igt_assert_eq(present_swapchain_set_output(sc, out0), 0);
+	present_swapchain_counters(sc, &c);
+	igt_info("moved back: requeued %llu\n", (unsigned long long)(c.requeued - c0.requeued));
+	igt_assert_lte(1, (int)(c.requeued - c0.requeued));
+	igt_assert_eq(present_swapchain_wait_idle(sc, 2000), 0);
+	present_swapchain_counters(sc, &c);
+	igt_assert_eq_u64(c.presented, 14);
+	igt_assert_eq_u64(c.cancelled, c0.cancelled);
+	igt_assert_eq_u64(c.shown, c0.shown + 3);
+
+	/* someone else sets 800x600 on the chain's CRTC */
+	crtc = output_crtc(ad, out0);
+	igt_assert_neq(crtc, 0);
+	igt_assert_eq(present_adapter_output(ad, out0, &o), 0);
+	conn = o->connector_id;
+	vfq_get_mode(fd, conn, 800, 600, 60, &m800);
+	vfq_fb_create(fd, 800, 600, DRM_FORMAT_XRGB8888, &fb);
+	igt_assert_eq(drmModeSetCrtc(fd, crtc, fb.fb_id, 0, 0, &conn, 1, &m800), 0);
+	fill(sc, 1);
+	igt_assert_f(present_swapchain_present(sc, 1, 0) == 0, "present after the mode set: %s\n",
+		     present_swapchain_last_error(sc));
+	expect_path(sc, PRESENT_PATH_PROXY_FLIP, "800x600");
+	run_frames(sc, 3, 1);
+	present_swapchain_counters(sc, &c);
+	igt_assert_eq_u64(c.shown + c.cancelled, 18);
+	igt_assert_lt_u64(c0.shown + 3, c.shown);
+	present_swapchain_destroy(sc);
+	vfq_fb_destroy(&fb);
+}
+
+/* Fill back buffer @i of @sc with @color. */
+static void paint(struct present_swapchain *sc, int i, uint32_t color)
+{
+	struct present_buffer b;
+
+	igt_assert_eq(present_swapchain_get_buffer(sc, i, &b), 0);
+	for (uint32_t y = 0; y < b.height; y++)
+		for (uint32_t x = 0; x < b.width; x++)
+			((uint32_t *)((uint8_t *)b.map + (size_t)y * b.pitch))[x] = color;
+}
+
+static uint32_t pixel0(struct present_swapchain *sc, int i)
+{
+	struct present_buffer b;
+
+	igt_assert_eq(present_swapchain_get_buffer(sc, i, &b), 0);
+	return *(uint32_t *)b.map & 0xffffff;
+}
+
+/* What the output of @ad scans out, at its centre. */
+static uint32_t screen_pixel(struct present_adapter *ad)
+{
+	struct vfq_dev dev;
+	struct vfq_fb wb;
+	uint32_t v;
+
+	vfq_dev_init(&dev, present_adapter_fd(ad));
+	vfq_fb_create(dev.fd, 640, 480, DRM_FORMAT_XRGB8888, &wb);
+	igt_assert_eq(vfq_wb_capture(&dev, 0, &wb, 2000), 0);
+	v = ((uint32_t *)(wb.map + 240 * wb.pitch))[320] & 0xffffff;
+	vfq_fb_destroy(&wb);
+	return v;
+}
+
+/*
+ * Blt swap effects (DXGI's blt model): present copies the back buffer into
+ * the displayed surface, so drawing into the back buffer after present
+ * does not change the screen (a flip chain would show it), and the back
+ * buffer is free at once.  Sequential: the buffers rotate, each keeps its
+ * contents; discard: buffer 0 is the only back buffer.
+ */
+static void test_blt_model(enum present_swap_effect effect)
+{
+	struct present_adapter *t3 = adapter("igt-pt-t3");
+	struct present_swapchain_desc d = desc(0, 0);
+	struct present_swapchain *sc = NULL;
+	static const uint32_t colors[3] = { 0xff0000, 0x00ff00, 0x0000ff };
+	bool seq = effect == PRESENT_SWAP_BLT_SEQUENTIAL;
+	int b;
+
+	d.swap_effect = effect;
+	igt_assert_eq(present_swapchain_create(NULL, t3, -1, &d, &sc), 0);
+	expect_path(sc, PRESENT_PATH_BLT, "blt swap effect");
+	igt_assert_eq(present_swapchain_get_buffer(sc, 1, &(struct present_buffer){ 0 }),
+		      seq ? 0 : PRESENT_E_INVALID_ARG);
+	for (int i = 0; i < 3; i++) {
+		b = present_swapchain_current_back_buffer(sc);
+		igt_assert_eq(b, seq ? i : 0);
+		paint(sc, b, colors[i]);
+		/* do-not-wait: a copy, the back buffer is never on screen */
+		igt_assert_eq(present_swapchain_present(sc, 1, PRESENT_DO_NOT_WAIT), 0);
+	}
+	igt_assert_eq(present_swapchain_wait_idle(sc, 2000), 0);
+	igt_assert_eq_u32(screen_pixel(t3), colors[2]);
+	if (seq)	/* every buffer kept what was drawn into it */
+		for (int i = 0; i < 3; i++)
+			igt_assert_eq_u32(pixel0(sc, i), colors[i]);
+	/* drawing after present leaves the screen alone */
+	paint(sc, seq ? 2 : 0, 0xffffff);
+	igt_assert_eq_u32(screen_pixel(t3), colors[2]);
+	present_swapchain_destroy(sc);
+
+	/* a flip chain, for contrast: its buffer is what is on screen */
+	d.swap_effect = PRESENT_SWAP_FLIP_SEQUENTIAL;
+	igt_assert_eq(present_swapchain_create(NULL, t3, -1, &d, &sc), 0);
+	expect_path(sc, PRESENT_PATH_DIRECT_FLIP, "zero copies");
+	paint(sc, 0, colors[0]);
+	igt_assert_eq(present_swapchain_present(sc, 1, 0), 0);
+	igt_assert_eq(present_swapchain_wait_idle(sc, 2000), 0);
+	paint(sc, 0, 0xffffff);
+	igt_assert_eq_u32(screen_pixel(t3), 0xffffff);
+	present_swapchain_destroy(sc);
+}
+
+struct thread_arg {
+	struct present_swapchain *sc;
+	int presents, errors, regressions;
+};
+
+/* One of two threads: presents, statistics, counters, waitable fd. */
+static void *present_thread(void *p)
+{
+	struct thread_arg *ta = p;
+	struct present_frame_statistics prev = { 0 }, s;
+	struct pollfd pf = { .fd = present_swapchain_waitable_fd(ta->sc), .events = POLLIN };
+	struct present_counters c;
+
+	for (int i = 0; i < ta->presents; i++) {
+		if (present_swapchain_present(ta->sc, i % 3 ? 1 : 0, 0))
+			ta->errors++;
+		if (present_swapchain_frame_statistics(ta->sc, &s) == 0) {
+			if (s.present_count < prev.present_count ||
+			    s.present_refresh_count < prev.present_refresh_count ||
+			    s.sync_time_ns < prev.sync_time_ns)
+				ta->regressions++;
+			prev = s;
+		}
+		if (present_swapchain_counters(ta->sc, &c) || c.shown + c.cancelled > c.presented)
+			ta->errors++;
+		if (poll(&pf, 1, 0) < 0)
+			ta->errors++;
+	}
+	return NULL;
+}
+
+/* Present, statistics and the waitable object from two threads at once. */
+static void test_threads(void)
+{
+	struct present_swapchain *sc = chain("igt-pt-render", "igt-pt-t3", 0, 0);
+	struct thread_arg ta[2] = { { sc, 40, 0, 0 }, { sc, 40, 0, 0 } };
+	pthread_t th[2];
+	struct present_counters c;
+	uint32_t last;
+
+	for (int i = 0; i < 2; i++)
+		igt_assert_eq(pthread_create(&th[i], NULL, present_thread, &ta[i]), 0);
+	for (int i = 0; i < 2; i++) {
+		igt_assert_eq(pthread_join(th[i], NULL), 0);
+		igt_assert_eq(ta[i].errors, 0);
+		igt_assert_eq(ta[i].regressions, 0);
+	}
+	igt_assert_eq(present_swapchain_wait_idle(sc, 2000), 0);
+	igt_assert_eq(present_swapchain_last_present_count(sc, &last), 0);
+	igt_assert_eq_u32(last, 80);
+	present_swapchain_counters(sc, &c);
+	igt_assert_eq_u64(c.presented, 80);
+	igt_assert_eq_u64(c.shown + c.cancelled, 80);
+	present_swapchain_destroy(sc);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -634,6 +1042,7 @@ igt_main
 		static const char *const t1[] = { "caso_scanout", "0", "caso_texture", "0", NULL };
 		static const char *const t0[] = { "caso_scanout", "0", "caso_texture", "0",
 						   "caso_copy", "0", "flipq_depth", "1", NULL };
+		static const char *const hp[] = { "crtcs", "2", NULL };
 
 		igt_require(vfq_cfs_available());
 		vfq_cfs_cleanup();
@@ -641,6 +1050,7 @@ igt_main
 		make_dev("igt-pt-t3", NULL);
 		make_dev("igt-pt-t1", t1);
 		make_dev("igt-pt-t0", t0);
+		make_dev("igt-pt-hp", hp);
 		igt_assert_eq(present_system_open(&sys), 0);
 	}
 
@@ -720,6 +1130,28 @@ igt_main
 	igt_describe("Bad arguments are refused with error codes; resize re-decides");
 	igt_subtest("bad-args-resize")
 		test_bad_args();
+
+	igt_describe("Boost variant fed from the output's refresh range: frames on the fixed grid while boosted");
+	igt_subtest("boost-target")
+		test_boost();
+
+	igt_describe("A submission refused with drain hints is waited for and resubmitted");
+	igt_subtest("drain-hint-resubmit")
+		test_drain_resubmit();
+
+	igt_describe("Output unplugged (configfs connected): DISCONNECTED, move, requeue, mode set by another");
+	igt_subtest("hotplug-move")
+		test_hotplug();
+
+	igt_describe("Blt swap effects: present copies into the displayed surface, back buffers never scanned out");
+	igt_subtest("blt-model") {
+		test_blt_model(PRESENT_SWAP_BLT_SEQUENTIAL);
+		test_blt_model(PRESENT_SWAP_BLT_DISCARD);
+	}
+
+	igt_describe("Two threads present and read statistics on one chain");
+	igt_subtest("two-threads")
+		test_threads();
 
 	igt_describe("A configfs-disabled device: DEVICE_REMOVED on every call, no crash");
 	igt_subtest("device-removed")

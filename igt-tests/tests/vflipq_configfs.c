@@ -2,9 +2,12 @@
 /*
  * configfs: devices created at run time with exactly their configuration,
  * attribute validation, EBUSY while enabled, hot-unplug with open clients,
- * several devices at once.
+ * outputs plugged and unplugged at run time, several devices at once.
  */
+#include <linux/netlink.h>
+#include <poll.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 
 #include "igt.h"
 #include "vflipq_helpers.h"
@@ -167,6 +170,103 @@ static void expect_read(const char *dev, const char *attr, const char *want)
 		     strerror(-ret));
 	igt_assert_f(strcmp(buf, want) == 0, "%s/%s is \"%s\", expected "
 		     "\"%s\"\n", dev, attr, buf, want);
+}
+
+/* A kernel uevent socket (the broadcast group udev listens to). */
+static int uevent_open(void)
+{
+	struct sockaddr_nl a = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	int s = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+
+	igt_assert_fd(s);
+	igt_assert_eq(bind(s, (struct sockaddr *)&a, sizeof(a)), 0);
+	return s;
+}
+
+/* Did a DRM hotplug uevent for card @card arrive within a second? */
+static bool uevent_hotplug(int s, int card)
+{
+	char want[32], buf[4096];
+	struct pollfd p = { .fd = s, .events = POLLIN };
+
+	snprintf(want, sizeof(want), "DEVNAME=dri/card%d", card);
+	while (poll(&p, 1, 1000) == 1) {
+		ssize_t n = recv(s, buf, sizeof(buf) - 1, 0);
+		bool hp = false, dev = false;
+
+		if (n <= 0)
+			break;
+		buf[n] = 0;
+		/* NUL-separated KEY=value strings */
+		for (char *k = buf; k < buf + n; k += strlen(k) + 1) {
+			hp |= !strcmp(k, "HOTPLUG=1");
+			dev |= !strcmp(k, want);
+		}
+		if (hp && dev)
+			return true;
+	}
+	return false;
+}
+
+/* Status of connector @conn as it is (no probe), and after a probe. */
+static void expect_connection(int fd, uint32_t conn, drmModeConnection want)
+{
+	drmModeConnector *c = drmModeGetConnectorCurrent(fd, conn);
+
+	igt_assert(c);
+	igt_assert_eq(c->connection, want);
+	drmModeFreeConnector(c);
+	c = drmModeGetConnector(fd, conn);
+	igt_assert(c);
+	igt_assert_eq(c->connection, want);
+	/* a disconnected output offers no mode */
+	igt_assert_eq(c->count_modes > 0, want == DRM_MODE_CONNECTED);
+	drmModeFreeConnector(c);
+}
+
+/* "connected": outputs unplugged and plugged back while enabled. */
+static void test_connected(void)
+{
+	const char *n = "igt-hotplug";
+	struct vfq_dev dev;
+	int card, fd, ue;
+
+	card = vfq_cfs_create(n, (const char *[]){ "crtcs", "2", "writeback", "0", NULL });
+	expect_read(n, "connected", "4294967295");
+	fd = vfq_open_card(card);
+	igt_assert_fd(fd);
+	vfq_dev_init(&dev, fd);
+	igt_assert_eq(dev.n_pipes, 2);
+	expect_connection(fd, dev.pipe[0].conn_id, DRM_MODE_CONNECTED);
+	expect_connection(fd, dev.pipe[1].conn_id, DRM_MODE_CONNECTED);
+
+	ue = uevent_open();
+	expect_write(n, "connected", "0x1", 0);
+	expect_read(n, "connected", "1");
+	igt_assert_f(uevent_hotplug(ue, card), "no hotplug uevent\n");
+	expect_connection(fd, dev.pipe[0].conn_id, DRM_MODE_CONNECTED);
+	expect_connection(fd, dev.pipe[1].conn_id, DRM_MODE_DISCONNECTED);
+	expect_write(n, "connected", "3", 0);
+	igt_assert_f(uevent_hotplug(ue, card), "no hotplug uevent\n");
+	expect_connection(fd, dev.pipe[1].conn_id, DRM_MODE_CONNECTED);
+	expect_write(n, "connected", "nope", EINVAL);
+
+	/* kept across disable/enable: the device comes up unplugged */
+	expect_write(n, "connected", "0", 0);
+	close(fd);
+	expect_write(n, "enabled", "0", 0);
+	wait_card_gone(card);
+	expect_write(n, "enabled", "1", 0);
+	card = vfq_cfs_read_int(n, "card");
+	fd = vfq_open_card(card);
+	igt_assert_fd(fd);
+	vfq_dev_init(&dev, fd);
+	expect_connection(fd, dev.pipe[0].conn_id, DRM_MODE_DISCONNECTED);
+	expect_connection(fd, dev.pipe[1].conn_id, DRM_MODE_DISCONNECTED);
+	close(fd);
+	close(ue);
+	igt_assert_eq(vfq_cfs_rmdir(n), 0);
+	wait_card_gone(card);
 }
 
 /* Unplug while a client holds fd, fb, mmap and a pending vblank event. */
@@ -615,6 +715,11 @@ igt_main
 	igt_describe("rmdir of an enabled device with an open client");
 	igt_subtest("rmdir-open-client")
 		test_unplug(true);
+
+	igt_describe("connected: outputs unplugged and plugged back at run "
+		     "time, with a hotplug uevent");
+	igt_subtest("connected-hotplug")
+		test_connected();
 
 	igt_describe("Several devices at once, each with its configuration");
 	igt_subtest("several-devices") {

@@ -28,9 +28,9 @@ static void print_mode_json(const struct present_mode *m)
 {
 	printf("{\"name\": ");
 	json_str(m->name);
-	printf(", \"width\": %u, \"height\": %u, \"refresh_mhz\": %u, \"period_ns\": %llu, \"preferred\": %s}",
+	printf(", \"width\": %u, \"height\": %u, \"refresh_mhz\": %u, \"period_ns\": %llu, \"boost_period_ns\": %llu, \"preferred\": %s}",
 	       m->width, m->height, m->refresh_mhz, (unsigned long long)m->period_ns,
-	       m->preferred ? "true" : "false");
+	       (unsigned long long)m->boost_period_ns, m->preferred ? "true" : "false");
 }
 
 int main(int argc, char **argv)
@@ -74,15 +74,24 @@ int main(int argc, char **argv)
 			json_str(info.primary_node);
 			printf(", \"render_node\": ");
 			json_str(info.render_node);
-			printf(", \"role\": \"%s\", \"caso_tier\": %u, \"flipq_depth\": %u, \"num_crtcs\": %u, \"caps\": %llu, \"outputs\": [",
+			printf(", \"role\": \"%s\", \"caso_tier\": %u, \"flipq_depth\": %u, \"num_crtcs\": %u, \"caps\": %llu, \"refresh_min_ns\": %llu, \"refresh_max_ns\": %llu, \"outputs\": [",
 			       present_role_name(info.role), info.caso_tier, info.flipq_depth,
-			       info.num_crtcs, (unsigned long long)info.vflipq_caps);
+			       info.num_crtcs, (unsigned long long)info.vflipq_caps,
+			       (unsigned long long)info.refresh_min_ns,
+			       (unsigned long long)info.refresh_max_ns);
 		} else {
 			printf("adapter %u: %s (%s) %s%s%s\n  role %s, CASO tier %u, flip-queue depth %u, %u CRTC%s\n",
 			       info.index, info.name, info.driver, info.primary_node,
 			       info.primary_node[0] && info.render_node[0] ? " " : "", info.render_node,
 			       present_role_name(info.role), info.caso_tier, info.flipq_depth,
 			       info.num_crtcs, info.num_crtcs == 1 ? "" : "s");
+			if (info.refresh_min_ns)
+				printf("  variable refresh: frame periods %llu..%llu ns (%.2f..%.2f Hz)\n",
+				       (unsigned long long)info.refresh_min_ns,
+				       (unsigned long long)info.refresh_max_ns,
+				       1e9 / info.refresh_max_ns, 1e9 / info.refresh_min_ns);
+			else if (info.role & PRESENT_ROLE_DISPLAY)
+				printf("  fixed refresh (no boost)\n");
 		}
 		for (uint32_t k = 0; k < info.num_outputs; k++) {
 			const struct present_output *o;
@@ -120,9 +129,17 @@ int main(int argc, char **argv)
 					printf("    ... %u more (--modes)\n", o->num_modes - m);
 					break;
 				}
-				printf("    %-12s %ux%u @ %u.%03u Hz%s\n", md->name, md->width, md->height,
+				printf("    %-12s %ux%u @ %u.%03u Hz%s", md->name, md->width, md->height,
 				       md->refresh_mhz / 1000, md->refresh_mhz % 1000,
 				       md->preferred ? " preferred" : "");
+				if (md->boost_period_ns)
+					printf(", boosts to %.2f Hz (x%llu)", 1e9 / md->boost_period_ns,
+					       (unsigned long long)((md->period_ns +
+								     md->boost_period_ns / 2) /
+								    md->boost_period_ns));
+				else if (info.refresh_min_ns)
+					printf(", no faster multiple");
+				putchar('\n');
 			}
 		}
 		if (json)

@@ -65,7 +65,8 @@ const char *present_role_name(unsigned int role)
 	}
 }
 
-static void mode_from_info(struct present_mode *m, const drmModeModeInfo *mi)
+static void mode_from_info(const struct present_adapter *ad, struct present_mode *m,
+			   const drmModeModeInfo *mi)
 {
 	uint64_t pixels = (uint64_t)mi->htotal * mi->vtotal;
 
@@ -75,6 +76,8 @@ static void mode_from_info(struct present_mode *m, const drmModeModeInfo *mi)
 	if (pixels && mi->clock) {
 		m->refresh_mhz = (uint32_t)((uint64_t)mi->clock * 1000000ull / pixels);
 		m->period_ns = pixels * 1000000ull / mi->clock;
+		m->boost_period_ns = present_boost_period(m->period_ns, ad->info.refresh_min_ns,
+							  mi->htotal, mi->vdisplay, mi->clock);
 	}
 	m->preferred = mi->type & DRM_MODE_TYPE_PREFERRED;
 	snprintf(m->name, sizeof(m->name), "%s", mi->name);
@@ -161,7 +164,7 @@ static int read_outputs(struct present_adapter *ad)
 			if (idx >= 0)
 				o->crtc_index = idx;
 			if (crtc && crtc->mode_valid)
-				mode_from_info(&o->current, &crtc->mode);
+				mode_from_info(ad, &o->current, &crtc->mode);
 			drmModeFreeCrtc(crtc);
 		}
 		if (c->count_modes) {
@@ -169,7 +172,7 @@ static int read_outputs(struct present_adapter *ad)
 
 			if (m) {
 				for (int k = 0; k < c->count_modes; k++)
-					mode_from_info(&m[k], &c->modes[k]);
+					mode_from_info(ad, &m[k], &c->modes[k]);
 				o->num_modes = c->count_modes;
 			}
 			ad->modes[ad->info.num_outputs] = m;
@@ -216,6 +219,14 @@ static void probe_adapter(struct present_adapter *ad, const char *primary, const
 				ad->info.role |= PRESENT_ROLE_RENDER;
 			if (caps.caps & VFLIPQ_CAP_DISPLAY)
 				ad->info.role |= PRESENT_ROLE_DISPLAY;
+			/* uAPI 1.2 added duration_ns: a flip-queue flip sets the
+			 * CRTC's frame period within this documented range */
+			if ((caps.caps & VFLIPQ_CAP_FLIP_QUEUE) && caps.flipq_depth > 1 &&
+			    (caps.version_major > 1 ||
+			     (caps.version_major == 1 && caps.version_minor >= 2))) {
+				ad->info.refresh_min_ns = VRR_MIN_PERIOD_NS;
+				ad->info.refresh_max_ns = VRR_MAX_PERIOD_NS;
+			}
 		}
 	}
 	read_outputs(ad);

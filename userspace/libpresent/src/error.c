@@ -18,6 +18,7 @@ const char *present_strerror(int code)
 	case PRESENT_E_ACCESS: return "permission denied";
 	case PRESENT_E_OCCLUDED: return "occluded (nothing would be shown)";
 	case PRESENT_E_MORE_DATA: return "buffer too small";
+	case PRESENT_E_DISCONNECTED: return "output disconnected";
 	default: return "unknown error";
 	}
 }

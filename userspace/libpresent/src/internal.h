@@ -13,10 +13,14 @@
 
 #define PRESENT_MAX_ADAPTERS 16
 
+/* duration_ns range of a flip-queue submission (uAPI 1.2, vflipq_drm.h) */
+#define VRR_MIN_PERIOD_NS	4166667ull
+#define VRR_MAX_PERIOD_NS	100000000ull
+
 struct present_adapter {
 	struct present_system *sys;
 	int fd;
-	bool removed;
+	_Atomic bool removed;		/* latched; read by any chain's thread */
 	bool atomic;			/* DRM_CLIENT_CAP_ATOMIC accepted */
 	struct present_adapter_info info;
 	struct present_output *outputs;

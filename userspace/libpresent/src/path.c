@@ -141,6 +141,38 @@ uint64_t present_interval_target(uint64_t prev_vblank_ns, uint64_t period_ns,
 	return prev_vblank_ns + interval * period_ns - half;
 }
 
+/* A frame of @lines scan lines, as the driver rounds it (0: none). */
+static uint64_t lines_ns(uint64_t lines, uint32_t htotal, uint32_t clock_khz)
+{
+	return lines * htotal * 1000000ull / clock_khz;
+}
+
+uint64_t present_boost_period(uint64_t period_ns, uint64_t min_period_ns, uint32_t htotal,
+			      uint32_t vdisplay, uint32_t clock_khz)
+{
+	uint64_t line_x_clock, shortest;
+
+	if (!period_ns || !min_period_ns || !htotal || !clock_khz)
+		return 0;
+	line_x_clock = (uint64_t)htotal * 1000000;
+	/* variable refresh stretches or shrinks the vertical blank only: a
+	 * frame keeps at least its visible lines plus one */
+	shortest = lines_ns((uint64_t)vdisplay + 1, htotal, clock_khz);
+	if (shortest < min_period_ns)
+		shortest = min_period_ns;
+	for (uint64_t k = period_ns / shortest; k >= 2; k--) {
+		uint64_t d = period_ns / k;
+		uint64_t vtotal = (d * clock_khz + line_x_clock / 2) / line_x_clock;
+		uint64_t snapped = lines_ns(vtotal, htotal, clock_khz);
+
+		/* the same rounding to whole lines as the driver's */
+		if (d >= min_period_ns && vtotal > vdisplay && vtotal <= 65535 &&
+		    snapped >= min_period_ns)
+			return snapped;
+	}
+	return 0;
+}
+
 int present_latency_init(struct present_latency *l, uint32_t max)
 {
 	if (!l || max > 16)

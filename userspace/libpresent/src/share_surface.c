@@ -187,6 +187,39 @@ static int surf_import(struct present_shared_surface *s, int drm_fd)
 	return 0;
 }
 
+/* A new surface of @desc, checked; NULL with *@r set on failure. */
+static struct present_shared_surface *surf_new(const struct present_surface_desc *desc,
+					      bool create, int *r)
+{
+	struct present_shared_surface *s = surf_alloc();
+
+	if (!s) {
+		*r = share_err(PRESENT_E_NO_MEMORY, "out of memory");
+		return NULL;
+	}
+	s->desc = *desc;
+	*r = share_desc_check(&s->desc, create);
+	if (*r) {
+		share_surface_destroy(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* The buffer is in place (@r 0): publish the control block, or undo all. */
+static int surf_publish(struct present_shared_surface *s, int r,
+			struct present_shared_surface **out)
+{
+	if (!r)
+		r = surf_make_ctl(s);
+	if (r) {
+		share_surface_destroy(s);
+		return r;
+	}
+	*out = s;
+	return 0;
+}
+
 PRESENT_API int present_shared_surface_create(int drm_fd,
 		const struct present_surface_desc *desc,
 		struct present_shared_surface **out)
@@ -197,13 +230,9 @@ PRESENT_API int present_shared_surface_create(int drm_fd,
 	if (!desc || !out)
 		return share_err(PRESENT_E_INVALID_ARG, "NULL argument");
 	*out = NULL;
-	s = surf_alloc();
+	s = surf_new(desc, true, &r);
 	if (!s)
-		return share_err(PRESENT_E_NO_MEMORY, "out of memory");
-	s->desc = *desc;
-	r = share_desc_check(&s->desc, true);
-	if (r)
-		goto fail;
+		return r;
 	if (drm_fd < 0) {
 		s->buf_fd = memfd_create("present-surface-buffer",
 					 MFD_CLOEXEC | MFD_ALLOW_SEALING);
@@ -254,14 +283,8 @@ PRESENT_API int present_shared_surface_create(int drm_fd,
 			goto fail;
 		}
 	}
-	r = surf_make_ctl(s);
-	if (r)
-		goto fail;
-	*out = s;
-	return 0;
 fail:
-	share_surface_destroy(s);
-	return r;
+	return surf_publish(s, r, out);
 }
 
 PRESENT_API int present_shared_surface_export(int drm_fd, uint32_t handle,
@@ -274,13 +297,9 @@ PRESENT_API int present_shared_surface_export(int drm_fd, uint32_t handle,
 	if (!desc || !out || drm_fd < 0 || !handle)
 		return share_err(PRESENT_E_INVALID_ARG, "bad argument");
 	*out = NULL;
-	s = surf_alloc();
+	s = surf_new(desc, false, &r);
 	if (!s)
-		return share_err(PRESENT_E_NO_MEMORY, "out of memory");
-	s->desc = *desc;
-	r = share_desc_check(&s->desc, false);
-	if (r)
-		goto fail;
+		return r;
 	if (drmPrimeHandleToFD(drm_fd, handle, DRM_CLOEXEC | DRM_RDWR,
 			       &s->buf_fd)) {
 		int e = errno;
@@ -298,14 +317,8 @@ PRESENT_API int present_shared_surface_export(int drm_fd, uint32_t handle,
 	s->drm_fd = drm_fd;
 	s->handle = handle;
 	s->own_handle = true;	/* counted; never closed: user */
-	r = surf_make_ctl(s);
-	if (r)
-		goto fail;
-	*out = s;
-	return 0;
 fail:
-	share_surface_destroy(s);
-	return r;
+	return surf_publish(s, r, out);
 }
 
 PRESENT_API int present_shared_surface_export_fd(int buf_fd,
@@ -319,13 +332,9 @@ PRESENT_API int present_shared_surface_export_fd(int buf_fd,
 	if (!desc || !out || buf_fd < 0)
 		return share_err(PRESENT_E_INVALID_ARG, "bad argument");
 	*out = NULL;
-	s = surf_alloc();
+	s = surf_new(desc, false, &r);
 	if (!s)
-		return share_err(PRESENT_E_NO_MEMORY, "out of memory");
-	s->desc = *desc;
-	r = share_desc_check(&s->desc, false);
-	if (r)
-		goto fail;
+		return r;
 	s->buf_fd = fcntl(buf_fd, F_DUPFD_CLOEXEC, 3);
 	if (s->buf_fd < 0) {
 		r = share_err(share_errno_code(errno), "dup: %s",
@@ -339,14 +348,8 @@ PRESENT_API int present_shared_surface_export_fd(int buf_fd,
 			      "buffer fd smaller than the description");
 		goto fail;
 	}
-	r = surf_make_ctl(s);
-	if (r)
-		goto fail;
-	*out = s;
-	return 0;
 fail:
-	share_surface_destroy(s);
-	return r;
+	return surf_publish(s, r, out);
 }
 
 PRESENT_API int present_shared_surface_token(

@@ -12,6 +12,7 @@
  */
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,8 @@ struct bo {
 struct frame {
 	uint64_t present_id;
 	uint32_t present_count;
-	uint32_t buf;
+	uint32_t buf;		/* scan_fb index shown */
+	uint32_t back;		/* back buffer it holds (blt model: copied from) */
 	uint64_t target_ns;	/* 0: as soon as possible */
 	uint64_t expect_ns;	/* the first vblank >= target (predicted) */
 	uint64_t submit_ns;
@@ -48,14 +50,21 @@ struct frame {
 };
 
 struct present_swapchain {
+	pthread_mutex_t lock;		/* every public call, see sc_lock() */
 	struct present_adapter *render, *display;
 	struct present_swapchain_desc desc;
 	struct present_path path;
 	struct present_path_facts facts;
 	int dfd;			/* display fd */
 	uint32_t connector_id, crtc_id, crtc_index, plane_id;
+	int output;			/* index in the display adapter */
+	char output_name[32];
+	bool output_gone;		/* seen disconnected, not moved yet */
 	drmModeModeInfo mode;
-	uint64_t period_ns;
+	uint64_t period_ns;		/* fixed refresh: intervals count these */
+	uint64_t grid_ns;		/* period the CRTC runs at (boosted or not) */
+	uint64_t fastest_ns;		/* boost period, 0: cannot boost */
+	bool boost;			/* running at fastest_ns */
 	uint32_t disp_format;
 
 	struct bo back[MAX_BUFS];	/* render adapter, app draws here */
@@ -65,7 +74,9 @@ struct present_swapchain {
 	uint32_t import_fb[MAX_BUFS];	/* two-copy engine: copy source */
 	struct bo local[MAX_BUFS];	/* display-local buffers */
 	struct bo blank;		/* shown at creation/destroy */
-	unsigned int cur;
+	unsigned int cur;		/* back buffer to draw into */
+	bool blt_model;			/* blt swap effect, see disp_index() */
+	unsigned int slot;		/* blt model: next display-side buffer */
 
 	bool flipq;			/* hardware flip queue in use */
 	uint32_t depth;
@@ -104,6 +115,42 @@ struct present_swapchain {
 
 /* ---- small helpers ------------------------------------------------ */
 
+/*
+ * Threading: every public function but present_swapchain_waitable_fd()
+ * holds the chain's (recursive) lock for its whole call, waits included,
+ * as DXGI serializes the methods of a swap chain.  SC_LOCK() takes it and
+ * releases it when the calling function returns.
+ */
+static struct present_swapchain *sc_lock(struct present_swapchain *sc)
+{
+	pthread_mutex_lock(&sc->lock);
+	return sc;
+}
+
+static void sc_unlock(struct present_swapchain **scp)
+{
+	pthread_mutex_unlock(&(*scp)->lock);
+}
+
+#define SC_LOCK(sc) \
+	struct present_swapchain *sc_held_ __attribute__((cleanup(sc_unlock))) = sc_lock(sc)
+
+/* The refresh the output runs at: the mode's, a set one, or boosted. */
+static void set_period(struct present_swapchain *sc, uint64_t period_ns)
+{
+	sc->period_ns = period_ns;
+	sc->fastest_ns = present_boost_period(period_ns, sc->display->info.refresh_min_ns,
+					      sc->mode.htotal, sc->mode.vdisplay, sc->mode.clock);
+	if (!sc->fastest_ns)
+		sc->boost = false;
+	sc->grid_ns = sc->boost ? sc->fastest_ns : period_ns;
+}
+
+static uint64_t mode_period(const drmModeModeInfo *m)
+{
+	return (uint64_t)m->htotal * m->vtotal * 1000000ull / (m->clock ? m->clock : 1);
+}
+
 static int sc_fail(struct present_swapchain *sc, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int sc_fail(struct present_swapchain *sc, int code, const char *fmt, ...)
@@ -129,6 +176,15 @@ static int sc_errno(struct present_swapchain *sc, int err, const char *what)
 static bool sc_removed(struct present_swapchain *sc)
 {
 	return sc->display->removed || sc->render->removed;
+}
+
+/* PRESENT_E_DEVICE_REMOVED (with its message) once the display adapter
+ * went away, else 0. */
+static int check_removed(struct present_swapchain *sc)
+{
+	if (sc_removed(sc) || present_adapter_removed(sc->display))
+		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	return 0;
 }
 
 static uint32_t bpp_of(uint32_t format)
@@ -345,8 +401,12 @@ static int setup_output(struct present_swapchain *sc, int output)
 	ret = present_adapter_output(d, output, &o);
 	if (ret)
 		return sc_fail(sc, ret, "no output %d", output);
-	if (o->writeback || !o->connected)
-		return sc_fail(sc, PRESENT_E_INVALID_ARG, "output %s is not a connected display", o->name);
+	if (o->writeback)
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "output %s is a writeback connector", o->name);
+	if (!o->connected)
+		return sc_fail(sc, PRESENT_E_DISCONNECTED, "output %s is disconnected", o->name);
+	sc->output = output;
+	snprintf(sc->output_name, sizeof(sc->output_name), "%s", o->name);
 	sc->connector_id = o->connector_id;
 	sc->crtc_id = o->crtc_id;
 	sc->crtc_index = o->crtc_index;
@@ -379,8 +439,7 @@ static int setup_output(struct present_swapchain *sc, int output)
 	drmModeFreeConnector(c);
 	if (best < 0)
 		return sc_fail(sc, PRESENT_E_NOT_FOUND, "output %s has no mode", o->name);
-	sc->period_ns = (uint64_t)sc->mode.htotal * sc->mode.vtotal * 1000000ull /
-			(sc->mode.clock ? sc->mode.clock : 1);
+	set_period(sc, mode_period(&sc->mode));
 	return 0;
 }
 
@@ -425,7 +484,8 @@ static void query_scanout(struct present_swapchain *sc)
 		sc->facts.opt_out = true;
 }
 
-static void free_buffers(struct present_swapchain *sc)
+/* The path's buffers on the display side; the back buffers stay. */
+static void free_display_side(struct present_swapchain *sc)
 {
 	for (int i = 0; i < MAX_BUFS; i++) {
 		if (sc->import_fb[i])
@@ -434,23 +494,33 @@ static void free_buffers(struct present_swapchain *sc)
 		    sc->scan_fb[i] != sc->local[i].fb_id)
 			drmModeRmFB(sc->dfd, sc->scan_fb[i]);
 		sc->import_fb[i] = sc->scan_fb[i] = 0;
-		bo_destroy(&sc->back[i]);
 		bo_destroy(&sc->local[i]);
 	}
 }
 
+static void free_buffers(struct present_swapchain *sc)
+{
+	free_display_side(sc);
+	for (int i = 0; i < MAX_BUFS; i++)
+		bo_destroy(&sc->back[i]);
+}
+
 static int setup_copy_path(struct present_swapchain *sc);
 
-/* Allocate the buffers, decide the path, set the path's buffers up. */
-static int build(struct present_swapchain *sc)
+/* Decide the path for the back buffers and the output as they are now,
+ * and set the path's display-side buffers up. */
+static int decide(struct present_swapchain *sc)
 {
 	struct present_swapchain_desc *d = &sc->desc;
 	bool same = sc->render == sc->display;
-	int rfd = sc->render->fd, ret;
+	int ret;
 
+	memset(&sc->facts, 0, sizeof(sc->facts));
+	sc->plane_id = 0;
 	sc->facts.same_adapter = same;
 	sc->facts.tier = sc->display->info.caso_tier;
 	sc->facts.blt_effect = d->swap_effect >= PRESENT_SWAP_BLT_SEQUENTIAL;
+	sc->blt_model = sc->facts.blt_effect;
 	/* a 90/270 rotated back buffer matches the output with w and h swapped */
 	if (d->rotation == 90 || d->rotation == 270)
 		sc->facts.size_mismatch = d->width != sc->mode.vdisplay ||
@@ -464,12 +534,6 @@ static int build(struct present_swapchain *sc)
 	if (ret)
 		return ret;
 	query_scanout(sc);
-
-	for (unsigned int i = 0; i < d->buffer_count; i++) {
-		ret = bo_create(sc, rfd, d->width, d->height, d->format, same, &sc->back[i]);
-		if (ret)
-			return ret;
-	}
 	sc->facts.static_check = true;
 	present_decide_path(&sc->facts, &sc->path);
 	if (sc->path.kind == PRESENT_PATH_DIRECT_FLIP || sc->path.kind == PRESENT_PATH_CASO_ONE_COPY) {
@@ -498,6 +562,21 @@ static int build(struct present_swapchain *sc)
 	if (sc->path.kind == PRESENT_PATH_DIRECT_FLIP || sc->path.kind == PRESENT_PATH_CASO_ONE_COPY)
 		return 0;
 	return setup_copy_path(sc);
+}
+
+/* Allocate the back buffers, decide the path, set the path's buffers up. */
+static int build(struct present_swapchain *sc)
+{
+	struct present_swapchain_desc *d = &sc->desc;
+	int ret;
+
+	for (unsigned int i = 0; i < d->buffer_count; i++) {
+		ret = bo_create(sc, sc->render->fd, d->width, d->height, d->format,
+				sc->render == sc->display, &sc->back[i]);
+		if (ret)
+			return ret;
+	}
+	return decide(sc);
 }
 
 /* Copy paths: display-local buffers matching the output. */
@@ -584,7 +663,7 @@ static void set_irq_target(struct present_swapchain *sc, uint64_t target)
 static uint64_t seq_of(struct present_swapchain *sc, uint64_t ts)
 {
 	int64_t d = (int64_t)(ts - sc->ref_vbl_ns);
-	int64_t p = (int64_t)sc->period_ns;
+	int64_t p = (int64_t)sc->grid_ns;
 
 	if (!p)
 		return sc->ref_vbl_seq;
@@ -605,6 +684,19 @@ static bool buf_busy(struct present_swapchain *sc, unsigned int b)
 	return false;
 }
 
+/*
+ * The display-side buffer the next present goes to.  Flip model: the one
+ * of the current back buffer (the buffer itself, or its proxy/copy), so a
+ * back buffer is busy while it or its copy is queued or on screen.  Blt
+ * model (DXGI's blt swap effects): present copies the back buffer into the
+ * displayed surface, a ring of display-side buffers of its own; the back
+ * buffer is free again as soon as the copy is done.
+ */
+static unsigned int disp_index(const struct present_swapchain *sc)
+{
+	return sc->blt_model ? sc->slot : sc->cur;
+}
+
 /* Can the current back buffer be presented (and drawn into) now? */
 static bool ready(struct present_swapchain *sc)
 {
@@ -612,7 +704,7 @@ static bool ready(struct present_swapchain *sc)
 		return false;
 	if (sc->flipq ? sc->nframes >= sc->depth : sc->flip_pending)
 		return false;
-	return !buf_busy(sc, sc->cur);
+	return !buf_busy(sc, disp_index(sc));
 }
 
 static void record_timing(struct present_swapchain *sc, const struct frame *f, uint64_t actual)
@@ -649,9 +741,9 @@ static void retire_head(struct present_swapchain *sc, uint64_t ts)
 	 * the first vblank after the submission) */
 	{
 		uint64_t t = f.target_ns ? f.target_ns : f.submit_ns;
-		uint64_t slack = sc->period_ns / 4;
+		uint64_t slack = sc->grid_ns / 4;
 
-		if (ts + slack >= t && ts < t + sc->period_ns + slack)
+		if (ts + slack >= t && ts < t + sc->grid_ns + slack)
 			sc->ctr.on_target++;
 		else
 			sc->ctr.missed++;
@@ -746,6 +838,7 @@ int present_swapchain_dispatch(struct present_swapchain *sc, int timeout_ms)
 
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (sc_removed(sc))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
 	for (;;) {
@@ -804,6 +897,7 @@ int present_swapchain_wait_idle(struct present_swapchain *sc, int timeout_ms)
 
 	if (!sc || timeout_ms < 0)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (sc_removed(sc))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
 	if (!sc->flipq) {
@@ -961,6 +1055,15 @@ int present_swapchain_create(struct present_adapter *render, struct present_adap
 	sc = calloc(1, sizeof(*sc));
 	if (!sc)
 		return PRESENT_E_NO_MEMORY;
+	{
+		pthread_mutexattr_t ma;
+
+		/* recursive: public calls nest (present -> dispatch) */
+		pthread_mutexattr_init(&ma);
+		pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+		pthread_mutex_init(&sc->lock, &ma);
+		pthread_mutexattr_destroy(&ma);
+	}
 	sc->render = render;
 	sc->display = display;
 	sc->dfd = display->fd;
@@ -1019,6 +1122,9 @@ void present_swapchain_destroy(struct present_swapchain *sc)
 {
 	if (!sc)
 		return;
+	/* waits for a call of another thread to return; calls after destroy
+	 * are the application's bug, as in DXGI after the final Release */
+	pthread_mutex_lock(&sc->lock);
 	if (!sc_removed(sc)) {
 		cancel_queued(sc);
 		/* leave the blank buffer on screen so nothing we free is shown */
@@ -1039,6 +1145,8 @@ void present_swapchain_destroy(struct present_swapchain *sc)
 		close(sc->efd);
 	free(sc->t_target);
 	free(sc->t_actual);
+	pthread_mutex_unlock(&sc->lock);
+	pthread_mutex_destroy(&sc->lock);
 	free(sc);
 }
 
@@ -1049,8 +1157,11 @@ int present_swapchain_get_buffer(struct present_swapchain *sc, unsigned int inde
 {
 	if (!sc || !out)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (index >= sc->desc.buffer_count)
 		return sc_fail(sc, PRESENT_E_INVALID_ARG, "buffer %u of %u", index, sc->desc.buffer_count);
+	if (index && sc->desc.swap_effect == PRESENT_SWAP_BLT_DISCARD)
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "blt-discard: only buffer 0 is accessible");
 	if (sc_removed(sc))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
 	out->map = sc->back[index].map;
@@ -1067,6 +1178,7 @@ int present_swapchain_current_back_buffer(struct present_swapchain *sc)
 {
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (sc_removed(sc))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
 	return (int)sc->cur;
@@ -1080,6 +1192,7 @@ int present_swapchain_resize(struct present_swapchain *sc, unsigned int count, u
 
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	nd = sc->desc;
 	if (count)
 		nd.buffer_count = count;
@@ -1112,12 +1225,15 @@ int present_swapchain_resize(struct present_swapchain *sc, unsigned int count, u
 	}
 	sc->desc = nd;
 	sc->cur = 0;
-	memset(&sc->facts, 0, sizeof(sc->facts));
-	sc->plane_id = 0;
+	sc->slot = 0;
 	ret = build(sc);
 	update_waitable(sc);
 	return ret;
 }
+
+static void cancel_for_requeue(struct present_swapchain *sc);
+static int redecide_output(struct present_swapchain *sc);
+static int requeue_frames(struct present_swapchain *sc, bool copy);
 
 int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_index,
 			       bool resize_buffers)
@@ -1128,8 +1244,10 @@ int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_i
 
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
-	if (sc_removed(sc) || present_adapter_removed(sc->display))
-		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	SC_LOCK(sc);
+	ret = check_removed(sc);
+	if (ret)
+		return ret;
 	c = drmModeGetConnector(sc->dfd, sc->connector_id);
 	if (!c)
 		return sc_errno(sc, errno, "connector");
@@ -1140,7 +1258,21 @@ int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_i
 	old = sc->mode;
 	sc->mode = c->modes[mode_index];
 	drmModeFreeConnector(c);
-	/* every queued frame completes or is cancelled before a mode change */
+	if (!resize_buffers) {
+		/* the back buffers stay: queued frames go on in the new mode */
+		cancel_for_requeue(sc);
+		ret = redecide_output(sc);
+		if (ret) {
+			sc->mode = old;
+			sc->ctr.cancelled += sc->nrequeue;
+			sc->nrequeue = 0;
+			return ret;
+		}
+		present_adapter_refresh(sc->display);
+		return requeue_frames(sc, true);
+	}
+	/* new buffers (DXGI ResizeBuffers): queued frames complete or are
+	 * cancelled first */
 	cancel_queued(sc);
 	bo_destroy(&sc->blank);
 	ret = bo_create(sc, sc->dfd, sc->mode.hdisplay, sc->mode.vdisplay, DRM_FORMAT_XRGB8888, true,
@@ -1152,20 +1284,21 @@ int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_i
 		return ret;
 	}
 	sc->onscreen = -1;
-	sc->period_ns = (uint64_t)sc->mode.htotal * sc->mode.vtotal * 1000000ull /
-			(sc->mode.clock ? sc->mode.clock : 1);
+	/* a mode set restores the mode's own period, unboosted */
+	sc->boost = false;
+	set_period(sc, mode_period(&sc->mode));
 	sc->next_duration_ns = 0;
 	reference_vblank(sc);
 	present_adapter_refresh(sc->display);
-	/* re-decide the path for the new output size (DXGI ResizeBuffers) */
-	return present_swapchain_resize(sc, 0, resize_buffers ? 0 : sc->desc.width,
-					resize_buffers ? 0 : sc->desc.height, 0);
+	/* buffers of the new output size, the path decided again */
+	return present_swapchain_resize(sc, 0, 0, 0, 0);
 }
 
 int present_swapchain_path(struct present_swapchain *sc, struct present_path *out)
 {
 	if (!sc || !out)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	*out = sc->path;
 	return 0;
 }
@@ -1258,12 +1391,12 @@ static void cpu_blt(const struct bo *src, struct bo *dst, uint32_t rot)
 	}
 }
 
-static int engine_copy(struct present_swapchain *sc, unsigned int b)
+static int engine_copy(struct present_swapchain *sc, unsigned int b, unsigned int d)
 {
 	struct drm_vflipq_copy c = {
-		.src_fb = sc->import_fb[b], .dst_fb = sc->local[b].fb_id,
+		.src_fb = sc->import_fb[b], .dst_fb = sc->local[d].fb_id,
 		.src_rect = { 0, 0, sc->back[b].width, sc->back[b].height },
-		.dst_rect = { 0, 0, sc->local[b].width, sc->local[b].height },
+		.dst_rect = { 0, 0, sc->local[d].width, sc->local[d].height },
 	};	/* out_fence_fd: zero on input */
 
 	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_COPY, &c))
@@ -1272,12 +1405,13 @@ static int engine_copy(struct present_swapchain *sc, unsigned int b)
 	if (c.out_fence_fd >= 0)
 		close(c.out_fence_fd);
 	sc->ctr.copies++;
-	sc->ctr.bytes_copied += (uint64_t)sc->local[b].width * sc->local[b].height *
-				(bpp_of(sc->local[b].format) / 8);
+	sc->ctr.bytes_copied += (uint64_t)sc->local[d].width * sc->local[d].height *
+				(bpp_of(sc->local[d].format) / 8);
 	return 0;
 }
 
-static int do_copies(struct present_swapchain *sc, unsigned int b)
+/* The present-time copies of back buffer @b to display-side buffer @d. */
+static int do_copies(struct present_swapchain *sc, unsigned int b, unsigned int d)
 {
 	switch (sc->path.kind) {
 	case PRESENT_PATH_DIRECT_FLIP:
@@ -1288,11 +1422,11 @@ static int do_copies(struct present_swapchain *sc, unsigned int b)
 			sc->ctr.copies += 0;
 		return 0;
 	case PRESENT_PATH_TWO_COPY_ENGINE:
-		return engine_copy(sc, b);
+		return engine_copy(sc, b, d);
 	default:
-		cpu_blt(&sc->back[b], &sc->local[b], sc->desc.rotation);
+		cpu_blt(&sc->back[b], &sc->local[d], sc->desc.rotation);
 		sc->ctr.copies++;
-		sc->ctr.bytes_copied += (uint64_t)sc->local[b].pitch * sc->local[b].height;
+		sc->ctr.bytes_copied += (uint64_t)sc->local[d].pitch * sc->local[d].height;
 		return 0;
 	}
 }
@@ -1321,6 +1455,7 @@ static int submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t 
 		/* drain hint: wait for the pending flips, then resubmit */
 		if (!sc->nframes)
 			return sc_fail(sc, PRESENT_E_IO, "FLIPQ_SUBMIT: retry with nothing pending");
+		sc->ctr.drain_waits++;
 		while (sc->nframes) {
 			int r = present_swapchain_dispatch(sc, 1000);
 
@@ -1400,16 +1535,266 @@ static int redecide_after_failed_flip(struct present_swapchain *sc)
 	return setup_copy_path(sc);
 }
 
+/* ---- requeue, output and mode changes --------------------------------------- */
+
+static uint64_t expect_of(struct present_swapchain *sc, uint64_t t);
+
+/* Cancel the queued frames into requeue[] (not counted as cancelled). */
+static void cancel_for_requeue(struct present_swapchain *sc)
+{
+	sc->requeueing = true;
+	sc->nrequeue = 0;
+	cancel_queued(sc);
+	sc->requeueing = false;
+}
+
+/*
+ * Submit again the frames cancel_for_requeue() kept, with targets computed
+ * on the grid of now (WDDM requeues flips whose target no longer holds);
+ * @copy: the path changed, so the copy paths copy the back buffers again.
+ * Without a flip queue only the newest goes (one flip in flight), the
+ * others count as replaced.
+ */
+static int requeue_frames(struct present_swapchain *sc, bool copy)
+{
+	unsigned int first = 0;
+	int ret = 0;
+
+	if (!sc->flipq && sc->nrequeue > 1) {
+		first = sc->nrequeue - 1;
+		sc->ctr.cancelled += first;
+	}
+	sc->last_vbl_ns = 0;
+	for (unsigned int i = first; i < sc->nrequeue; i++) {
+		struct frame f = sc->requeue[i];
+		uint64_t prev = sc->nframes ? sc->last_vbl_ns : sc->ref_vbl_ns;
+		uint64_t now = present_now_ns(), p = sc->period_ns;
+
+		if (!sc->nframes && p && now > prev)
+			prev += (now - prev) / p * p;
+		f.present_id = sc->next_present_id++;
+		f.target_ns = present_interval_target(prev, p, f.interval ? f.interval : 1,
+						      sc->fastest_ns);
+		f.submit_ns = now;
+		f.expect_ns = expect_of(sc, f.target_ns);
+		ret = copy ? do_copies(sc, f.back, f.buf) : 0;
+		if (!ret && sc->flipq)
+			ret = submit_flipq(sc, &f, sc->scan_fb[f.buf], VFLIPQ_FLIP_ON_NEXT_VSYNC);
+		else if (!ret)
+			ret = submit_atomic(sc, &f, sc->scan_fb[f.buf], false);
+		if (ret) {
+			/* the rest is lost: count it */
+			sc->ctr.cancelled += sc->nrequeue - i;
+			break;
+		}
+		present_latency_submit(&sc->lat);
+		sc->frames[sc->nframes++] = f;
+		sc->last_vbl_ns = f.expect_ns;
+		sc->ctr.requeued++;
+		if (sc->flipq)
+			set_irq_target(sc, f.present_id);
+	}
+	sc->nrequeue = 0;
+	update_waitable(sc);
+	return ret;
+}
+
+/*
+ * The chain's output or its mode changed (a mode set by someone else, a
+ * move, a reconnect): light the output in sc->mode with a new blank buffer,
+ * then decide the path again for the back buffers as they are (their
+ * contents stay).  The caller cancelled the queued frames for requeueing.
+ */
+static int redecide_output(struct present_swapchain *sc)
+{
+	struct bo blank = { 0 };
+	int ret;
+
+	ret = bo_create(sc, sc->dfd, sc->mode.hdisplay, sc->mode.vdisplay, DRM_FORMAT_XRGB8888,
+			true, &blank);
+	if (!ret && !sc->plane_id)
+		ret = find_primary_plane(sc);
+	if (!ret)
+		ret = commit_modeset(sc, blank.fb_id, sc->mode.hdisplay, sc->mode.vdisplay, false);
+	if (ret) {
+		bo_destroy(&blank);
+		return ret;
+	}
+	/* the blank buffer is on screen: the old path's buffers can go */
+	bo_destroy(&sc->blank);
+	sc->blank = blank;
+	sc->onscreen = -1;
+	free_display_side(sc);
+	sc->boost = false;
+	set_period(sc, mode_period(&sc->mode));
+	sc->next_duration_ns = 0;
+	reference_vblank(sc);
+	ret = decide(sc);
+	if (!ret)
+		snprintf(sc->path.reason + strlen(sc->path.reason),
+			 sizeof(sc->path.reason) - strlen(sc->path.reason), " (on %s, %ux%u)",
+			 sc->output_name, sc->mode.hdisplay, sc->mode.vdisplay);
+	return ret;
+}
+
+static bool same_mode(const drmModeModeInfo *a, const drmModeModeInfo *b)
+{
+	return a->hdisplay == b->hdisplay && a->vdisplay == b->vdisplay &&
+	       a->htotal == b->htotal && a->vtotal == b->vtotal && a->clock == b->clock &&
+	       a->flags == b->flags;
+}
+
+/*
+ * Before each present: is the output still connected, still in the chain's
+ * mode?  A disconnected output fails (its queued frames cancelled: nobody
+ * would see them); a mode changed under the chain, or a CRTC found off
+ * after a reconnect, re-decides the path there and requeues the frames.
+ */
+static int check_output(struct present_swapchain *sc)
+{
+	drmModeConnector *c = drmModeGetConnectorCurrent(sc->dfd, sc->connector_id);
+	drmModeCrtc *crtc;
+	drmModeModeInfo m;
+	bool gone, changed;
+	int ret;
+
+	if (!c)
+		return sc_errno(sc, errno, "connector");
+	/* "unknown" (never probed) is not gone */
+	gone = c->connection == DRM_MODE_DISCONNECTED;
+	drmModeFreeConnector(c);
+	if (gone) {
+		if (!sc->output_gone)
+			cancel_queued(sc);
+		sc->output_gone = true;
+		return sc_fail(sc, PRESENT_E_DISCONNECTED,
+			       "output %s disconnected: present_swapchain_set_output() moves the chain",
+			       sc->output_name);
+	}
+	crtc = drmModeGetCrtc(sc->dfd, sc->crtc_id);
+	if (!crtc)
+		return sc_errno(sc, errno, "CRTC");
+	changed = !crtc->mode_valid || !same_mode(&crtc->mode, &sc->mode);
+	m = crtc->mode_valid ? crtc->mode : sc->mode;
+	drmModeFreeCrtc(crtc);
+	if (!changed && !sc->output_gone)
+		return 0;
+	cancel_for_requeue(sc);
+	sc->mode = m;
+	sc->output_gone = false;
+	ret = redecide_output(sc);
+	if (!ret)
+		ret = requeue_frames(sc, true);
+	else
+		sc->nrequeue = 0;
+	return ret;
+}
+
+/* Turn the chain's CRTC off (the chain moves to another output). */
+static void release_output(struct present_swapchain *sc)
+{
+	drmModeAtomicReq *req = drmModeAtomicAlloc();
+
+	if (!req)
+		return;
+	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID", 0);
+	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_ID", 0);
+	add(req, sc->dfd, sc->connector_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", 0);
+	add(req, sc->dfd, sc->crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", 0);
+	add(req, sc->dfd, sc->crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", 0);
+	drmModeAtomicCommit(sc->dfd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
+	drmModeAtomicFree(req);
+}
+
+/*
+ * The output a chain may move to: index of @output (-1: the default) after
+ * re-reading the outputs (hotplug), or a negative error code.
+ */
+static int pick_output(struct present_swapchain *sc, int output)
+{
+	const struct present_output *o;
+	int ret = present_adapter_refresh(sc->display);
+
+	if (ret)
+		return sc_fail(sc, ret, "re-reading the outputs: %s", present_strerror(ret));
+	if (output < 0)
+		output = present_adapter_default_output(sc->display);
+	if (output < 0)
+		return sc_fail(sc, PRESENT_E_DISCONNECTED, "no connected output");
+	if (present_adapter_output(sc->display, output, &o))
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "no output %d", output);
+	if (o->writeback)
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "output %s is a writeback connector",
+			       o->name);
+	if (!o->connected)
+		return sc_fail(sc, PRESENT_E_DISCONNECTED, "output %s is disconnected", o->name);
+	return output;
+}
+
+int present_swapchain_set_output(struct present_swapchain *sc, int output)
+{
+	uint32_t old_connector, old_crtc;
+	int ret;
+
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
+	ret = check_removed(sc);
+	output = ret ? ret : pick_output(sc, output);
+	if (output < 0)
+		return output;
+	if (output == sc->output && !sc->output_gone)
+		return 0;
+	cancel_for_requeue(sc);
+	old_connector = sc->connector_id;
+	old_crtc = sc->crtc_id;
+	flipq_teardown(sc);
+	ret = setup_output(sc, output);
+	if (!ret && sc->crtc_id != old_crtc) {
+		uint32_t c = sc->connector_id, k = sc->crtc_id;
+
+		/* off with the old CRTC, nothing of ours on it any more */
+		sc->connector_id = old_connector;
+		sc->crtc_id = old_crtc;
+		release_output(sc);
+		sc->connector_id = c;
+		sc->crtc_id = k;
+		sc->plane_id = 0;
+	}
+	sc->output_gone = false;
+	if (!ret)
+		ret = redecide_output(sc);
+	if (!ret && sc->flipq && flipq_setup(sc)) {
+		/* the new CRTC takes page flips instead */
+		sc->flipq = false;
+		sc->depth = 1;
+	}
+	if (!ret)
+		return requeue_frames(sc, true);
+	sc->ctr.cancelled += sc->nrequeue;
+	sc->nrequeue = 0;
+	return ret;
+}
+
+int present_swapchain_output(struct present_swapchain *sc)
+{
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
+	return sc->output;
+}
+
 int present_swapchain_present(struct present_swapchain *sc, unsigned int interval,
 			      unsigned int flags)
 {
 	struct frame f;
-	unsigned int b;
+	unsigned int b, d;
 	bool tear;
 	int ret;
 
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (interval > 4 || (flags & ~(PRESENT_DO_NOT_WAIT | PRESENT_ALLOW_TEARING |
 				       PRESENT_RESTART | PRESENT_TEST)))
 		return sc_fail(sc, PRESENT_E_INVALID_ARG, "sync interval %u / flags %#x", interval, flags);
@@ -1419,6 +1804,9 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 			       "allow-tearing needs interval 0 and a chain created with it");
 	if (sc_removed(sc) || present_adapter_removed(sc->display) || present_adapter_removed(sc->render))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	ret = check_output(sc);
+	if (ret)
+		return ret;
 	if (flags & PRESENT_TEST)
 		return 0;
 	ret = present_swapchain_dispatch(sc, 0);
@@ -1436,12 +1824,14 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 			return ret;
 	}
 	b = sc->cur;
-	ret = do_copies(sc, b);
+	d = disp_index(sc);
+	ret = do_copies(sc, b, d);
 	if (ret)
 		return ret;
 
 	memset(&f, 0, sizeof(f));
-	f.buf = b;
+	f.buf = d;
+	f.back = b;
 	f.present_id = sc->next_present_id++;
 	if (!f.present_id)
 		f.present_id = sc->next_present_id++;
@@ -1452,7 +1842,7 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 		/* the previous flip's vblank: the expected one of the last
 		 * queued frame, or the last vblank seen */
 		uint64_t prev = sc->nframes ? sc->last_vbl_ns : 0;
-		uint64_t p = sc->period_ns;
+		uint64_t p = sc->grid_ns;
 
 		if (!prev) {
 			/* latest vblank at or before now */
@@ -1462,11 +1852,14 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 				base += (f.submit_ns - base) / p * p;
 			prev = base;
 		}
+		/* intervals count periods of the fixed refresh, boosted or
+		 * not; the boost variant when the output can boost */
 		if (interval) {
-			f.target_ns = present_interval_target(prev, p, interval, 0);
+			f.target_ns = present_interval_target(prev, sc->period_ns, interval,
+							      sc->fastest_ns);
 		} else if (sc->desc.swap_effect == PRESENT_SWAP_FLIP_SEQUENTIAL && sc->nframes) {
 			/* sequential: never replace a frame not yet shown */
-			f.target_ns = present_interval_target(prev, p, 1, 0);
+			f.target_ns = present_interval_target(prev, sc->period_ns, 1, sc->fastest_ns);
 		} else {
 			f.target_ns = 0;	/* as soon as possible; latest wins */
 		}
@@ -1478,18 +1871,18 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 		}
 	}
 	if (sc->flipq)
-		ret = submit_flipq(sc, &f, sc->scan_fb[b],
+		ret = submit_flipq(sc, &f, sc->scan_fb[d],
 				   tear ? VFLIPQ_FLIP_IMMEDIATE : VFLIPQ_FLIP_ON_NEXT_VSYNC);
 	else
-		ret = submit_atomic(sc, &f, sc->scan_fb[b], tear);
+		ret = submit_atomic(sc, &f, sc->scan_fb[d], tear);
 	if (ret == PRESENT_E_INVALID_ARG && redecide_after_failed_flip(sc) == 0) {
 		/* as DWM after a failed present-time check: copy instead */
-		ret = do_copies(sc, b);
+		ret = do_copies(sc, b, d);
 		if (!ret && sc->flipq)
-			ret = submit_flipq(sc, &f, sc->scan_fb[b],
+			ret = submit_flipq(sc, &f, sc->scan_fb[d],
 					   tear ? VFLIPQ_FLIP_IMMEDIATE : VFLIPQ_FLIP_ON_NEXT_VSYNC);
 		else if (!ret)
-			ret = submit_atomic(sc, &f, sc->scan_fb[b], tear);
+			ret = submit_atomic(sc, &f, sc->scan_fb[d], tear);
 	}
 	if (ret)
 		return ret;
@@ -1500,10 +1893,19 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 	sc->last_vbl_ns = f.expect_ns;
 	sc->present_count++;
 	sc->ctr.presented++;
-	sc->cur = (sc->cur + 1) % sc->desc.buffer_count;
+	if (sc->blt_model) {
+		/* discard: buffer 0 is the back buffer, its contents are
+		 * undefined after present; sequential: the buffers rotate,
+		 * each keeping its contents */
+		sc->slot = (sc->slot + 1) % sc->desc.buffer_count;
+		if (sc->desc.swap_effect == PRESENT_SWAP_BLT_SEQUENTIAL)
+			sc->cur = (sc->cur + 1) % sc->desc.buffer_count;
+	} else {
+		sc->cur = (sc->cur + 1) % sc->desc.buffer_count;
+	}
 	/* blocking present: return once the next back buffer can be drawn
 	 * into (with 2 buffers: once this frame replaced it on screen) */
-	while (!(flags & PRESENT_DO_NOT_WAIT) && buf_busy(sc, sc->cur)) {
+	while (!(flags & PRESENT_DO_NOT_WAIT) && buf_busy(sc, disp_index(sc))) {
 		ret = present_swapchain_dispatch(sc, 2000);
 		if (ret == PRESENT_E_TIMEOUT)
 			return sc_fail(sc, PRESENT_E_IO, "no flip completed in 2 s");
@@ -1527,7 +1929,7 @@ static bool is_multiple(uint64_t a, uint64_t b)
 /* Expected vblank of a frame with target @t on the current grid. */
 static uint64_t expect_of(struct present_swapchain *sc, uint64_t t)
 {
-	uint64_t base = sc->ref_vbl_ns, p = sc->period_ns;
+	uint64_t base = sc->ref_vbl_ns, p = sc->grid_ns;
 
 	return p && t > base ? base + (t - base + p - 1) / p * p : base + p;
 }
@@ -1539,14 +1941,15 @@ int present_swapchain_set_refresh(struct present_swapchain *sc, uint64_t period_
 
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (!period_ns)
-		period_ns = (uint64_t)sc->mode.htotal * sc->mode.vtotal * 1000000ull /
-			    (sc->mode.clock ? sc->mode.clock : 1);
-	if (period_ns < 4166667 || period_ns > 100000000)
-		return sc_fail(sc, PRESENT_E_INVALID_ARG, "period %llu ns (4166667..100000000)",
-			       (unsigned long long)period_ns);
-	if (sc_removed(sc) || present_adapter_removed(sc->display))
-		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+		period_ns = mode_period(&sc->mode);
+	if (period_ns < VRR_MIN_PERIOD_NS || period_ns > VRR_MAX_PERIOD_NS)
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "period %llu ns (%llu..%llu)",
+			       (unsigned long long)period_ns, VRR_MIN_PERIOD_NS, VRR_MAX_PERIOD_NS);
+	ret = check_removed(sc);
+	if (ret)
+		return ret;
 	if (!sc->flipq)
 		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "refresh changes need the flip queue");
 	old = sc->period_ns;
@@ -1560,53 +1963,70 @@ int present_swapchain_set_refresh(struct present_swapchain *sc, uint64_t period_
 	} else if (sc->nframes) {
 		/* non-multiple: cancel the queued frames and requeue them
 		 * with targets on the new grid */
-		sc->requeueing = true;
-		sc->nrequeue = 0;
-		cancel_queued(sc);
-		sc->requeueing = false;
+		cancel_for_requeue(sc);
 	}
 	if (ret < 0)
 		return ret;
-	sc->period_ns = period_ns;
-	sc->next_duration_ns = period_ns;
-	sc->last_vbl_ns = 0;
-	for (unsigned int i = 0; i < sc->nrequeue; i++) {
-		struct frame f = sc->requeue[i];
-		uint64_t prev = sc->nframes ? sc->last_vbl_ns : sc->ref_vbl_ns;
-		uint64_t now = present_now_ns();
-
-		if (!sc->nframes && period_ns && now > prev)
-			prev += (now - prev) / period_ns * period_ns;
-		f.present_id = sc->next_present_id++;
-		f.target_ns = present_interval_target(prev, period_ns, f.interval ? f.interval : 1, 0);
-		f.submit_ns = now;
-		f.expect_ns = expect_of(sc, f.target_ns);
-		ret = submit_flipq(sc, &f, sc->scan_fb[f.buf], VFLIPQ_FLIP_ON_NEXT_VSYNC);
-		if (ret) {
-			/* the rest is lost: count it */
-			sc->ctr.cancelled += sc->nrequeue - i;
-			break;
-		}
-		present_latency_submit(&sc->lat);
-		sc->frames[sc->nframes++] = f;
-		sc->last_vbl_ns = f.expect_ns;
-		sc->ctr.requeued++;
-		set_irq_target(sc, f.present_id);
-	}
-	sc->nrequeue = 0;
-	update_waitable(sc);
-	return ret;
+	/* a boost goes on at the fastest multiple of the new refresh, if any */
+	set_period(sc, period_ns);
+	sc->next_duration_ns = sc->grid_ns;
+	return requeue_frames(sc, false);
 }
 
 uint64_t present_swapchain_refresh_period(struct present_swapchain *sc)
 {
-	return sc ? sc->period_ns : 0;
+	if (!sc)
+		return 0;
+	SC_LOCK(sc);
+	return sc->period_ns;
+}
+
+uint64_t present_swapchain_boost_period(struct present_swapchain *sc)
+{
+	if (!sc)
+		return 0;
+	SC_LOCK(sc);
+	return sc->fastest_ns;
+}
+
+int present_swapchain_set_boost(struct present_swapchain *sc, bool on)
+{
+	int ret;
+
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
+	ret = check_removed(sc);
+	if (ret)
+		return ret;
+	if (!sc->flipq)
+		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "refresh changes need the flip queue");
+	if (on && !sc->fastest_ns)
+		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED,
+			       "output cannot boost a %llu ns refresh (range %llu..%llu ns, %u visible lines)",
+			       (unsigned long long)sc->period_ns,
+			       (unsigned long long)sc->display->info.refresh_min_ns,
+			       (unsigned long long)sc->display->info.refresh_max_ns, sc->mode.vdisplay);
+	if (on == sc->boost)
+		return 0;
+	sc->boost = on;
+	sc->grid_ns = on ? sc->fastest_ns : sc->period_ns;
+	/*
+	 * The new frame duration rides on the next flip.  Queued frames are
+	 * not waited for here: the driver refuses a duration change behind
+	 * them with -EAGAIN (drain all planes) and present waits and
+	 * resubmits.  Their targets hold on either grid: the fast one
+	 * divides the fixed one.
+	 */
+	sc->next_duration_ns = sc->grid_ns;
+	return 0;
 }
 
 int present_swapchain_set_max_frame_latency(struct present_swapchain *sc, unsigned int max)
 {
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (present_latency_set_max(&sc->lat, max))
 		return sc_fail(sc, PRESENT_E_INVALID_ARG, "max frame latency %u (1..16)", max);
 	update_waitable(sc);
@@ -1615,7 +2035,10 @@ int present_swapchain_set_max_frame_latency(struct present_swapchain *sc, unsign
 
 int present_swapchain_get_max_frame_latency(struct present_swapchain *sc)
 {
-	return sc ? (int)sc->lat.max : PRESENT_E_INVALID_ARG;
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
+	return (int)sc->lat.max;
 }
 
 int present_swapchain_waitable_fd(struct present_swapchain *sc)
@@ -1634,6 +2057,7 @@ int present_swapchain_frame_statistics(struct present_swapchain *sc,
 
 	if (!sc || !out)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	ret = present_swapchain_dispatch(sc, 0);
 	if (ret < 0)
 		return ret;
@@ -1647,6 +2071,7 @@ int present_swapchain_last_present_count(struct present_swapchain *sc, uint32_t 
 {
 	if (!sc || !out)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (sc_removed(sc))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
 	*out = sc->present_count;
@@ -1660,6 +2085,7 @@ int present_swapchain_wait_vblank(struct present_swapchain *sc, uint64_t *out_ns
 
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	if (sc_removed(sc))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
 	memset(&vbl, 0, sizeof(vbl));
@@ -1683,6 +2109,7 @@ int present_swapchain_counters(struct present_swapchain *sc, struct present_coun
 {
 	if (!sc || !out)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	*out = sc->ctr;
 	return 0;
 }
@@ -1694,6 +2121,7 @@ int present_swapchain_timing(struct present_swapchain *sc, uint64_t *targets, ui
 
 	if (!sc || !sc->t_target)
 		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
 	have = sc->timing_n < TIMING_RING ? sc->timing_n : TIMING_RING;
 	if (n > have)
 		n = (unsigned int)have;

@@ -62,6 +62,10 @@ int main(void)
 	CHECK(present_swapchain_refresh_period(NULL) == 0, "period");
 	CHECK(present_swapchain_wait_idle(NULL, 0) == PRESENT_E_INVALID_ARG, "wait_idle");
 	CHECK(present_swapchain_set_mode(NULL, 0, true) == PRESENT_E_INVALID_ARG, "set_mode");
+	CHECK(present_swapchain_set_boost(NULL, true) == PRESENT_E_INVALID_ARG, "set_boost");
+	CHECK(present_swapchain_boost_period(NULL) == 0, "boost period");
+	CHECK(present_swapchain_set_output(NULL, 0) == PRESENT_E_INVALID_ARG, "set_output");
+	CHECK(present_swapchain_output(NULL) == PRESENT_E_INVALID_ARG, "output");
 
 	/* the host's own devices, if any: enumeration must not fail */
 	CHECK(present_system_open(&sys) == 0 && sys, "open");

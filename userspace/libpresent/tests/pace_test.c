@@ -27,6 +27,38 @@ int main(void)
 	/* a "fastest" slower than the period is ignored */
 	CHECK(present_interval_target(v, p144, 1, p60) == v + p144 - p144 / 2, "fastest > period");
 
+	/* the fastest integer multiple fed from the output: 640x480@60
+	 * (800 x 525 at 25.175 MHz) under vflipq's 4166667..100000000 ns */
+	{
+		const uint64_t vmin = 4166667, p0 = 800ull * 525 * 1000000 / 25175;
+		uint64_t f;
+
+		/* at 60 Hz a frame cannot shrink below 481 lines: no boost */
+		CHECK(present_boost_period(p0, vmin, 800, 480, 25175) == 0, "60 Hz: none");
+		/* 30 Hz boosts to 60 Hz, whole lines: the mode's own period */
+		f = present_boost_period(2 * p0, vmin, 800, 480, 25175);
+		CHECK(f == p0, "30 -> 60 Hz: %llu", (unsigned long long)f);
+		/* 10 Hz: 6 x (16.67 ms, not 5 x 20 ms): the largest multiple,
+		 * 524.48 lines rounded to 524 as the driver does */
+		f = present_boost_period(100000000, vmin, 800, 480, 25175);
+		CHECK(f == 524ull * 800 * 1000000 / 25175, "10 Hz -> 60 Hz: %llu",
+		      (unsigned long long)f);
+		/* fixed refresh (no range reported): none */
+		CHECK(present_boost_period(2 * p0, 0, 800, 480, 25175) == 0, "fixed refresh");
+		/* 24 Hz on 100 visible lines: 240 Hz is 4166666 < the range
+		 * minimum, so 9 x: 4629629 ns rounded to 146 lines */
+		f = present_boost_period(41666667, vmin, 800, 100, 25175);
+		CHECK(f == 146ull * 800 * 1000000 / 25175, "24 Hz -> 216 Hz: %llu",
+		      (unsigned long long)f);
+		CHECK(f >= vmin && f - 41666667 / 9 <= 800ull * 1000000 / 25175 / 2,
+		      "a ninth, within half a line");
+		CHECK(present_boost_period(0, vmin, 800, 480, 25175) == 0, "no period");
+		CHECK(present_boost_period(2 * p0, vmin, 0, 480, 25175) == 0, "no timings");
+		/* the boost variant lands frames on the fixed grid */
+		CHECK(present_interval_target(v, 2 * p0, 1, p0) == v + 2 * p0 - p0 / 2,
+		      "30 Hz target, fastest 60 Hz");
+	}
+
 	/* latency accounting */
 	CHECK(present_latency_init(&l, 0) == 0 && l.max == 3, "default 3");
 	CHECK(present_latency_init(&l, 17) == PRESENT_E_INVALID_ARG, "17 rejected");

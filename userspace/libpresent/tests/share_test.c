@@ -68,6 +68,29 @@ static char get_byte(int fd)
 }
 
 /* Wait for a child; CHECK it exited 0. */
+/* The pipes @a and @b (NULL: none), then a child: fork()'s result. */
+static pid_t fork_piped(int a[2], int b[2])
+{
+	pid_t pid;
+
+	if (pipe(a) || (b && pipe(b)))
+		abort();
+	pid = fork();
+	if (pid < 0)
+		abort();
+	return pid;
+}
+
+static void close_pipes(int a[2], int b[2])
+{
+	close(a[0]);
+	close(a[1]);
+	if (b) {
+		close(b[0]);
+		close(b[1]);
+	}
+}
+
 static void reap(pid_t pid, const char *what)
 {
 	int st = 0;
@@ -236,9 +259,7 @@ static void test_cross_process(void)
 	uint32_t *px;
 	pid_t pid;
 
-	if (pipe(tp) || pipe(ack))
-		abort();
-	pid = fork();
+	pid = fork_piped(tp, ack);
 	if (pid == 0) {
 		struct present_shared_surface *o;
 		void *p;
@@ -273,7 +294,7 @@ static void test_cross_process(void)
 	reap(pid, "cross-process");
 	CHECK(px[0] == 0xc0ffee, "child's write visible: %#x", px[0]);
 	present_shared_surface_close(s);
-	close(tp[0]); close(tp[1]); close(ack[0]); close(ack[1]);
+	close_pipes(tp, ack);
 }
 
 /* The importer keeps the buffer after the exporter closed it and exited. */
@@ -286,9 +307,7 @@ static void test_lifetime(void)
 	void *p;
 	pid_t pid;
 
-	if (pipe(tp) || pipe(go))
-		abort();
-	pid = fork();
+	pid = fork_piped(tp, go);
 	if (pid == 0) {
 		struct present_surface_desc d = desc_xrgb();
 		struct present_shared_surface *s;
@@ -334,7 +353,7 @@ static void test_lifetime(void)
 		CHECK(present_shared_surface_open(&t2, -1, &o2) ==
 		      PRESENT_E_NOT_FOUND, "closed holder's token");
 	}
-	close(tp[0]); close(tp[1]); close(go[0]); close(go[1]);
+	close_pipes(tp, go);
 }
 
 /* Keyed mutex semantics within one process (two objects). */
@@ -389,9 +408,7 @@ static void test_keyed_mutex_processes(void)
 	volatile uint32_t *px;
 	pid_t pid;
 
-	if (pipe(tp))
-		abort();
-	pid = fork();
+	pid = fork_piped(tp, NULL);
 	if (pid == 0) {
 		struct present_shared_surface *o;
 		volatile uint32_t *q;
@@ -448,7 +465,7 @@ static void test_keyed_mutex_processes(void)
 	present_keyed_mutex_release(s, 0);
 	reap(pid, "keyed mutex");
 	present_shared_surface_close(s);
-	close(tp[0]); close(tp[1]);
+	close_pipes(tp, NULL);
 }
 
 /*
@@ -511,7 +528,7 @@ static void test_keyed_mutex_three(void)
 	CHECK(present_keyed_mutex_acquire(s, 0, 0) == 0 &&
 	      px[0] == ROUNDS * PROCS, "final count %u", px[0]);
 	present_shared_surface_close(s);
-	close(tp[0]); close(tp[1]);
+	close_pipes(tp, NULL);
 }
 
 /* A holder that dies holding the mutex: WAIT_ABANDONED for the next one. */
@@ -524,9 +541,7 @@ static void test_keyed_mutex_abandoned(void)
 	uint64_t t0;
 	pid_t pid;
 
-	if (pipe(tp) || pipe(ack))
-		abort();
-	pid = fork();
+	pid = fork_piped(tp, ack);
 	if (pid == 0) {
 		struct present_shared_surface *o;
 
@@ -552,7 +567,7 @@ static void test_keyed_mutex_abandoned(void)
 	CHECK(present_keyed_mutex_acquire(s, 5, 0) == 0, "normal again");
 	present_keyed_mutex_release(s, 0);
 	present_shared_surface_close(s);
-	close(tp[0]); close(tp[1]); close(ack[0]); close(ack[1]);
+	close_pipes(tp, ack);
 }
 
 /*
@@ -588,7 +603,7 @@ static void test_lock_holder_death(void)
 	CHECK(atomic_load(l) == 0, "unlocked");
 	reap(pid, "lock holder");
 	munmap((void *)l, 4096);
-	close(ack[0]); close(ack[1]);
+	close_pipes(ack, NULL);
 }
 
 /* Queue rules in one process. */
@@ -703,9 +718,7 @@ static void test_queue_processes(void)
 	int tp[2], bad = 0;
 	pid_t pid;
 
-	if (pipe(tp))
-		abort();
-	pid = fork();
+	pid = fork_piped(tp, NULL);
 	if (pid == 0) {
 		struct present_surface_queue *f, *w;
 		struct present_surface_desc sd;
@@ -763,7 +776,7 @@ static void test_queue_processes(void)
 	reap(pid, "consumer");
 	present_surface_queue_close(work);
 	present_surface_queue_close(freeq);
-	close(tp[0]); close(tp[1]);
+	close_pipes(tp, NULL);
 }
 
 /*
@@ -778,9 +791,7 @@ static void test_queue_creator_exit(void)
 	int tp[2], go[2];
 	pid_t pid, pid2;
 
-	if (pipe(tp) || pipe(go))
-		abort();
-	pid = fork();
+	pid = fork_piped(tp, go);
 	if (pid == 0) {
 		struct present_surface_queue_desc qd = {
 			.width = W, .height = H, .format = DRM_FORMAT_XRGB8888,
@@ -845,7 +856,7 @@ static void test_queue_creator_exit(void)
 	}
 	reap(pid2, "third process");
 	present_surface_queue_close(q);
-	close(tp[0]); close(tp[1]); close(go[0]); close(go[1]);
+	close_pipes(tp, go);
 }
 
 int main(void)

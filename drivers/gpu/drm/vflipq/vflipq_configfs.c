@@ -18,6 +18,7 @@
  * @lock: serialises attribute access against enable/disable
  * @cfg: configuration (under @lock)
  * @vdev: the DRM device while enabled, else NULL (under @lock)
+ * @connected: mask of connected outputs, runtime-writable (under @lock)
  */
 struct vflipq_cfs_device {
 	struct config_group group;
@@ -25,6 +26,7 @@ struct vflipq_cfs_device {
 	struct mutex lock;
 	struct vflipq_config cfg;
 	struct vflipq_device *vdev;
+	u32 connected;
 };
 
 static struct vflipq_cfs_device *to_cfs_device(struct config_item *item)
@@ -173,40 +175,25 @@ static ssize_t store_caso_bit(struct config_item *item, const char *page,
 	return ret ? ret : len;
 }
 
-static ssize_t vflipq_cfs_caso_copy_show(struct config_item *item, char *page)
-{
-	return show_caso_bit(item, page, VFLIPQ_CASO_COPY);
-}
+/* One boolean attribute per CASO capability bit. */
+#define VFLIPQ_CFS_CASO_ATTR(_name, _bit)				\
+static const unsigned int vflipq_cfs_##_name##_bit = _bit;		\
+static ssize_t vflipq_cfs_##_name##_show(struct config_item *item,	\
+					 char *page)			\
+{									\
+	return show_caso_bit(item, page, vflipq_cfs_##_name##_bit);	\
+}									\
+static ssize_t vflipq_cfs_##_name##_store(struct config_item *item,	\
+					  const char *page, size_t len)	\
+{									\
+	return store_caso_bit(item, page, len,				\
+			      vflipq_cfs_##_name##_bit);		\
+}									\
+CONFIGFS_ATTR(vflipq_cfs_, _name)
 
-static ssize_t vflipq_cfs_caso_copy_store(struct config_item *item,
-					  const char *page, size_t len)
-{
-	return store_caso_bit(item, page, len, VFLIPQ_CASO_COPY);
-}
-
-static ssize_t vflipq_cfs_caso_texture_show(struct config_item *item,
-					    char *page)
-{
-	return show_caso_bit(item, page, VFLIPQ_CASO_TEXTURE);
-}
-
-static ssize_t vflipq_cfs_caso_texture_store(struct config_item *item,
-					     const char *page, size_t len)
-{
-	return store_caso_bit(item, page, len, VFLIPQ_CASO_TEXTURE);
-}
-
-static ssize_t vflipq_cfs_caso_scanout_show(struct config_item *item,
-					    char *page)
-{
-	return show_caso_bit(item, page, VFLIPQ_CASO_SCANOUT);
-}
-
-static ssize_t vflipq_cfs_caso_scanout_store(struct config_item *item,
-					     const char *page, size_t len)
-{
-	return store_caso_bit(item, page, len, VFLIPQ_CASO_SCANOUT);
-}
+VFLIPQ_CFS_CASO_ATTR(caso_copy, VFLIPQ_CASO_COPY);
+VFLIPQ_CFS_CASO_ATTR(caso_texture, VFLIPQ_CASO_TEXTURE);
+VFLIPQ_CFS_CASO_ATTR(caso_scanout, VFLIPQ_CASO_SCANOUT);
 
 static ssize_t vflipq_cfs_hybrid_integrated_show(struct config_item *item,
 						 char *page)
@@ -373,12 +360,36 @@ static ssize_t vflipq_cfs_enabled_store(struct config_item *item,
 			ret = PTR_ERR(vdev);
 		else
 			d->vdev = vdev;
+		if (!ret && d->connected != U32_MAX)
+			vflipq_output_set_connected(vdev, d->connected);
 	} else if (!enable && d->vdev) {
 		vflipq_device_destroy(d->vdev);
 		d->vdev = NULL;
 	}
 	mutex_unlock(&d->lock);
 	return ret ? ret : len;
+}
+
+static ssize_t vflipq_cfs_connected_show(struct config_item *item, char *page)
+{
+	return show_uint(item, page, &to_cfs_device(item)->connected);
+}
+
+/* Unlike the rest of the configuration, also while enabled: a hotplug. */
+static ssize_t vflipq_cfs_connected_store(struct config_item *item,
+					  const char *page, size_t len)
+{
+	struct vflipq_cfs_device *d = to_cfs_device(item);
+	u32 v;
+
+	if (kstrtou32(page, 0, &v))
+		return -EINVAL;
+	mutex_lock(&d->lock);
+	d->connected = v;
+	if (d->vdev)
+		vflipq_output_set_connected(d->vdev, v);
+	mutex_unlock(&d->lock);
+	return len;
 }
 
 static ssize_t vflipq_cfs_card_show(struct config_item *item, char *page)
@@ -406,9 +417,6 @@ static ssize_t vflipq_cfs_device_id_show(struct config_item *item, char *page)
 CONFIGFS_ATTR(vflipq_cfs_, crtcs);
 CONFIGFS_ATTR(vflipq_cfs_, overlays);
 CONFIGFS_ATTR(vflipq_cfs_, flipq_depth);
-CONFIGFS_ATTR(vflipq_cfs_, caso_copy);
-CONFIGFS_ATTR(vflipq_cfs_, caso_texture);
-CONFIGFS_ATTR(vflipq_cfs_, caso_scanout);
 CONFIGFS_ATTR(vflipq_cfs_, hybrid_integrated);
 CONFIGFS_ATTR(vflipq_cfs_, bandwidth);
 CONFIGFS_ATTR(vflipq_cfs_, cursor);
@@ -416,6 +424,7 @@ CONFIGFS_ATTR(vflipq_cfs_, writeback);
 CONFIGFS_ATTR(vflipq_cfs_, modes);
 CONFIGFS_ATTR(vflipq_cfs_, preferred_mode);
 CONFIGFS_ATTR(vflipq_cfs_, enabled);
+CONFIGFS_ATTR(vflipq_cfs_, connected);
 CONFIGFS_ATTR_RO(vflipq_cfs_, card);
 CONFIGFS_ATTR_RO(vflipq_cfs_, device_id);
 
@@ -433,6 +442,7 @@ static struct configfs_attribute *vflipq_cfs_attrs[] = {
 	&vflipq_cfs_attr_modes,
 	&vflipq_cfs_attr_preferred_mode,
 	&vflipq_cfs_attr_enabled,
+	&vflipq_cfs_attr_connected,
 	&vflipq_cfs_attr_card,
 	&vflipq_cfs_attr_device_id,
 	NULL,
@@ -469,6 +479,7 @@ static struct config_group *vflipq_cfs_make_group(struct config_group *group,
 		return ERR_PTR(-ENOMEM);
 
 	mutex_init(&d->lock);
+	d->connected = U32_MAX;
 	vflipq_config_init_defaults(&d->cfg, name);
 	d->cfg.from_configfs = true;
 	config_group_init_type_name(&d->group, name, &vflipq_cfs_device_type);

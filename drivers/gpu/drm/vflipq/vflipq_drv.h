@@ -318,6 +318,8 @@ struct vflipq_device {
 	atomic64_t copies;
 	atomic64_t bytes_copied;
 	atomic64_t imported_scanouts;
+	/* bit i: output i unplugged through configfs "connected" */
+	unsigned long disconnected;
 	struct vflipq_output outputs[VFLIPQ_MAX_CRTCS];
 };
 
@@ -363,6 +365,7 @@ void vflipq_configfs_unregister(void);
 
 /* vflipq_output.c */
 int vflipq_output_init(struct vflipq_device *vdev, unsigned int index);
+void vflipq_output_set_connected(struct vflipq_device *vdev, u32 mask);
 
 /* vflipq_crtc.c */
 int vflipq_crtc_init(struct vflipq_output *out);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Outputs: one CRTC with its planes, a virtual encoder and an always
- * connected virtual connector that offers the device's mode list.
+ * Outputs: one CRTC with its planes, a virtual encoder and a virtual
+ * connector that offers the device's mode list.  The connector is connected
+ * unless configfs "connected" unplugged it (a hotplug, for userspace tests).
  */
 
 #include <drm/drm_atomic_helper.h>
@@ -40,11 +41,22 @@ static int vflipq_conn_get_modes(struct drm_connector *connector)
 	return count;
 }
 
+static enum drm_connector_status
+vflipq_conn_detect(struct drm_connector *connector, bool force)
+{
+	struct vflipq_output *out = container_of(connector, struct vflipq_output,
+						 connector);
+
+	return test_bit(out->index, &out->vdev->disconnected) ?
+	       connector_status_disconnected : connector_status_connected;
+}
+
 static const struct drm_connector_helper_funcs vflipq_conn_helper_funcs = {
 	.get_modes = vflipq_conn_get_modes,
 };
 
 static const struct drm_connector_funcs vflipq_conn_funcs = {
+	.detect			= vflipq_conn_detect,
 	.fill_modes		= drm_helper_probe_single_connector_modes,
 	.reset			= drm_atomic_helper_connector_reset,
 	.atomic_duplicate_state	= drm_atomic_helper_connector_duplicate_state,
@@ -131,4 +143,41 @@ int vflipq_output_init(struct vflipq_device *vdev, unsigned int index)
 		out->wb.encoder.possible_clones = out->encoder.possible_clones;
 	}
 	return 0;
+}
+
+/**
+ * vflipq_output_set_connected - plug and unplug outputs
+ * @vdev: device
+ * @mask: bit i set: output i connected
+ *
+ * The connectors' status changes at once, so GETCONNECTOR without a probe
+ * sees it as well, and a hotplug uevent tells userspace when anything
+ * changed.  An unplugged output's CRTC keeps running until userspace turns
+ * it off, as with a real cable pulled.
+ */
+void vflipq_output_set_connected(struct vflipq_device *vdev, u32 mask)
+{
+	struct drm_device *drm = &vdev->drm;
+	bool changed = false;
+	unsigned int i;
+
+	mutex_lock(&drm->mode_config.mutex);
+	for (i = 0; i < vdev->config.crtcs; i++) {
+		struct drm_connector *c = &vdev->outputs[i].connector;
+		enum drm_connector_status st = connector_status_connected;
+
+		if (mask & BIT(i)) {
+			clear_bit(i, &vdev->disconnected);
+		} else {
+			set_bit(i, &vdev->disconnected);
+			st = connector_status_disconnected;
+		}
+		if (c->status != st) {
+			c->status = st;
+			changed = true;
+		}
+	}
+	mutex_unlock(&drm->mode_config.mutex);
+	if (changed)
+		drm_kms_helper_hotplug_event(drm);
 }

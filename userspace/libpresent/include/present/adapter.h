@@ -41,6 +41,9 @@ struct present_mode {
 	uint64_t period_ns;		/* frame period from the mode timings */
 	bool preferred;
 	char name[32];
+	uint64_t boost_period_ns;	/* fastest integer multiple of this
+					   refresh the output can boost to
+					   (present_boost_period()), 0: none */
 };
 
 /** struct present_output - one connector of a display adapter */
@@ -71,6 +74,10 @@ struct present_adapter_info {
 	uint32_t num_crtcs;
 	uint64_t vflipq_caps;		/* VFLIPQ_CAP_*, 0 for other drivers */
 	uint32_t num_outputs;
+	/* Frame periods the outputs can run at (variable refresh: the flip
+	 * queue's accepted duration_ns range, vflipq uAPI >= 1.2 with a flip
+	 * queue); 0, 0: fixed refresh, no boost */
+	uint64_t refresh_min_ns, refresh_max_ns;
 };
 
 /* Opaque handles.  An adapter belongs to its present_system. */

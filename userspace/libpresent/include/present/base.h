@@ -48,7 +48,9 @@ enum present_error {
 	PRESENT_E_OCCLUDED		= -11,	/* test present: nothing would
 						   be shown (output off) */
 	PRESENT_E_MORE_DATA		= -12,	/* buffer too small */
-	PRESENT_E_LAST			= -12,
+	PRESENT_E_DISCONNECTED		= -13,	/* the output was unplugged:
+						   move the swap chain */
+	PRESENT_E_LAST			= -13,
 };
 
 /**

@@ -133,6 +133,23 @@ PRESENT_API uint64_t present_interval_target(uint64_t prev_vblank_ns, uint64_t p
 					     uint64_t fastest_period_ns);
 
 /**
+ * present_boost_period() - the fastest integer multiple of a refresh
+ * @period_ns: the current (fixed) refresh period
+ * @min_period_ns: the shortest frame the output accepts
+ *                 (present_adapter_info.refresh_min_ns; 0: fixed refresh)
+ * @htotal, @vdisplay, @clock_khz: timings of the current mode
+ *
+ * The output can boost its refresh to an integer multiple k >= 2 of the
+ * current one when a frame of period/k is within its variable-refresh range
+ * and still longer than the visible lines (the hardware only shrinks the
+ * vertical blank).  Returns the period of the largest such k, rounded to
+ * whole scan lines as the driver runs it, or 0 when the output cannot boost
+ * (then present_interval_target() uses the fixed period).
+ */
+PRESENT_API uint64_t present_boost_period(uint64_t period_ns, uint64_t min_period_ns,
+					  uint32_t htotal, uint32_t vdisplay, uint32_t clock_khz);
+
+/**
  * struct present_latency - frame-latency accounting (pure, see
  * present_latency_*): frames presented but not yet retired (shown,
  * replaced or cancelled) against the maximum frame latency
@@ -227,13 +244,40 @@ PRESENT_API int present_swapchain_resize(struct present_swapchain *sc, unsigned 
  *                  they keep their size (a mismatch then takes a proxy or a
  *                  copy path)
  *
- * Queued frames complete or are cancelled first, the output is set to the
- * mode showing a blank buffer, then the chain is resized and the path
- * decided again (SCANOUT_QUERY and the static check).  Buffers obtained
- * before are invalid afterwards.  Returns 0 or an error code.
+ * The output is set to the mode showing a blank buffer and the path is
+ * decided again (SCANOUT_QUERY and the static check).  With
+ * @resize_buffers the queued frames complete or are cancelled first and the
+ * buffers are reallocated (buffers obtained before are invalid afterwards,
+ * as after DXGI's ResizeBuffers); without it the back buffers and their
+ * contents stay and the queued frames are requeued in the new mode with
+ * their targets computed on its grid (present_counters.requeued).  Returns 0
+ * or an error code.
  */
 PRESENT_API int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_index,
 					   bool resize_buffers);
+
+/**
+ * present_swapchain_set_output() - move the chain to another output
+ * @output: output index of the display adapter (-1: the default, the first
+ *          connected one)
+ *
+ * Re-reads the adapter's outputs (present_adapter_refresh(): earlier
+ * present_output pointers become invalid), turns the old CRTC off, lights
+ * the new output (its current mode, else the preferred one) with a blank
+ * buffer and decides the path there for the back buffers as they are
+ * (contents kept, sizes too: a size that does not match the new mode takes
+ * a proxy or two-copy path, as after present_swapchain_set_mode() without
+ * resizing).  Queued frames are requeued on the new output with their
+ * targets computed on its grid (present_counters.requeued).  This is the way
+ * out of PRESENT_E_DISCONNECTED.  Returns 0, PRESENT_E_INVALID_ARG (no such
+ * output, a writeback one), PRESENT_E_DISCONNECTED (@output is not
+ * connected; the chain is unchanged), PRESENT_E_DEVICE_REMOVED or an error of
+ * the modeset.
+ */
+PRESENT_API int present_swapchain_set_output(struct present_swapchain *sc, int output);
+
+/** present_swapchain_output() - the chain's output index, or an error code */
+PRESENT_API int present_swapchain_output(struct present_swapchain *sc);
 
 /**
  * present_swapchain_path() - the current path and why
@@ -348,6 +392,35 @@ PRESENT_API int present_swapchain_set_refresh(struct present_swapchain *sc, uint
 /** present_swapchain_refresh_period() - current period in ns (0: bad @sc) */
 PRESENT_API uint64_t present_swapchain_refresh_period(struct present_swapchain *sc);
 
+/**
+ * present_swapchain_boost_period() - the fastest integer multiple of the
+ * current refresh the output can boost to (present_boost_period() of the
+ * output's variable-refresh range and the mode), in ns; 0: the output
+ * cannot boost (or bad @sc).  When not 0, every target uses the boost
+ * variant of the WDDM formula, boosted or not: prev + n x period -
+ * boost_period / 2, so a frame lands on the vblank its interval asks for
+ * whether the output runs at the fixed or the boosted refresh.
+ */
+PRESENT_API uint64_t present_swapchain_boost_period(struct present_swapchain *sc);
+
+/**
+ * present_swapchain_set_boost() - virtual refresh boost on or off
+ * @on: run the output at present_swapchain_boost_period() (e.g. 30 Hz
+ *      boosted to 60 Hz) while sync intervals keep counting periods of the
+ *      fixed refresh (present_swapchain_refresh_period()); false: back to
+ *      the fixed refresh
+ *
+ * Flip queue only.  The new frame duration goes with the next present; with
+ * frames still queued the driver asks to drain first (-EAGAIN, as WDDM takes
+ * a new Duration only after earlier flips completed) and present waits and
+ * resubmits (present_counters.drain_waits).  A mode change ends the boost;
+ * present_swapchain_set_refresh() keeps it at the new refresh's fastest
+ * multiple, or ends it when there is none.  Returns 0, PRESENT_E_INVALID_ARG,
+ * PRESENT_E_NOT_SUPPORTED (no flip queue, or the output cannot boost this
+ * refresh), PRESENT_E_DEVICE_REMOVED.
+ */
+PRESENT_API int present_swapchain_set_boost(struct present_swapchain *sc, bool on);
+
 /** struct present_counters - per-chain totals (for present-demo) */
 struct present_counters {
 	uint64_t presented;		/* frames accepted */
@@ -359,6 +432,9 @@ struct present_counters {
 	uint64_t bytes_copied;
 	uint64_t wakeups;		/* times the library blocked/woke */
 	uint64_t requeued;		/* requeued after a refresh change */
+	uint64_t drain_waits;		/* submissions refused with drain
+					   hints (-EAGAIN), waited and
+					   resubmitted */
 };
 
 /** present_swapchain_counters() - fill @out; 0 or INVALID_ARG */
