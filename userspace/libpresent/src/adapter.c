@@ -323,8 +323,13 @@ int present_system_open(struct present_system **out)
 	}
 	qsort(sys->adapters, sys->count, sizeof(sys->adapters[0]), cmp_adapter);
 	for (int i = 0; i < sys->count; i++) {
-		/* pointers into the array moved with qsort: fix them up */
+		uint64_t cap = 0;
+
+		/* pointers into the array moved with qsort: fix them up (and
+		 * set the mutex up only where it stays) */
 		sys->adapters[i].info.index = i;
+		drmGetCap(sys->adapters[i].fd, DRM_CAP_CRTC_IN_VBLANK_EVENT, &cap);
+		present_router_init(&sys->adapters[i].events, cap != 0);
 		for (uint32_t k = 0; k < sys->adapters[i].info.num_outputs; k++)
 			sys->adapters[i].outputs[k].modes = sys->adapters[i].modes[k];
 	}
@@ -338,6 +343,7 @@ void present_system_close(struct present_system *sys)
 		return;
 	for (int i = 0; i < sys->count; i++) {
 		free_outputs(&sys->adapters[i]);
+		present_router_fini(&sys->adapters[i].events);
 		if (sys->adapters[i].fd >= 0)
 			close(sys->adapters[i].fd);
 	}

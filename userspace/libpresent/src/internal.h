@@ -8,6 +8,7 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
+#include "events.h"
 #include "present.h"
 #include "vflipq_drm.h"
 
@@ -27,6 +28,7 @@ struct present_adapter {
 	struct present_mode **modes;	/* per output */
 	uint32_t num_crtc_ids;
 	uint32_t *crtc_ids;
+	struct present_router events;	/* the fd's events, to their chains */
 	char err[256];
 };
 

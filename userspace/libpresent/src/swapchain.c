@@ -97,6 +97,7 @@ struct present_swapchain {
 
 	struct present_latency lat;
 	int efd;			/* waitable object, -1 */
+	struct present_mailbox mbox;	/* this CRTC's events, see events.c */
 	bool efd_signalled;
 
 	uint64_t ref_vbl_ns;		/* a known vblank: time, sequence */
@@ -440,6 +441,9 @@ static int setup_output(struct present_swapchain *sc, int output)
 	if (best < 0)
 		return sc_fail(sc, PRESENT_E_NOT_FOUND, "output %s has no mode", o->name);
 	set_period(sc, mode_period(&sc->mode));
+	ret = present_router_attach(&d->events, &sc->mbox, sc->crtc_id);
+	if (ret)
+		return sc_errno(sc, -ret, "eventfd");
 	return 0;
 }
 
@@ -791,45 +795,50 @@ static int read_log(struct present_swapchain *sc)
 	return n;
 }
 
-/* Read and handle every pending DRM event. */
+/*
+ * Read the adapter's pending DRM events (every chain's: they go to their
+ * CRTC's mailbox) and handle what came for this chain's CRTC.  A flip-queue
+ * chain learns from its log; its interrupt only had to wake it.
+ */
 static int read_events(struct present_swapchain *sc)
 {
-	char buf[4096];
-	ssize_t len;
-	int n = 0;
+	struct present_mail m;
+	int n = 0, ret = present_router_pump(&sc->display->events, sc->dfd, &sc->mbox, &m);
 
-	for (;;) {
-		struct pollfd p = { .fd = sc->dfd, .events = POLLIN };
-
-		if (poll(&p, 1, 0) <= 0 || !(p.revents & POLLIN))
-			break;
-		len = read(sc->dfd, buf, sizeof(buf));
-		if (len < 0) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			return sc_errno(sc, errno, "read events");
+	if (ret)
+		return sc_errno(sc, -ret, "read events");
+	if (sc->flipq)
+		return 0;
+	for (unsigned int i = 0; i < m.nflips; i++) {
+		sc->ref_vbl_ns = m.flips[i].ns;
+		sc->ref_vbl_seq = m.flips[i].seq;
+		if (sc->flip_pending && sc->nframes) {
+			retire_head(sc, m.flips[i].ns);
+			n++;
 		}
-		if (len == 0)
-			break;
-		for (ssize_t off = 0; off + (ssize_t)sizeof(struct drm_event) <= len;) {
-			struct drm_event *e = (struct drm_event *)(buf + off);
-
-			if (e->type == DRM_EVENT_FLIP_COMPLETE && !sc->flipq) {
-				struct drm_event_vblank *v = (struct drm_event_vblank *)e;
-				uint64_t ts = (uint64_t)v->tv_sec * 1000000000ull + v->tv_usec * 1000ull;
-
-				sc->ref_vbl_ns = ts;
-				sc->ref_vbl_seq = v->sequence;
-				if (sc->flip_pending && sc->nframes) {
-					retire_head(sc, ts);
-					n++;
-				}
-				sc->flip_pending = false;
-			}
-			off += e->length ? e->length : len;
-		}
+		sc->flip_pending = false;
 	}
 	return n;
+}
+
+/* Sleep until the DRM fd or the mailbox (another chain read our event)
+ * is readable, or @ms; poll(2)'s result. */
+static int wait_events(struct present_swapchain *sc, int ms)
+{
+	struct pollfd p[2] = { { .fd = sc->dfd, .events = POLLIN },
+			       { .fd = sc->mbox.wake_fd, .events = POLLIN } };
+	int r;
+
+	sc->ctr.wakeups++;
+	r = poll(p, 2, ms);
+	if (r < 0 && errno != EINTR)
+		return sc_errno(sc, errno, "poll");
+	if (p[0].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+		present_adapter_removed(sc->display);
+		if (sc_removed(sc))
+			return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	}
+	return r < 0 ? 1 : r;
 }
 
 int present_swapchain_dispatch(struct present_swapchain *sc, int timeout_ms)
@@ -856,7 +865,6 @@ int present_swapchain_dispatch(struct present_swapchain *sc, int timeout_ms)
 			return n ? n : (timeout_ms ? PRESENT_E_TIMEOUT : 0);
 		}
 		{
-			struct pollfd p = { .fd = sc->dfd, .events = POLLIN };
 			int ms = timeout_ms;
 
 			/* interrupt at the frame we wait for */
@@ -870,15 +878,9 @@ int present_swapchain_dispatch(struct present_swapchain *sc, int timeout_ms)
 				if (ms < 0 || ms > cap)
 					ms = cap;
 			}
-			sc->ctr.wakeups++;
-			r = poll(&p, 1, ms);
-			if (r < 0 && errno != EINTR)
-				return sc_errno(sc, errno, "poll");
-			if (p.revents & (POLLERR | POLLHUP | POLLNVAL)) {
-				present_adapter_removed(sc->display);
-				if (sc_removed(sc))
-					return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
-			}
+			r = wait_events(sc, ms);
+			if (r < 0)
+				return r;
 			if (r == 0 && !sc->flipq && timeout_ms > 0)
 				return PRESENT_E_TIMEOUT;
 			if (timeout_ms > 0) {
@@ -913,7 +915,6 @@ int present_swapchain_wait_idle(struct present_swapchain *sc, int timeout_ms)
 	if (sc->nframes)
 		set_irq_target(sc, sc->frames[sc->nframes - 1].present_id);
 	for (;;) {
-		struct pollfd p = { .fd = sc->dfd, .events = POLLIN };
 		uint64_t now, wake;
 
 		r = read_events(sc);
@@ -934,15 +935,9 @@ int present_swapchain_wait_idle(struct present_swapchain *sc, int timeout_ms)
 			wake = now + 2 * sc->period_ns;
 		if (wake > end)
 			wake = end;
-		sc->ctr.wakeups++;
-		r = poll(&p, 1, (int)((wake - now) / 1000000) + 1);
-		if (r < 0 && errno != EINTR)
-			return sc_errno(sc, errno, "poll");
-		if (p.revents & (POLLERR | POLLHUP | POLLNVAL)) {
-			present_adapter_removed(sc->display);
-			if (sc_removed(sc))
-				return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
-		}
+		r = wait_events(sc, (int)((wake - now) / 1000000) + 1);
+		if (r < 0)
+			return r;
 	}
 	update_waitable(sc);
 	return 0;
@@ -1069,6 +1064,7 @@ int present_swapchain_create(struct present_adapter *render, struct present_adap
 	sc->dfd = display->fd;
 	sc->desc = *desc;
 	sc->efd = -1;
+	sc->mbox.wake_fd = -1;
 	sc->onscreen = -1;
 	sc->next_present_id = 1;
 	if (!sc->desc.format)
@@ -1141,6 +1137,7 @@ void present_swapchain_destroy(struct present_swapchain *sc)
 	flipq_teardown(sc);
 	free_buffers(sc);
 	bo_destroy(&sc->blank);
+	present_router_detach(&sc->display->events, &sc->mbox);
 	if (sc->efd >= 0)
 		close(sc->efd);
 	free(sc->t_target);
