@@ -843,6 +843,7 @@ static int wait_events(struct present_swapchain *sc, int ms)
 
 int present_swapchain_dispatch(struct present_swapchain *sc, int timeout_ms)
 {
+	uint64_t end = 0;
 	int n, r;
 
 	if (!sc)
@@ -850,7 +851,13 @@ int present_swapchain_dispatch(struct present_swapchain *sc, int timeout_ms)
 	SC_LOCK(sc);
 	if (sc_removed(sc))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	/* a deadline, not a sleep budget: other chains' events (and the
+	 * flip-queue re-reads) wake the poll early */
+	if (timeout_ms > 0)
+		end = present_now_ns() + (uint64_t)timeout_ms * 1000000ull;
 	for (;;) {
+		int ms = timeout_ms;
+
 		n = read_events(sc);
 		if (n < 0)
 			return n;
@@ -860,35 +867,37 @@ int present_swapchain_dispatch(struct present_swapchain *sc, int timeout_ms)
 				return r;
 			n += r;
 		}
-		if (n || !timeout_ms || !sc->nframes) {
+		if (!n && end) {
+			uint64_t now = present_now_ns();
+
+			if (now >= end)
+				ms = 0;
+			else
+				ms = (int)((end - now + 999999) / 1000000);
+		}
+		if (n || !ms || !sc->nframes) {
 			update_waitable(sc);
-			return n ? n : (timeout_ms ? PRESENT_E_TIMEOUT : 0);
+			if (n)
+				return n;
+			/* a flip-queue chain whose wait ran out with frames
+			 * queued answers 0, as it always has: its frames may
+			 * be due intervals away and callers loop on 0 */
+			return timeout_ms && !(sc->flipq && sc->nframes) ? PRESENT_E_TIMEOUT : 0;
 		}
-		{
-			int ms = timeout_ms;
+		/* interrupt at the frame we wait for */
+		if (sc->flipq)
+			set_irq_target(sc, sc->frames[0].present_id);
+		/* never trust one event alone: re-read the log at least every
+		 * couple of periods */
+		if (sc->flipq) {
+			int cap = (int)(sc->period_ns * 2 / 1000000) + 1;
 
-			/* interrupt at the frame we wait for */
-			if (sc->flipq)
-				set_irq_target(sc, sc->frames[0].present_id);
-			/* never trust one event alone: re-read the log at
-			 * least every couple of periods */
-			if (sc->flipq) {
-				int cap = (int)(sc->period_ns * 2 / 1000000) + 1;
-
-				if (ms < 0 || ms > cap)
-					ms = cap;
-			}
-			r = wait_events(sc, ms);
-			if (r < 0)
-				return r;
-			if (r == 0 && !sc->flipq && timeout_ms > 0)
-				return PRESENT_E_TIMEOUT;
-			if (timeout_ms > 0) {
-				timeout_ms -= ms;
-				if (timeout_ms <= 0)
-					timeout_ms = 0;
-			}
+			if (ms < 0 || ms > cap)
+				ms = cap;
 		}
+		r = wait_events(sc, ms);
+		if (r < 0)
+			return r;
 	}
 }
 
