@@ -8,7 +8,8 @@
  *
  * Devices (configfs, 640x480@60 with writeback): igt-pt-render (crtcs 0),
  * pt-t3 (tier 3), pt-t1 (tier 1), pt-t0 (tier 0, flipq_depth 1: no flip
- * queue), and pt-gone for the removal test.
+ * queue), pt-hp (2 CRTCs, hotplug), pt-two (2 CRTCs, no flip queue, 60 and
+ * 50 Hz modes: two chains sharing the fd) and pt-gone for the removal test.
  */
 #include <poll.h>
 #include <pthread.h>
@@ -1035,6 +1036,162 @@ static void test_threads(void)
 	present_swapchain_destroy(sc);
 }
 
+/*
+ * Two swap chains on two CRTCs of one adapter without the flip queue: both
+ * read page-flip events from the adapter's one fd.  Each frame must retire
+ * on a flip event of its own CRTC, whichever chain read it.  The CRTCs run
+ * at 60 and 50 Hz so that a frame retired on the other CRTC's event shows:
+ * vflipq timestamps its vblanks on an exact grid per CRTC (hrtimer expiries,
+ * not measured times), so which grid a timestamp is on is no timing check.
+ */
+#define PAIR_FRAMES 24
+
+struct pair_chain {
+	struct present_swapchain *sc;
+	uint32_t crtc;
+	uint64_t seq0, ns0;		/* the CRTC's vblank before the first frame */
+	struct present_frame_statistics prev;
+	int errors, regressions;
+};
+
+/* One blocking present at interval 1 and the statistics after it; counts
+ * failures (safe on any thread). */
+static void pair_present(struct pair_chain *pc, int i)
+{
+	struct present_frame_statistics s;
+
+	fill(pc->sc, i);
+	if (present_swapchain_present(pc->sc, 1, 0)) {
+		igt_info("present %d: %s\n", i, present_swapchain_last_error(pc->sc));
+		pc->errors++;
+		return;
+	}
+	if (present_swapchain_frame_statistics(pc->sc, &s) == 0) {
+		if (s.present_count < pc->prev.present_count ||
+		    s.present_refresh_count < pc->prev.present_refresh_count ||
+		    s.sync_time_ns < pc->prev.sync_time_ns)
+			pc->regressions++;
+		pc->prev = s;
+	}
+}
+
+static void *pair_thread(void *p)
+{
+	struct pair_chain *pc = p;
+
+	for (int i = 0; i < PAIR_FRAMES; i++)
+		pair_present(pc, i);
+	return NULL;
+}
+
+/* The mode of @ad's output @out with refresh @hz. */
+static int mode_index(struct present_adapter *ad, int out, int hz)
+{
+	const struct present_output *o;
+	drmModeConnector *c;
+	int idx = -1;
+
+	igt_assert_eq(present_adapter_output(ad, out, &o), 0);
+	c = drmModeGetConnector(present_adapter_fd(ad), o->connector_id);
+	igt_assert(c);
+	for (int i = 0; i < c->count_modes && idx < 0; i++)
+		if (c->modes[i].hdisplay == 640 && (int)c->modes[i].vrefresh == hz)
+			idx = i;
+	drmModeFreeConnector(c);
+	igt_assert_f(idx >= 0, "no 640x480@%d\n", hz);
+	return idx;
+}
+
+/* Every frame retired on a vblank of its own CRTC, counted exactly. */
+static void check_pair_chain(struct present_adapter *ad, struct pair_chain *pc)
+{
+	int fd = present_adapter_fd(ad);
+	uint64_t act[PAIR_FRAMES], seq1, ns1;
+	struct present_frame_statistics st;
+	struct present_counters c;
+	double period;
+
+	igt_assert_eq(pc->errors, 0);
+	igt_assert_eq(pc->regressions, 0);
+	igt_assert_f(present_swapchain_wait_idle(pc->sc, 2000) == 0, "wait idle: %s\n",
+		     present_swapchain_last_error(pc->sc));
+	igt_assert_eq(present_swapchain_counters(pc->sc, &c), 0);
+	igt_assert_eq_u64(c.presented, PAIR_FRAMES);
+	igt_assert_eq_u64(c.shown, PAIR_FRAMES);
+	igt_assert_eq_u64(c.cancelled, 0);
+	igt_assert_eq(present_swapchain_frame_statistics(pc->sc, &st), 0);
+	igt_assert_eq_u32(st.present_count, PAIR_FRAMES);
+	igt_assert_eq(drmCrtcGetSequence(fd, pc->crtc, &seq1, &ns1), 0);
+	igt_assert_lt_u64(pc->seq0 + PAIR_FRAMES - 1, seq1 + 1);
+	/* the grid as the CRTC itself reports it */
+	period = (double)(ns1 - pc->ns0) / (double)(seq1 - pc->seq0);
+	igt_assert_eq(present_swapchain_timing(pc->sc, NULL, act, PAIR_FRAMES), PAIR_FRAMES);
+	for (int i = 0; i < PAIR_FRAMES; i++) {
+		double k = (double)(ns1 - act[i]) / period;
+		uint64_t kr = (uint64_t)(k + 0.5);
+		double off = ((double)(ns1 - act[i]) - (double)kr * period) / 1000.0;
+
+		igt_assert_f(act[i] > pc->ns0 && act[i] <= ns1,
+			     "frame %d retired at %llu, outside %llu..%llu\n", i,
+			     (unsigned long long)act[i], (unsigned long long)pc->ns0,
+			     (unsigned long long)ns1);
+		/* event times are in microseconds */
+		igt_assert_f(off > -3.0 && off < 3.0,
+			     "frame %d: %.1f us off the grid of CRTC %u (another CRTC's event)\n",
+			     i, off, pc->crtc);
+		if (i)
+			igt_assert_lt_u64(act[i - 1], act[i]);
+		if (i == PAIR_FRAMES - 1) {
+			/* statistics in the CRTC's own vblank count */
+			igt_assert_eq_u64(st.sync_time_ns, act[i]);
+			igt_assert_eq_u32(st.present_refresh_count, (uint32_t)(seq1 - kr));
+		}
+	}
+}
+
+static void test_two_crtcs(bool threads)
+{
+	struct present_adapter *ad = adapter("igt-pt-two");
+	struct present_swapchain_desc d = desc(0, 0);
+	struct pair_chain pc[2] = { 0 };
+	pthread_t th[2];
+
+	for (int k = 0; k < 2; k++) {
+		int out = display_output(ad, k);
+
+		igt_assert_eq(present_swapchain_create(NULL, ad, out, &d, &pc[k].sc), 0);
+		if (k)	/* 50 Hz against 60: the grids differ */
+			igt_assert_f(present_swapchain_set_mode(pc[k].sc, mode_index(ad, out, 50),
+								true) == 0,
+				     "set mode: %s\n", present_swapchain_last_error(pc[k].sc));
+		pc[k].crtc = output_crtc(ad, out);
+		igt_assert(pc[k].crtc);
+	}
+	igt_assert_neq(pc[0].crtc, pc[1].crtc);
+	for (int k = 0; k < 2; k++) {
+		struct present_path path;
+
+		present_swapchain_path(pc[k].sc, &path);
+		igt_assert_eq(path.kind, PRESENT_PATH_DIRECT_FLIP);
+		igt_assert_eq(drmCrtcGetSequence(present_adapter_fd(ad), pc[k].crtc, &pc[k].seq0,
+						 &pc[k].ns0), 0);
+	}
+	if (threads) {
+		for (int k = 0; k < 2; k++)
+			igt_assert_eq(pthread_create(&th[k], NULL, pair_thread, &pc[k]), 0);
+		for (int k = 0; k < 2; k++)
+			igt_assert_eq(pthread_join(th[k], NULL), 0);
+	} else {
+		for (int i = 0; i < PAIR_FRAMES; i++)
+			for (int k = 0; k < 2; k++)
+				pair_present(&pc[k], i);
+	}
+	for (int k = 0; k < 2; k++)
+		check_pair_chain(ad, &pc[k]);
+	for (int k = 0; k < 2; k++)
+		present_swapchain_destroy(pc[k].sc);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -1043,6 +1200,8 @@ igt_main
 		static const char *const t0[] = { "caso_scanout", "0", "caso_texture", "0",
 						   "caso_copy", "0", "flipq_depth", "1", NULL };
 		static const char *const hp[] = { "crtcs", "2", NULL };
+		static const char *const two[] = { "crtcs", "2", "flipq_depth", "1",
+						    "modes", "640x480@60 640x480@50", NULL };
 
 		igt_require(vfq_cfs_available());
 		vfq_cfs_cleanup();
@@ -1051,6 +1210,7 @@ igt_main
 		make_dev("igt-pt-t1", t1);
 		make_dev("igt-pt-t0", t0);
 		make_dev("igt-pt-hp", hp);
+		make_dev("igt-pt-two", two);
 		igt_assert_eq(present_system_open(&sys), 0);
 	}
 
@@ -1152,6 +1312,15 @@ igt_main
 	igt_describe("Two threads present and read statistics on one chain");
 	igt_subtest("two-threads")
 		test_threads();
+
+	igt_describe("Two atomic-fallback chains on two CRTCs of one adapter, one thread: "
+		     "each frame retires on its own CRTC's flip event");
+	igt_subtest("two-crtcs-interleaved")
+		test_two_crtcs(false);
+
+	igt_describe("The same, each chain presenting from its own thread");
+	igt_subtest("two-crtcs-threads")
+		test_two_crtcs(true);
 
 	igt_describe("A configfs-disabled device: DEVICE_REMOVED on every call, no crash");
 	igt_subtest("device-removed")
