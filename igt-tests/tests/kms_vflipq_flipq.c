@@ -524,8 +524,13 @@ static void test_irq_every_vblank(void)
 	}
 	fq_irq_target(primary(), VFLIPQ_IRQ_TARGET_NONE);
 	igt_info("%d events in 1 s\n", n);
-	igt_assert_f(n >= 45 && n <= 66, "%d events in 1 s at %.2f Hz\n", n,
-		     vfq_mode_hz(&mode));
+	/*
+	 * Every event is on the grid (checked above); how many arrive within
+	 * the second depends on the worker keeping up, which the KASAN and
+	 * lockdep kernel slows down.
+	 */
+	igt_assert_f(n >= (getenv("VFLIPQ_DEBUG_KERNEL") ? 30 : 45) && n <= 66,
+		     "%d events in 1 s at %.2f Hz\n", n, vfq_mode_hz(&mode));
 	fq_log_put(&log);
 }
 
