@@ -4,7 +4,8 @@
 #   make [all]            deps + kernel + module + igt tests + userspace
 #   make check            host unit tests + all igt subtests in the VM
 #   make check-debug      all igt subtests on the debug kernel (KASAN, lockdep,
-#                         kmemleak, UBSAN, ...; built once from linux-source)
+#                         kmemleak, UBSAN, ...; built once from linux-source);
+#                         FUZZ_ITER=1000000 [FUZZ_SEED=S] adds a long fuzzer pass
 #   make demo             boot the VM, run modetest, vflipq-capture and
 #                         present-demo (libpresent, hybrid pair) -> out/
 #   make bench            vflipq vs vkms benchmarks in one VM boot -> out/bench.*
@@ -28,9 +29,10 @@ BUILD := $(CURDIR)/build
 ifdef KDIR
 export KDIR
 endif
-# The fuzzer pass of check-debug (run when build/userspace/bin/vflipq-fuzz
-# exists): a short fixed-seed pass by default.
-FUZZ_ITER ?= 20000
+# check-debug's igt suite has the short fixed-seed fuzzer pass
+# (vflipq_fuzz@short); FUZZ_ITER=N adds a pass of N calls with seed FUZZ_SEED
+# after it (debug@fuzz), its time limits growing with N (scripts/vm-run.sh).
+FUZZ_ITER ?= 0
 FUZZ_SEED ?= 1
 
 IGT_DIR := igt-tests
@@ -80,8 +82,9 @@ vm-check: kernel
 
 # The debug test kernel (scripts/debug-kernel.sh, cached in
 # $(VFLIPQ_CACHE)/debug-kernel), then vflipq built against it and the whole igt
-# suite on it (+ fuzzer, module unload, kmemleak scans): any KASAN, lockdep,
-# UBSAN, KFENCE, list-corruption, WARN or kmemleak report fails the run.
+# suite on it (+ FUZZ_ITER fuzzer calls, module unload, kmemleak scans): any
+# KASAN, lockdep, UBSAN, KFENCE, list-corruption, WARN or kmemleak report
+# fails the run.
 debug-kernel: deps
 	@$(S)/debug-kernel.sh build
 

@@ -524,8 +524,13 @@ static void test_irq_every_vblank(void)
 	}
 	fq_irq_target(primary(), VFLIPQ_IRQ_TARGET_NONE);
 	igt_info("%d events in 1 s\n", n);
-	igt_assert_f(n >= 45 && n <= 66, "%d events in 1 s at %.2f Hz\n", n,
-		     vfq_mode_hz(&mode));
+	/*
+	 * Every event is on the grid (checked above); how many arrive within
+	 * the second depends on the worker keeping up, which the KASAN and
+	 * lockdep kernel slows down.
+	 */
+	igt_assert_f(n >= (getenv("VFLIPQ_DEBUG_KERNEL") ? 30 : 45) && n <= 66,
+		     "%d events in 1 s at %.2f Hz\n", n, vfq_mode_hz(&mode));
 	fq_log_put(&log);
 }
 
@@ -902,10 +907,14 @@ static void test_master_drop(void)
 	fq_log_put(&log);
 }
 
-/* Random targets and cancels: every PresentId in the log once, in order. */
+/*
+ * Random targets and cancels: every PresentId in the log once, in order.
+ * The debug kernel (KASAN, lockdep) looks for memory and locking bugs, which
+ * the first thousand flips already exercise: it runs a fifth of the soak.
+ */
 static void test_soak(void)
 {
-	const int total = 5000;
+	const int total = getenv("VFLIPQ_DEBUG_KERNEL") ? 1000 : 5000;
 	struct fq_log log;
 	uint64_t next = 1, cancelled, target = 0;
 	int done;

@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "dumb_fb.h"
 #include "igt.h"
 #include "vflipq_helpers.h"
 
@@ -243,33 +244,10 @@ static int c_pipe_off(int fd, const struct ids *id)
 	return ret;
 }
 
-/* A dumb-buffer fb of @fd, filled with @v; 0 on failure. */
+/* A dumb-buffer fb of @fd, every byte @v; 0 on failure. */
 static uint32_t c_fb(int fd, int w, int h, uint8_t v)
 {
-	struct drm_mode_create_dumb cd = { .width = w, .height = h, .bpp = 32 };
-	struct drm_mode_map_dumb md = { 0 };
-	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 };
-	uint32_t fb = 0;
-	void *p;
-
-	if (xioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &cd))
-		return 0;
-	md.handle = cd.handle;
-	if (!xioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &md)) {
-		p = mmap(NULL, cd.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-			 md.offset);
-		if (p != MAP_FAILED) {
-			memset(p, v, cd.size);
-			munmap(p, cd.size);
-		}
-	}
-	handles[0] = cd.handle;
-	pitches[0] = cd.pitch;
-	if (drmModeAddFB2(fd, w, h, DRM_FORMAT_XRGB8888, handles, pitches,
-			  offsets, &fb, 0))
-		fb = 0;
-	drmCloseBufferHandle(fd, cd.handle);
-	return fb;
+	return dumb_fb_xrgb8888(fd, w, h, v * 0x01010101u);
 }
 
 static int c_set_log(int fd, uint32_t crtc, uint32_t plane, uint32_t n,

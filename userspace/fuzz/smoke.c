@@ -14,10 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <unistd.h>
-#include <drm_fourcc.h>
 
+#include "dumb_fb.h"
 #include "fuzz.h"
 
 #define SMOKE_USER_DATA 0x5eed5eedull
@@ -101,35 +100,6 @@ static int reset_all(int fd)
 	drmModeFreePlaneResources(pres);
 	drmModeFreeResources(res);
 	return ret;
-}
-
-static uint32_t dumb_fb(int fd, uint32_t w, uint32_t h, uint32_t color)
-{
-	struct drm_mode_create_dumb cd = { .width = w, .height = h, .bpp = 32 };
-	struct drm_mode_map_dumb md = { 0 };
-	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 };
-	uint32_t fb = 0;
-	uint32_t *p;
-
-	if (drmIoctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &cd))
-		return 0;
-	md.handle = cd.handle;
-	if (!drmIoctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &md)) {
-		p = mmap(NULL, cd.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-			 md.offset);
-		if (p != MAP_FAILED) {
-			for (uint64_t i = 0; i < cd.size / 4; i++)
-				p[i] = color;
-			munmap(p, cd.size);
-		}
-	}
-	handles[0] = cd.handle;
-	pitches[0] = cd.pitch;
-	if (drmModeAddFB2(fd, w, h, DRM_FORMAT_XRGB8888, handles, pitches,
-			  offsets, &fb, 0))
-		fb = 0;
-	drmCloseBufferHandle(fd, cd.handle);
-	return fb;
 }
 
 /* Every plane of every CRTC of card @card reports "pending 0". */
@@ -254,8 +224,8 @@ static int smoke_on(int fd, int card)
 		if (conn->modes[i].hdisplay == 640 && conn->modes[i].vdisplay == 480)
 			mode = conn->modes[i];
 
-	fb1 = dumb_fb(fd, mode.hdisplay, mode.vdisplay, 0xff0000);
-	fb2 = dumb_fb(fd, mode.hdisplay, mode.vdisplay, 0x00ff00);
+	fb1 = dumb_fb_xrgb8888(fd, mode.hdisplay, mode.vdisplay, 0xff0000);
+	fb2 = dumb_fb_xrgb8888(fd, mode.hdisplay, mode.vdisplay, 0x00ff00);
 	if (!fb1 || !fb2)
 		return fail("framebuffers", errno);
 	if (drmModeCreatePropertyBlob(fd, &mode, sizeof(mode), &blob))
