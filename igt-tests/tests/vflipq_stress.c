@@ -26,6 +26,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <linux/sync_file.h>
 #include <unistd.h>
 
 #include "dumb_fb.h"
@@ -1047,6 +1048,78 @@ static void test_unload_after_close(void)
 	wait_dmabufs(dmabufs);
 }
 
+#define FENCE_DEV VFQ_CFS_PREFIX "stress-fence"
+
+/*
+ * A CRTC out-fence keeps its lock in the CRTC of the device that made it;
+ * its sync_file outlives that device.  Another device's commit must not
+ * touch the (signalled) fence's lock after the device is freed: on the
+ * debug kernel this was a KASAN use-after-free in
+ * drm_atomic_helper_wait_for_fences().
+ */
+static void test_out_fence_outlives_device(void)
+{
+	static const char *const attrs[] = {
+		"crtcs", "1", "modes", "640x480@60", NULL,
+	};
+	drmModeAtomicReq *req;
+	drmModeModeInfo m;
+	struct vfq_dev a, b;
+	struct vfq_fb fa, fb;
+	int32_t out_fd = -1;
+	uint32_t blob;
+	int card;
+
+	igt_require(vfq_cfs_available());
+	vfq_cfs_cleanup();
+	card = vfq_cfs_create(FENCE_DEV, attrs);
+	vfq_dev_init(&a, vfq_open_card(card));
+	vfq_get_mode(a.fd, a.pipe[0].conn_id, 640, 480, 60, &m);
+	vfq_fb_create(a.fd, m.hdisplay, m.vdisplay, DRM_FORMAT_XRGB8888, &fa);
+	req = vfq_req_new();
+	vfq_req_pipe_on(req, &a, 0, &m, fa.fb_id, &blob);
+	vfq_req_set(req, a.fd, a.pipe[0].crtc_id, DRM_MODE_OBJECT_CRTC,
+		    "OUT_FENCE_PTR", (uintptr_t)&out_fd);
+	igt_assert_eq(vfq_req_commit(a.fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET,
+				     NULL), 0);
+	drmModeDestroyPropertyBlob(a.fd, blob);
+	igt_assert_fd(out_fd);
+	/*
+	 * Not poll(): that arms a callback which closing the sync_file
+	 * removes under the fence's lock, after the device is gone too
+	 * (Documentation/vflipq/locking.rst, known limitations).
+	 */
+	for (int i = 0; i < 500; i++) {
+		struct sync_file_info info = { };
+
+		igt_assert_eq(ioctl(out_fd, SYNC_IOC_FILE_INFO, &info), 0);
+		if (info.status == 1)
+			break;
+		igt_assert_eq(info.status, 0);
+		usleep(10000);
+	}
+
+	/* The device goes; only the sync_file is left of it. */
+	vfq_fb_destroy(&fa);
+	vfq_dev_fini(&a);
+	igt_assert_eq(vfq_cfs_rmdir(FENCE_DEV), 0);
+
+	vfq_dev_init(&b, vfq_open_default());
+	vfq_get_mode(b.fd, b.pipe[0].conn_id, 640, 480, 60, &m);
+	vfq_fb_create(b.fd, m.hdisplay, m.vdisplay, DRM_FORMAT_XRGB8888, &fb);
+	req = vfq_req_new();
+	vfq_req_pipe_on(req, &b, 0, &m, fb.fb_id, &blob);
+	vfq_req_set(req, b.fd, b.pipe[0].primary, DRM_MODE_OBJECT_PLANE,
+		    "IN_FENCE_FD", out_fd);
+	igt_assert_eq(vfq_req_commit(b.fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET,
+				     NULL), 0);
+	drmModeDestroyPropertyBlob(b.fd, blob);
+	close(out_fd);
+	vfq_pipe_off(&b, 0);
+	vfq_fb_destroy(&fb);
+	vfq_dev_fini(&b);
+}
+
 static void test_load_unload_cycles(void)
 {
 	int cycles = env_int("VFLIPQ_STRESS_CYCLES", 5);
@@ -1129,6 +1202,10 @@ igt_main
 		     "everything is released");
 	igt_subtest("unload-after-close")
 		test_unload_after_close();
+	igt_describe("A CRTC out-fence used as another device's in-fence "
+		     "after its own device is gone");
+	igt_subtest("out-fence-outlives-device")
+		test_out_fence_outlives_device();
 	igt_describe("Load/unload cycles with use in between "
 		     "(VFLIPQ_STRESS_CYCLES, default 5)");
 	igt_subtest("load-unload-cycles")

@@ -5,6 +5,7 @@
  * the composer walks the source in any direction.
  */
 
+#include <linux/dma-fence.h>
 #include <linux/slab.h>
 
 #include <drm/drm_atomic.h>
@@ -192,6 +193,17 @@ static int vflipq_plane_prepare_fb(struct drm_plane *plane,
 
 	if (!fb)
 		return 0;
+
+	/*
+	 * A signalled in-fence has nothing left to wait for, and waiting on
+	 * it would still take its lock: a CRTC or writeback out-fence keeps
+	 * that lock in its device, which may have been removed and freed
+	 * since (a sync_file outlives the device that made it).
+	 */
+	if (state->fence && dma_fence_is_signaled(state->fence)) {
+		dma_fence_put(state->fence);
+		state->fence = NULL;
+	}
 
 	ret = drm_gem_plane_helper_prepare_fb(plane, state);
 	if (ret)
