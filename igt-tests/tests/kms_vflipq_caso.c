@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "vflipq_helpers.h"
+#include "vgem_drm.h"
 
 #define W 640
 #define H 480
@@ -494,18 +495,6 @@ static void test_static_check(void)
 	vfq_fb_destroy(&local);
 }
 
-/* vgem's fence ioctls (include/uapi/drm/vgem_drm.h) */
-struct caso_vgem_fence_attach {
-	uint32_t handle, flags, out_fence, pad;
-};
-struct caso_vgem_fence_signal {
-	uint32_t fence, flags;
-};
-#define CASO_VGEM_FENCE_ATTACH \
-	DRM_IOWR(DRM_COMMAND_BASE + 0x01, struct caso_vgem_fence_attach)
-#define CASO_VGEM_FENCE_SIGNAL \
-	DRM_IOW(DRM_COMMAND_BASE + 0x02, struct caso_vgem_fence_signal)
-
 /* The screen of the first pipe; restores nothing. */
 static void pipe_on_black(struct adapter *a, struct vfq_fb *black)
 {
@@ -522,8 +511,8 @@ static void test_implicit_fence(void)
 {
 	struct adapter *a = display(3);
 	int vgem = vfq_open_driver("vgem");
-	struct caso_vgem_fence_attach fa = { .flags = 1 };
-	struct caso_vgem_fence_signal fs = { };
+	struct drm_vgem_fence_attach fa = { .flags = VGEM_FENCE_WRITE };
+	struct drm_vgem_fence_signal fs = { };
 	struct drm_vflipq_set_log sl = { };
 	struct drm_vflipq_set_irq_target it = { };
 	struct drm_vflipq_update_log ul = { };
@@ -548,7 +537,7 @@ static void test_implicit_fence(void)
 	do_ioctl(a->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET, &it);
 
 	fa.handle = bo.handle;
-	do_ioctl(vgem, CASO_VGEM_FENCE_ATTACH, &fa);
+	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_ATTACH, &fa);
 	p = (struct drm_vflipq_flip_plane){ .plane_id = sl.plane_id,
 		.fb_id = xfb, .present_id = 1 };
 	s = (struct drm_vflipq_flip_submit){ .crtc_id = sl.crtc_id,
@@ -567,7 +556,7 @@ static void test_implicit_fence(void)
 
 	signalled = vfq_now_ns();
 	fs.fence = fa.out_fence;
-	do_ioctl(vgem, CASO_VGEM_FENCE_SIGNAL, &fs);
+	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_SIGNAL, &fs);
 	{
 		struct pollfd pfd = { .fd = a->dev.fd, .events = POLLIN };
 
@@ -601,8 +590,8 @@ static void test_implicit_fence_atomic(void)
 {
 	struct adapter *a = display(3);
 	int vgem = vfq_open_driver("vgem");
-	struct caso_vgem_fence_attach fa = { .flags = 1 };
-	struct caso_vgem_fence_signal fs = { };
+	struct drm_vgem_fence_attach fa = { .flags = VGEM_FENCE_WRITE };
+	struct drm_vgem_fence_signal fs = { };
 	struct vfq_event ev;
 	struct vfq_fb bo, black;
 	struct vfq_crc crc;
@@ -618,7 +607,7 @@ static void test_implicit_fence_atomic(void)
 	vfq_fb_pattern(&bo, 47);
 	igt_assert_eq(import_fb(a->dev.fd, &bo, bo.pitch, 0, &xfb), 0);
 	fa.handle = bo.handle;
-	do_ioctl(vgem, CASO_VGEM_FENCE_ATTACH, &fa);
+	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_ATTACH, &fa);
 	vfq_drain_events(a->dev.fd, 0);
 	igt_assert_eq(put_on_primary(a, xfb, W, H,
 				     DRM_MODE_ATOMIC_NONBLOCK |
@@ -632,7 +621,7 @@ static void test_implicit_fence_atomic(void)
 	igt_assert_eq(vfq_read_event(a->dev.fd, 0, &ev), 0);
 
 	fs.fence = fa.out_fence;
-	do_ioctl(vgem, CASO_VGEM_FENCE_SIGNAL, &fs);
+	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_SIGNAL, &fs);
 	igt_assert_eq(vfq_read_event(a->dev.fd, 2000, &ev), 1);
 	vfq_crc_stop(&crc);
 	check_screen(a, &bo, 0);
@@ -649,8 +638,8 @@ static void test_copy_waits(void)
 {
 	struct adapter *a = display(1);
 	int vgem = vfq_open_driver("vgem");
-	struct caso_vgem_fence_attach fa = { .flags = 1 };
-	struct caso_vgem_fence_signal fs = { };
+	struct drm_vgem_fence_attach fa = { .flags = VGEM_FENCE_WRITE };
+	struct drm_vgem_fence_signal fs = { };
 	struct pollfd pfd = { .events = POLLIN };
 	struct vfq_fb bo, local;
 	uint32_t xfb;
@@ -662,13 +651,13 @@ static void test_copy_waits(void)
 	vfq_fb_create(a->dev.fd, W, H, DRM_FORMAT_XRGB8888, &local);
 
 	fa.handle = bo.handle;
-	do_ioctl(vgem, CASO_VGEM_FENCE_ATTACH, &fa);
+	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_ATTACH, &fa);
 	igt_assert_eq(copy(a->dev.fd, xfb, local.fb_id, W, H, W, H, &pfd.fd),
 		      0);
 	/* Not before the render adapter signals. */
 	igt_assert_eq(poll(&pfd, 1, 300), 0);
 	fs.fence = fa.out_fence;
-	do_ioctl(vgem, CASO_VGEM_FENCE_SIGNAL, &fs);
+	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_SIGNAL, &fs);
 	wait_fence(pfd.fd);
 	{
 		struct vfq_color e = vfq_fb_get(&bo, 13, 17);

@@ -18,6 +18,7 @@
 
 #include "igt.h"
 #include "vflipq_helpers.h"
+#include "vgem_drm.h"
 #include "present.h"
 
 IGT_TEST_DESCRIPTION("libpresent shared surfaces, keyed mutex and surface "
@@ -762,31 +763,15 @@ static void test_queue_scanout(void)
 	close(tp[0]); close(tp[1]);
 }
 
-/* vgem's fence ioctls (include/uapi/drm/vgem_drm.h) */
-struct share_vgem_fence_attach {
-	uint32_t handle;
-	uint32_t flags;
-	uint32_t out_fence;
-	uint32_t pad;
-};
-struct share_vgem_fence_signal {
-	uint32_t fence;
-	uint32_t flags;
-};
-#define SHARE_IOCTL_VGEM_FENCE_ATTACH \
-	DRM_IOWR(DRM_COMMAND_BASE + 0x01, struct share_vgem_fence_attach)
-#define SHARE_IOCTL_VGEM_FENCE_SIGNAL \
-	DRM_IOW(DRM_COMMAND_BASE + 0x02, struct share_vgem_fence_signal)
-
 static uint32_t late_fence;
 
 static void *signal_later(void *arg)
 {
-	struct share_vgem_fence_signal sig = { .fence = late_fence };
+	struct drm_vgem_fence_signal sig = { .fence = late_fence };
 
 	(void)arg;
 	usleep(200000);
-	drmIoctl(vgem_fd, SHARE_IOCTL_VGEM_FENCE_SIGNAL, &sig);
+	drmIoctl(vgem_fd, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig);
 	return NULL;
 }
 
@@ -803,8 +788,8 @@ static void test_queue_do_not_wait(void)
 	};
 	struct present_surface_queue *root, *q;
 	struct present_shared_surface *a, *b, *x;
-	struct share_vgem_fence_attach fa = { .flags = 1 };
-	struct share_vgem_fence_signal sig = { 0 };
+	struct drm_vgem_fence_attach fa = { .flags = VGEM_FENCE_WRITE };
+	struct drm_vgem_fence_signal sig = { 0 };
 	uint32_t pend = 99, m, ms;
 
 	igt_assert_eq(present_surface_queue_create(vgem_fd, &qd, &root), 0);
@@ -812,7 +797,7 @@ static void test_queue_do_not_wait(void)
 	igt_assert_eq(present_surface_queue_dequeue(root, &a, NULL, NULL, 0), 0);
 	igt_assert_eq(present_surface_queue_dequeue(root, &b, NULL, NULL, 0), 0);
 	igt_assert_eq(present_shared_surface_handle(a, &fa.handle), 0);
-	do_ioctl(vgem_fd, SHARE_IOCTL_VGEM_FENCE_ATTACH, &fa);
+	do_ioctl(vgem_fd, DRM_IOCTL_VGEM_FENCE_ATTACH, &fa);
 
 	m = 1;
 	igt_assert_eq(present_surface_queue_enqueue(q, a, &m, 4,
@@ -830,7 +815,7 @@ static void test_queue_do_not_wait(void)
 		      PRESENT_E_WAS_STILL_DRAWING);
 	igt_assert_eq_u32(pend, 2);
 	sig.fence = fa.out_fence;
-	do_ioctl(vgem_fd, SHARE_IOCTL_VGEM_FENCE_SIGNAL, &sig);
+	do_ioctl(vgem_fd, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig);
 	igt_assert_eq(present_surface_queue_flush(q,
 			PRESENT_SURFACE_QUEUE_DO_NOT_WAIT, &pend), 0);
 	igt_assert_eq_u32(pend, 0);
@@ -843,7 +828,7 @@ static void test_queue_do_not_wait(void)
 	/* a blocking enqueue waits for the GPU (the fence, 200 ms later) */
 	igt_assert_eq(present_shared_surface_handle(a, &fa.handle), 0);
 	fa.out_fence = 0;
-	do_ioctl(vgem_fd, SHARE_IOCTL_VGEM_FENCE_ATTACH, &fa);
+	do_ioctl(vgem_fd, DRM_IOCTL_VGEM_FENCE_ATTACH, &fa);
 	{
 		pthread_t th;
 		uint64_t t0 = vfq_now_ns();

@@ -10,6 +10,7 @@
 
 #include "igt.h"
 #include "vflipq_helpers.h"
+#include "vgem_drm.h"
 
 IGT_TEST_DESCRIPTION("vflipq dma-buf import/export with vgem");
 
@@ -51,38 +52,21 @@ static uint32_t from_dmabuf(int fd, int dmabuf)
 	return handle;
 }
 
-/* vgem's fence ioctls (include/uapi/drm/vgem_drm.h) */
-struct vfq_vgem_fence_attach {
-	uint32_t handle;
-	uint32_t flags;		/* 1: write fence */
-	uint32_t out_fence;
-	uint32_t pad;
-};
-struct vfq_vgem_fence_signal {
-	uint32_t fence;
-	uint32_t flags;
-};
-#define VFQ_VGEM_FENCE_WRITE 0x1
-#define VFQ_IOCTL_VGEM_FENCE_ATTACH \
-	DRM_IOWR(DRM_COMMAND_BASE + 0x01, struct vfq_vgem_fence_attach)
-#define VFQ_IOCTL_VGEM_FENCE_SIGNAL \
-	DRM_IOW(DRM_COMMAND_BASE + 0x02, struct vfq_vgem_fence_signal)
-
 /* An unsignalled write fence on a vgem buffer; returns its id. */
 static uint32_t vgem_fence(uint32_t handle)
 {
-	struct vfq_vgem_fence_attach a = {
-		.handle = handle, .flags = VFQ_VGEM_FENCE_WRITE };
+	struct drm_vgem_fence_attach a = {
+		.handle = handle, .flags = VGEM_FENCE_WRITE };
 
-	do_ioctl(vgem, VFQ_IOCTL_VGEM_FENCE_ATTACH, &a);
+	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_ATTACH, &a);
 	return a.out_fence;
 }
 
 static void vgem_signal(uint32_t fence)
 {
-	struct vfq_vgem_fence_signal sig = { .fence = fence };
+	struct drm_vgem_fence_signal sig = { .fence = fence };
 
-	do_ioctl(vgem, VFQ_IOCTL_VGEM_FENCE_SIGNAL, &sig);
+	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig);
 }
 
 /*

@@ -19,26 +19,9 @@
 #include <drm_fourcc.h>
 
 #include "fuzz.h"
+#include "vgem_drm.h"
 
 #define BIG_BO (32u << 20)
-
-/* vgem (include/uapi/drm/vgem_drm.h) */
-struct fz_vgem_fence_attach {
-	uint32_t handle;
-	uint32_t flags;
-	uint32_t out_fence;
-	uint32_t pad;
-};
-
-struct fz_vgem_fence_signal {
-	uint32_t fence;
-	uint32_t flags;
-};
-
-#define FZ_IOCTL_VGEM_FENCE_ATTACH \
-	DRM_IOWR(DRM_COMMAND_BASE + 0x01, struct fz_vgem_fence_attach)
-#define FZ_IOCTL_VGEM_FENCE_SIGNAL \
-	DRM_IOW(DRM_COMMAND_BASE + 0x02, struct fz_vgem_fence_signal)
 
 static uint64_t bad_ptr(struct rng *r)
 {
@@ -1111,21 +1094,21 @@ static void op_vgem(struct rng *r)
 		size = lseek(ph.fd, 0, SEEK_END);
 		dmabuf_store(r, ph.fd, size > 0 ? (uint64_t)size : 0);
 	} else {
-		struct fz_vgem_fence_attach fa = { 0 };
-		struct fz_vgem_fence_signal fs = { 0 };
+		struct drm_vgem_fence_attach fa = { 0 };
+		struct drm_vgem_fence_signal fs = { 0 };
 
 		fa.handle = pick_handle(r, c);
 		fa.flags = chance(r, 9, 10) ? rnd(r, 2) : rng_u32(r);
 		if (chance(r, 1, 20))
 			fa.pad = 1;
-		if (fz_ioctl(C_VGEM_FENCE, fd, FZ_IOCTL_VGEM_FENCE_ATTACH, &fa))
+		if (fz_ioctl(C_VGEM_FENCE, fd, DRM_IOCTL_VGEM_FENCE_ATTACH, &fa))
 			return;
 		/* Signalled right away: nothing may wait on it for long. */
 		fs.fence = fa.out_fence;
-		fz_ioctl(C_VGEM_FENCE, fd, FZ_IOCTL_VGEM_FENCE_SIGNAL, &fs);
+		fz_ioctl(C_VGEM_FENCE, fd, DRM_IOCTL_VGEM_FENCE_SIGNAL, &fs);
 		if (chance(r, 1, 4)) {
 			fs.fence = rng_u32(r);
-			fz_ioctl(C_VGEM_FENCE, fd, FZ_IOCTL_VGEM_FENCE_SIGNAL, &fs);
+			fz_ioctl(C_VGEM_FENCE, fd, DRM_IOCTL_VGEM_FENCE_SIGNAL, &fs);
 		}
 	}
 }
