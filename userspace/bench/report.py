@@ -130,6 +130,25 @@ def rnd(x, nd=4):
     return x
 
 
+def put_runs(e, rec, value_key, prefix):
+    """Record @rec's runs in entry @e: the aggregate under @value_key, the
+    count, extremes and values under @prefix keys.  False if it has none."""
+    runs = [float(x) for x in rec.get("runs") or []]
+    if not runs:
+        return False
+    e[value_key] = rec.get("aggregate", med(runs))
+    e[prefix + "runs"] = len(runs)
+    e[prefix + "min"], e[prefix + "max"] = min(runs), max(runs)
+    e[prefix + "run_values"] = runs
+    return True
+
+
+def extra_fields(rec):
+    """What a record says beyond its identity and runs (its details)."""
+    return {k: v for k, v in rec.items()
+            if k not in ("name", "driver", "unit", "better", "runs")}
+
+
 def build(recs):
     entries = {}
     memcpy = recs.get("memcpy_bandwidth", [{}])[0].get("runs") or []
@@ -148,32 +167,18 @@ def build(recs):
         e["unit"] = main["unit"]
         e["better"] = main.get("better")
         e["driver"] = main["driver"]
-        runs = [float(x) for x in main.get("runs") or []]
-        if runs:
-            e["value"] = main.get("aggregate", med(runs))
-            e["runs"] = len(runs)
-            e["min"], e["max"] = min(runs), max(runs)
-            e["run_values"] = runs
-        elif main.get("skipped"):
+        if not put_runs(e, main, "value", "") and main.get("skipped"):
             e["note"] = "skipped: " + main["skipped"]
-        details = {k: v for k, v in main.items()
-                   if k not in ("name", "driver", "unit", "better", "runs")}
+        details = extra_fields(main)
         if base is not None:
             e["baseline_name"] = base["driver"]
-            bruns = [float(x) for x in base.get("runs") or []]
-            if bruns:
-                e["baseline"] = base.get("aggregate", med(bruns))
-                e["baseline_runs"] = len(bruns)
-                e["baseline_min"], e["baseline_max"] = min(bruns), max(bruns)
-                e["baseline_run_values"] = bruns
-            elif base.get("skipped"):
+            if not put_runs(e, base, "baseline", "baseline_") and base.get("skipped"):
                 e["baseline_note"] = base["skipped"]
             sc = base.get("scaled_from_crtcs")
             if sc is not None and sc != base.get("crtcs"):
                 e["baseline_name"] = "%s (%d CRTC measured, x%g)" % (
                     base["driver"], sc, base["crtcs"] / sc)
-            bd = {k: v for k, v in base.items()
-                  if k not in ("name", "driver", "unit", "better", "runs")}
+            bd = extra_fields(base)
             if bd:
                 details["baseline"] = bd
         if name.startswith("composer_fps_") and memcpy_mbps and "bytes_read_per_frame" in main:
