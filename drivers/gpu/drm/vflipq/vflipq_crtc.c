@@ -10,6 +10,7 @@
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 #include <drm/drm_vblank.h>
@@ -322,6 +323,15 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 	struct drm_plane *plane;
 	unsigned int n = 0;
 	int ret;
+
+	/*
+	 * An ioctl that passed the DRM core's unplug check just before the
+	 * device was removed must not light the pipe again once the removal's
+	 * shutdown commit (which turns everything off, so it passes) is done:
+	 * the engine would run on a device nobody can stop any more.
+	 */
+	if (crtc_state->active && drm_dev_is_unplugged(crtc->dev))
+		return -ENODEV;
 
 	ret = drm_atomic_add_affected_planes(state, crtc);
 	if (ret)
