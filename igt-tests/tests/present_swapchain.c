@@ -441,11 +441,12 @@ static void paint_quadrants(struct present_swapchain *sc)
 }
 
 /* Present three quadrant frames on @sc, then compare the four screen
- * quadrants of @display (writeback) with the rotated image. */
-static void check_rotated_image(struct present_adapter *display, struct present_swapchain *sc,
-				unsigned int rotation)
+ * quadrants of @display (writeback, a @w x @h mode) with the rotated image. */
+static void check_rotated_image_at(struct present_adapter *display, struct present_swapchain *sc,
+				   unsigned int rotation, int w, int h)
 {
-	static const int at[4][2] = { { 160, 120 }, { 480, 120 }, { 160, 360 }, { 480, 360 } };
+	const int at[4][2] = { { w / 4, h / 4 }, { w * 3 / 4, h / 4 },
+			       { w / 4, h * 3 / 4 }, { w * 3 / 4, h * 3 / 4 } };
 	struct vfq_dev dev;
 	struct vfq_fb wb;
 
@@ -456,7 +457,7 @@ static void check_rotated_image(struct present_adapter *display, struct present_
 	}
 	run_frames(sc, 0, 1);
 	vfq_dev_init(&dev, present_adapter_fd(display));
-	vfq_fb_create(dev.fd, 640, 480, DRM_FORMAT_XRGB8888, &wb);
+	vfq_fb_create(dev.fd, w, h, DRM_FORMAT_XRGB8888, &wb);
 	igt_assert_eq(vfq_wb_capture(&dev, 0, &wb, 2000), 0);
 	for (int q = 0; q < 4; q++) {
 		uint32_t v = ((uint32_t *)(wb.map + at[q][1] * wb.pitch))[at[q][0]] & 0xffffff;
@@ -466,6 +467,12 @@ static void check_rotated_image(struct present_adapter *display, struct present_
 			     v, quad_color[rot_quad[rotation / 90][q]]);
 	}
 	vfq_fb_destroy(&wb);
+}
+
+static void check_rotated_image(struct present_adapter *display, struct present_swapchain *sc,
+				unsigned int rotation)
+{
+	check_rotated_image_at(display, sc, rotation, 640, 480);
 }
 
 static struct present_swapchain *rotated_chain(const char *render, struct present_adapter *display,
@@ -566,6 +573,39 @@ static void test_rotation_fallback(void)
 	igt_assert(p.dropped_rotation);
 	igt_assert_f(strstr(p.reason, "the copy engine cannot rotate"), "%s\n", p.reason);
 	check_rotated_image(t1, sc, 270);
+	present_swapchain_destroy(sc);
+}
+
+/*
+ * Mode changes decide again: 480x640 buffers of a 90-degree chain on an
+ * 800x600 mode take the proxy (the blt rotates and scales), buffers
+ * following the mode (600x800) the rotated plane again; back to 640x480.
+ */
+static void test_rotation_set_mode(void)
+{
+	struct present_adapter *t3 = adapter("igt-pt-t3");
+	struct present_buffer b;
+	struct present_path p;
+	struct present_swapchain *sc = rotated_chain(NULL, t3, 90, &p);
+
+	expect_plane_rotated(&p, PRESENT_PATH_DIRECT_FLIP, 90);
+	igt_assert_eq(present_swapchain_set_mode(sc, 1, false), 0);
+	igt_assert_eq(present_swapchain_path(sc, &p), 0);
+	igt_info("rotation 90, 480x640 on 800x600: %s: %s\n", present_path_name(p.kind), p.reason);
+	igt_assert_eq(p.kind, PRESENT_PATH_PROXY_FLIP);
+	igt_assert(p.dropped_rotation);
+	check_rotated_image_at(t3, sc, 90, 800, 600);
+	igt_assert_eq(present_swapchain_set_mode(sc, 1, true), 0);
+	igt_assert_eq(present_swapchain_get_buffer(sc, 0, &b), 0);
+	igt_assert_eq(b.width, 600);
+	igt_assert_eq(b.height, 800);
+	igt_assert_eq(present_swapchain_path(sc, &p), 0);
+	expect_plane_rotated(&p, PRESENT_PATH_DIRECT_FLIP, 90);
+	check_rotated_image_at(t3, sc, 90, 800, 600);
+	igt_assert_eq(present_swapchain_set_mode(sc, 0, true), 0);
+	igt_assert_eq(present_swapchain_path(sc, &p), 0);
+	expect_plane_rotated(&p, PRESENT_PATH_DIRECT_FLIP, 90);
+	check_rotated_image(t3, sc, 90);
 	present_swapchain_destroy(sc);
 }
 
@@ -1430,6 +1470,10 @@ igt_main
 	igt_describe("Rotated chains the plane cannot scan out: the proxy/CPU blt rotates");
 	igt_subtest("rotation-fallback")
 		test_rotation_fallback();
+
+	igt_describe("Mode changes re-decide a rotated chain: proxy blt, then the rotated plane again");
+	igt_subtest("rotation-set-mode")
+		test_rotation_set_mode();
 
 	igt_describe("Batches of frames ahead wake the process about once per batch");
 	igt_subtest("batch-one-wakeup")
