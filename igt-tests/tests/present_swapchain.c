@@ -411,47 +411,201 @@ static void test_restart_tearing(void)
 	present_swapchain_destroy(sc);
 }
 
-/* A 90-degree back buffer (480x640 on a 640x480 output): the blt rotates
- * (counter-clockwise, as DRM_MODE_ROTATE_90): the buffer's right half ends up
- * at the top of the screen, checked through writeback. */
-static void test_rotation(void)
+/*
+ * Rotated chains.  Each back buffer holds four quadrants (image top-left
+ * red, top-right blue, bottom-left green, bottom-right white); the screen
+ * must show the image turned counter-clockwise by the chain's rotation (as
+ * DXGI_MODE_ROTATION and DRM_MODE_ROTATE_*), whether the plane rotates or
+ * a blt does: for 90 the image's top-right quadrant lands top-left.
+ */
+static const uint32_t quad_color[4] = { 0xff0000, 0x0000ff, 0x00ff00, 0xffffff };
+
+/* Image quadrant (0 TL, 1 TR, 2 BL, 3 BR) seen in screen quadrant q. */
+static const int rot_quad[4][4] = {
+	{ 0, 1, 2, 3 },		/* 0 */
+	{ 1, 3, 0, 2 },		/* 90: TR up-left, TL down-left */
+	{ 3, 2, 1, 0 },		/* 180 */
+	{ 2, 0, 3, 1 },		/* 270: BL up-left, TR down-right */
+};
+
+static void paint_quadrants(struct present_swapchain *sc)
+{
+	struct present_buffer b;
+
+	igt_assert_eq(present_swapchain_get_buffer(sc, present_swapchain_current_back_buffer(sc),
+						   &b), 0);
+	for (uint32_t y = 0; y < b.height; y++)
+		for (uint32_t x = 0; x < b.width; x++)
+			((uint32_t *)((uint8_t *)b.map + (size_t)y * b.pitch))[x] = 0xff000000 |
+				quad_color[(y >= b.height / 2) * 2 + (x >= b.width / 2)];
+}
+
+/* Present three quadrant frames on @sc, then compare the four screen
+ * quadrants of @display (writeback, a @w x @h mode) with the rotated image. */
+static void check_rotated_image_at(struct present_adapter *display, struct present_swapchain *sc,
+				   unsigned int rotation, int w, int h)
+{
+	const int at[4][2] = { { w / 4, h / 4 }, { w * 3 / 4, h / 4 },
+			       { w / 4, h * 3 / 4 }, { w * 3 / 4, h * 3 / 4 } };
+	struct vfq_dev dev;
+	struct vfq_fb wb;
+
+	for (int f = 0; f < 3; f++) {
+		paint_quadrants(sc);
+		igt_assert_f(present_swapchain_present(sc, 1, 0) == 0, "present: %s\n",
+			     present_swapchain_last_error(sc));
+	}
+	run_frames(sc, 0, 1);
+	vfq_dev_init(&dev, present_adapter_fd(display));
+	vfq_fb_create(dev.fd, w, h, DRM_FORMAT_XRGB8888, &wb);
+	igt_assert_eq(vfq_wb_capture(&dev, 0, &wb, 2000), 0);
+	for (int q = 0; q < 4; q++) {
+		uint32_t v = ((uint32_t *)(wb.map + at[q][1] * wb.pitch))[at[q][0]] & 0xffffff;
+
+		igt_assert_f(v == quad_color[rot_quad[rotation / 90][q]],
+			     "rotation %u: screen quadrant %d shows %06x, want %06x\n", rotation, q,
+			     v, quad_color[rot_quad[rotation / 90][q]]);
+	}
+	vfq_fb_destroy(&wb);
+}
+
+static void check_rotated_image(struct present_adapter *display, struct present_swapchain *sc,
+				unsigned int rotation)
+{
+	check_rotated_image_at(display, sc, rotation, 640, 480);
+}
+
+static struct present_swapchain *rotated_chain(const char *render, struct present_adapter *display,
+					       unsigned int rotation, struct present_path *p)
 {
 	struct present_swapchain_desc d = desc(0, 0);
 	struct present_swapchain *sc = NULL;
+	struct present_buffer b;
+	bool swap = rotation == 90 || rotation == 270;
+
+	d.rotation = rotation;
+	igt_assert_eq(present_swapchain_create(render ? adapter(render) : NULL, display, -1, &d, &sc),
+		      0);
+	igt_assert_eq(present_swapchain_get_buffer(sc, 0, &b), 0);
+	igt_assert_eq(b.width, swap ? 480 : 640);
+	igt_assert_eq(b.height, swap ? 640 : 480);
+	igt_assert_eq(present_swapchain_path(sc, p), 0);
+	igt_info("rotation %u %s: %s: %s\n", rotation, render ? "hybrid" : "same adapter",
+		 present_path_name(p->kind), p->reason);
+	return sc;
+}
+
+static void expect_plane_rotated(const struct present_path *p, enum present_path_kind kind,
+				 unsigned int rotation)
+{
+	char want[32];
+
+	snprintf(want, sizeof(want), "plane rotated %u", rotation);
+	igt_assert_f(p->kind == kind, "path %s, want %s (%s)\n", present_path_name(p->kind),
+		     present_path_name(kind), p->reason);
+	igt_assert(!p->dropped_rotation);
+	igt_assert_f(strstr(p->reason, want), "reason \"%s\" lacks \"%s\"\n", p->reason, want);
+}
+
+/* Same adapter: the plane rotates, zero copies, with flip-queue flips
+ * (pt-t3) and with atomic page flips (pt-two has no flip queue). */
+static void test_rotation_plane(unsigned int rotation)
+{
+	static const char *const displays[] = { "igt-pt-t3", "igt-pt-two" };
+
+	for (int i = 0; i < 2; i++) {
+		struct present_adapter *ad = adapter(displays[i]);
+		struct present_counters c;
+		struct present_path p;
+		struct present_swapchain *sc = rotated_chain(NULL, ad, rotation, &p);
+
+		expect_plane_rotated(&p, PRESENT_PATH_DIRECT_FLIP, rotation);
+		check_rotated_image(ad, sc, rotation);
+		igt_assert_eq(present_swapchain_counters(sc, &c), 0);
+		igt_assert_eq_u64(c.copies, 0);
+		igt_assert_eq_u64(c.shown + c.cancelled, 3);
+		present_swapchain_destroy(sc);
+	}
+}
+
+/* Render-only adapter -> tier 3: the display scans the cross-adapter
+ * buffer out through a rotated plane. */
+static void test_rotation_one_copy(unsigned int rotation)
+{
+	struct present_adapter *t3 = adapter("igt-pt-t3");
+	struct present_path p;
+	struct present_swapchain *sc = rotated_chain("igt-pt-render", t3, rotation, &p);
+
+	expect_plane_rotated(&p, PRESENT_PATH_CASO_ONE_COPY, rotation);
+	check_rotated_image(t3, sc, rotation);
+	present_swapchain_destroy(sc);
+}
+
+/*
+ * Where the plane cannot scan the back buffer out the blt rotates:
+ * a rotated chain resized below the output (same adapter: proxy), then back
+ * to the output's size (the plane rotates again); a tier-1 display (no
+ * scan-out of cross-adapter buffers, no copy engine rotates: the CPU).
+ */
+static void test_rotation_fallback(void)
+{
+	struct present_adapter *t3 = adapter("igt-pt-t3"), *t1 = adapter("igt-pt-t1");
+	struct present_path p;
+	struct present_swapchain *sc = rotated_chain(NULL, t3, 90, &p);
+
+	expect_plane_rotated(&p, PRESENT_PATH_DIRECT_FLIP, 90);
+	check_rotated_image(t3, sc, 90);
+	igt_assert_eq(present_swapchain_resize(sc, 0, 240, 320, 0), 0);
+	igt_assert_eq(present_swapchain_path(sc, &p), 0);
+	igt_info("rotation 90, 240x320: %s: %s\n", present_path_name(p.kind), p.reason);
+	igt_assert_eq(p.kind, PRESENT_PATH_PROXY_FLIP);
+	igt_assert(p.dropped_rotation);
+	igt_assert_f(strstr(p.reason, "size"), "%s\n", p.reason);
+	check_rotated_image(t3, sc, 90);
+	igt_assert_eq(present_swapchain_resize(sc, 0, 0, 0, 0), 0);
+	igt_assert_eq(present_swapchain_path(sc, &p), 0);
+	expect_plane_rotated(&p, PRESENT_PATH_DIRECT_FLIP, 90);
+	check_rotated_image(t3, sc, 90);
+	present_swapchain_destroy(sc);
+
+	sc = rotated_chain("igt-pt-render", t1, 270, &p);
+	igt_assert_eq(p.kind, PRESENT_PATH_TWO_COPY_CPU);
+	igt_assert(p.dropped_rotation);
+	igt_assert_f(strstr(p.reason, "the copy engine cannot rotate"), "%s\n", p.reason);
+	check_rotated_image(t1, sc, 270);
+	present_swapchain_destroy(sc);
+}
+
+/*
+ * Mode changes decide again: 480x640 buffers of a 90-degree chain on an
+ * 800x600 mode take the proxy (the blt rotates and scales), buffers
+ * following the mode (600x800) the rotated plane again; back to 640x480.
+ */
+static void test_rotation_set_mode(void)
+{
 	struct present_adapter *t3 = adapter("igt-pt-t3");
 	struct present_buffer b;
 	struct present_path p;
-	struct vfq_dev dev;
-	struct vfq_fb wb;
-	uint32_t top, bottom;
+	struct present_swapchain *sc = rotated_chain(NULL, t3, 90, &p);
 
-	d.rotation = 90;
-	igt_assert_eq(present_swapchain_create(NULL, t3, -1, &d, &sc), 0);
+	expect_plane_rotated(&p, PRESENT_PATH_DIRECT_FLIP, 90);
+	igt_assert_eq(present_swapchain_set_mode(sc, 1, false), 0);
 	igt_assert_eq(present_swapchain_path(sc, &p), 0);
-	igt_info("rotation 90: %s: %s\n", present_path_name(p.kind), p.reason);
+	igt_info("rotation 90, 480x640 on 800x600: %s: %s\n", present_path_name(p.kind), p.reason);
 	igt_assert_eq(p.kind, PRESENT_PATH_PROXY_FLIP);
 	igt_assert(p.dropped_rotation);
-	for (int f = 0; f < 3; f++) {
-		igt_assert_eq(present_swapchain_get_buffer(sc, present_swapchain_current_back_buffer(sc),
-							   &b), 0);
-		igt_assert_eq(b.width, 480);
-		igt_assert_eq(b.height, 640);
-		for (uint32_t y = 0; y < b.height; y++)
-			for (uint32_t x = 0; x < b.width; x++)
-				((uint32_t *)((uint8_t *)b.map + (size_t)y * b.pitch))[x] =
-					x < b.width / 2 ? 0xffff0000 : 0xff0000ff;
-		igt_assert_eq(present_swapchain_present(sc, 1, 0), 0);
-	}
-	run_frames(sc, 0, 1);
-	vfq_dev_init(&dev, present_adapter_fd(t3));
-	vfq_fb_create(dev.fd, 640, 480, DRM_FORMAT_XRGB8888, &wb);
-	igt_assert_eq(vfq_wb_capture(&dev, 0, &wb, 2000), 0);
-	top = ((uint32_t *)(wb.map + 10 * wb.pitch))[320] & 0xffffff;
-	bottom = ((uint32_t *)(wb.map + 470 * wb.pitch))[320] & 0xffffff;
-	igt_info("top %06x bottom %06x\n", top, bottom);
-	igt_assert_eq_u32(top, 0x0000ff);
-	igt_assert_eq_u32(bottom, 0xff0000);
-	vfq_fb_destroy(&wb);
+	check_rotated_image_at(t3, sc, 90, 800, 600);
+	igt_assert_eq(present_swapchain_set_mode(sc, 1, true), 0);
+	igt_assert_eq(present_swapchain_get_buffer(sc, 0, &b), 0);
+	igt_assert_eq(b.width, 600);
+	igt_assert_eq(b.height, 800);
+	igt_assert_eq(present_swapchain_path(sc, &p), 0);
+	expect_plane_rotated(&p, PRESENT_PATH_DIRECT_FLIP, 90);
+	check_rotated_image_at(t3, sc, 90, 800, 600);
+	igt_assert_eq(present_swapchain_set_mode(sc, 0, true), 0);
+	igt_assert_eq(present_swapchain_path(sc, &p), 0);
+	expect_plane_rotated(&p, PRESENT_PATH_DIRECT_FLIP, 90);
+	check_rotated_image(t3, sc, 90);
 	present_swapchain_destroy(sc);
 }
 
@@ -1301,9 +1455,25 @@ igt_main
 	igt_subtest("restart-and-tearing")
 		test_restart_tearing();
 
-	igt_describe("A rotated back buffer falls back to a rotating blt (proxy), seen in writeback");
+	for (unsigned int rot = 90; rot <= 270; rot += 90) {
+		igt_describe("Same adapter, rotated chain: the plane rotates (direct flip), seen in writeback");
+		igt_subtest_f("rotation-plane-%u", rot)
+			test_rotation_plane(rot);
+	}
+
+	igt_describe("Render-only + tier 3, rotated chain: CASO one-copy on a rotated plane");
+	igt_subtest("rotation-one-copy") {
+		test_rotation_one_copy(90);
+		test_rotation_one_copy(270);
+	}
+
+	igt_describe("Rotated chains the plane cannot scan out: the proxy/CPU blt rotates");
 	igt_subtest("rotation-fallback")
-		test_rotation();
+		test_rotation_fallback();
+
+	igt_describe("Mode changes re-decide a rotated chain: proxy blt, then the rotated plane again");
+	igt_subtest("rotation-set-mode")
+		test_rotation_set_mode();
 
 	igt_describe("Batches of frames ahead wake the process about once per batch");
 	igt_subtest("batch-one-wakeup")

@@ -31,7 +31,7 @@ static void set(struct present_path *p, enum present_path_kind kind, unsigned in
 
 int present_decide_path(const struct present_path_facts *f, struct present_path *out)
 {
-	char why[160] = "";
+	char why[160] = "", rot[32] = "";
 	bool fallback;
 
 	if (!f || !out || f->tier > 3)
@@ -40,7 +40,8 @@ int present_decide_path(const struct present_path_facts *f, struct present_path 
 
 	if (f->blt_effect) {
 		/* blt into the display-side front buffer: one copy on the
-		 * same adapter, two across adapters */
+		 * same adapter, two across adapters; the blt rotates */
+		out->dropped_rotation = f->rotation != 0;
 		set(out, PRESENT_PATH_BLT, f->same_adapter ? 1 : 2,
 		    "blt swap effect: blt present%s%s", "",
 		    f->same_adapter ? "" : " across adapters");
@@ -49,10 +50,8 @@ int present_decide_path(const struct present_path_facts *f, struct present_path 
 
 	/* Progressive fallback, as DXGI: drop rotation, then MSAA, until the
 	 * driver accepts; the blt into the proxy rotates/resolves. */
-	if (f->rotation && !f->rotation_ok) {
-		out->dropped_rotation = true;
-		snprintf(why, sizeof(why), "rotated buffers are not scanned out");
-	}
+	if (f->rotation && !f->rotation_ok)
+		snprintf(why, sizeof(why), "the plane cannot rotate %u", f->rotation);
 	if (f->samples > 1 && !f->msaa_ok) {
 		out->dropped_msaa = true;
 		snprintf(why + strlen(why), sizeof(why) - strlen(why), "%sdriver does not scan out MSAA",
@@ -65,6 +64,13 @@ int present_decide_path(const struct present_path_facts *f, struct present_path 
 			 f->size_mismatch && f->format_mismatch ? "/" : "",
 			 f->format_mismatch ? "format does not match" : " does not match");
 	fallback = why[0] != 0;
+	if (f->rotation)
+		snprintf(rot, sizeof(rot), ", plane rotated %u", f->rotation);
+	/*
+	 * Only a scanned-out back buffer rotates on the plane: every copy
+	 * path rotates in its blt, whatever the plane could do.
+	 */
+	out->dropped_rotation = f->rotation != 0;
 
 	if (f->same_adapter) {
 		if (fallback) {
@@ -78,19 +84,22 @@ int present_decide_path(const struct present_path_facts *f, struct present_path 
 			set(out, PRESENT_PATH_PROXY_FLIP, 1,
 			    "static TEST_ONLY check failed: proxy surface, blt then flip%s%s", "", "");
 		} else {
+			out->dropped_rotation = false;
 			set(out, PRESENT_PATH_DIRECT_FLIP, 0,
-			    "same adapter renders and displays: direct flip (zero copies)%s%s", "", "");
+			    "same adapter renders and displays: direct flip (zero copies)%s%s", rot, "");
 		}
 		return 0;
 	}
 
 	/* Hybrid pair. */
 	if (f->tier == 3 && !fallback && !f->opt_out && f->static_check) {
+		out->dropped_rotation = false;
 		set(out, PRESENT_PATH_CASO_ONE_COPY, 1,
-		    "tier 3 display adapter: CASO one-copy (scans out the cross-adapter buffer)%s%s", "", "");
+		    "tier 3 display adapter: CASO one-copy (scans out the cross-adapter buffer)%s%s",
+		    rot, "");
 		return 0;
 	}
-	if (f->tier == 3 && !out->dropped_rotation) {
+	if (f->tier == 3 && !f->rotation) {
 		const char *r = fallback ? why :
 			f->opt_out ? "driver opts the cross-adapter buffer out of scan-out" :
 			"static TEST_ONLY check failed";
@@ -109,13 +118,13 @@ int present_decide_path(const struct present_path_facts *f, struct present_path 
 		out->proxy = fallback;
 		return 0;
 	}
-	/* tier 1 cannot convert or stretch, no tier rotates: the CPU does */
+	/* tier 1 cannot convert or stretch, no copy engine rotates: the CPU does */
 	if ((f->tier == 1 && (f->size_mismatch || f->format_mismatch || out->dropped_msaa)) ||
-	    out->dropped_rotation) {
+	    f->rotation) {
 		snprintf(out->reason, sizeof(out->reason),
-			 "tier %u display adapter, %s: two-copy (CPU second copy: %s)", f->tier, why,
-			 out->dropped_rotation ? "the copy engine cannot rotate" :
-			 "tier 1 cannot convert");
+			 "tier %u display adapter%s%s: two-copy (CPU second copy: %s)", f->tier,
+			 fallback ? ", " : "", fallback ? why : "",
+			 f->rotation ? "the copy engine cannot rotate" : "tier 1 cannot convert");
 		out->kind = PRESENT_PATH_TWO_COPY_CPU;
 		out->copies = 2;
 		out->proxy = true;

@@ -57,6 +57,10 @@ struct present_swapchain {
 	struct present_path_facts facts;
 	int dfd;			/* display fd */
 	uint32_t connector_id, crtc_id, crtc_index, plane_id;
+	uint32_t rot_prop;		/* the plane's "rotation" property, 0: none */
+	uint32_t plane_rots;		/* DRM_MODE_ROTATE_* bits it lists */
+	uint32_t plane_rot;		/* DRM_MODE_ROTATE_* chain buffers scan with */
+	uint32_t src_w, src_h;		/* what the plane scans of a buffer */
 	int output;			/* index in the display adapter */
 	char output_name[32];
 	bool output_gone;		/* seen disconnected, not moved yet */
@@ -73,7 +77,8 @@ struct present_swapchain {
 					   or a display-local copy */
 	uint32_t import_fb[MAX_BUFS];	/* two-copy engine: copy source */
 	struct bo local[MAX_BUFS];	/* display-local buffers */
-	struct bo blank;		/* shown at creation/destroy */
+	struct bo blank;		/* shown at creation/destroy, square: see
+					   blank_create() */
 	unsigned int cur;		/* back buffer to draw into */
 	bool blt_model;			/* blt swap effect, see disp_index() */
 	unsigned int slot;		/* blt model: next display-side buffer */
@@ -316,6 +321,46 @@ static void add_plane(drmModeAtomicReq *req, struct present_swapchain *sc, uint3
 	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_Y", 0);
 	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_W", sc->mode.hdisplay);
 	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_H", sc->mode.vdisplay);
+	/* always, so a rotation another client left does not stay */
+	if (sc->rot_prop)
+		drmModeAtomicAddProperty(req, sc->plane_id, sc->rot_prop, sc->plane_rot);
+}
+
+/*
+ * The blank buffer is a square as large as the mode's longer side, so that
+ * it covers the plane's source rectangle rotated or not: flips (atomic ones
+ * and the flip queue's) keep the plane's rotation and source rectangle, so
+ * the blank goes on screen the way the chain's buffers will.
+ */
+static int blank_create(struct present_swapchain *sc, struct bo *bo)
+{
+	uint32_t side = sc->mode.hdisplay > sc->mode.vdisplay ? sc->mode.hdisplay :
+			sc->mode.vdisplay;
+
+	return bo_create(sc, sc->dfd, side, side, DRM_FORMAT_XRGB8888, true, bo);
+}
+
+/* The plane unrotated, scanning out the mode's size (before a decision). */
+static void plane_unrotated(struct present_swapchain *sc)
+{
+	sc->plane_rot = DRM_MODE_ROTATE_0;
+	sc->src_w = sc->mode.hdisplay;
+	sc->src_h = sc->mode.vdisplay;
+}
+
+/* Show the blank buffer on the plane set up as sc->plane_rot/src_w/src_h. */
+static int show_blank(struct present_swapchain *sc)
+{
+	drmModeAtomicReq *req = drmModeAtomicAlloc();
+	int ret;
+
+	if (!req)
+		return sc_fail(sc, PRESENT_E_NO_MEMORY, "out of memory");
+	add_plane(req, sc, sc->blank.fb_id, sc->src_w, sc->src_h);
+	ret = drmModeAtomicCommit(sc->dfd, req, 0, NULL) ? errno : 0;
+	drmModeAtomicFree(req);
+	sc->onscreen = -1;
+	return ret ? sc_errno(sc, ret, "blank buffer on the plane") : 0;
 }
 
 /* Full modeset showing @fb (w x h) on the output; TEST_ONLY with @test. */
@@ -346,6 +391,27 @@ static int commit_modeset(struct present_swapchain *sc, uint32_t fb, uint32_t w,
 	return 0;
 }
 
+/*
+ * The rotations the plane's "rotation" property lists (a bitmask property:
+ * each enum value is a bit number), from any KMS driver.
+ */
+static void plane_rotations(struct present_swapchain *sc, const drmModeObjectProperties *props)
+{
+	sc->rot_prop = 0;
+	sc->plane_rots = DRM_MODE_ROTATE_0;
+	for (uint32_t k = 0; k < props->count_props && !sc->rot_prop; k++) {
+		drmModePropertyRes *pp = drmModeGetProperty(sc->dfd, props->props[k]);
+
+		if (pp && !strcmp(pp->name, "rotation") && (pp->flags & DRM_MODE_PROP_BITMASK)) {
+			sc->rot_prop = pp->prop_id;
+			for (int e = 0; e < pp->count_enums; e++)
+				if (pp->enums[e].value < 32)
+					sc->plane_rots |= 1u << pp->enums[e].value;
+		}
+		drmModeFreeProperty(pp);
+	}
+}
+
 static int find_primary_plane(struct present_swapchain *sc)
 {
 	drmModePlaneRes *pr = drmModeGetPlaneResources(sc->dfd);
@@ -353,6 +419,8 @@ static int find_primary_plane(struct present_swapchain *sc)
 
 	if (!pr)
 		return sc_errno(sc, errno, "plane resources");
+	sc->rot_prop = 0;
+	sc->plane_rots = DRM_MODE_ROTATE_0;
 	for (uint32_t i = 0; i < pr->count_planes && !sc->plane_id; i++) {
 		drmModePlane *p = drmModeGetPlane(sc->dfd, pr->planes[i]);
 		drmModeObjectProperties *props;
@@ -372,11 +440,13 @@ static int find_primary_plane(struct present_swapchain *sc)
 				sc->plane_id = p->plane_id;
 			drmModeFreeProperty(pp);
 		}
-		drmModeFreeObjectProperties(props);
-		if (sc->plane_id)
+		if (sc->plane_id) {
 			for (uint32_t f = 0; f < p->count_formats; f++)
 				if (p->formats[f] == sc->desc.format)
 					fmt = true;
+			plane_rotations(sc, props);
+		}
+		drmModeFreeObjectProperties(props);
 		drmModeFreePlane(p);
 	}
 	drmModeFreePlaneResources(pr);
@@ -447,15 +517,31 @@ static int setup_output(struct present_swapchain *sc, int output)
 	return 0;
 }
 
-/* SCANOUT_QUERY -> rotation_ok, msaa_ok, opt_out facts. */
+/*
+ * DXGI's rotations are counter-clockwise, as DRM's: DXGI_MODE_ROTATION_
+ * ROTATE90 is DRM_MODE_ROTATE_90 (cpu_blt_rotate() shows the same image).
+ */
+static uint32_t drm_rotation(uint32_t degrees)
+{
+	static const uint32_t rot[4] = { DRM_MODE_ROTATE_0, DRM_MODE_ROTATE_90,
+					 DRM_MODE_ROTATE_180, DRM_MODE_ROTATE_270 };
+
+	return rot[degrees / 90 % 4];
+}
+
+/*
+ * SCANOUT_QUERY -> rotation_ok, msaa_ok, opt_out facts.  A rotation is
+ * scanned out when the plane's "rotation" property lists it and, on vflipq,
+ * the query does not refuse it (a failed query: no rotation).
+ */
 static void query_scanout(struct present_swapchain *sc)
 {
 	struct drm_vflipq_scanout_query q;
-	static const uint32_t rot[4] = { DRM_MODE_ROTATE_0, DRM_MODE_ROTATE_90,
-					 DRM_MODE_ROTATE_180, DRM_MODE_ROTATE_270 };
+	uint32_t rot = drm_rotation(sc->desc.rotation);
 	bool hybrid = sc->render != sc->display;
 
-	sc->facts.rotation_ok = sc->desc.rotation == 0;
+	sc->facts.rotation_ok = sc->desc.rotation == 0 ||
+				(sc->rot_prop && (sc->plane_rots & rot));
 	sc->facts.msaa_ok = sc->desc.samples <= 1;
 	sc->facts.opt_out = false;
 	if (!sc->display->info.is_vflipq)
@@ -464,22 +550,19 @@ static void query_scanout(struct present_swapchain *sc)
 	q.width = sc->desc.width;
 	q.height = sc->desc.height;
 	q.format = sc->desc.format;
-	q.rotation = rot[sc->desc.rotation / 90];
+	q.rotation = rot;
 	q.modifier = DRM_FORMAT_MOD_LINEAR;
 	q.samples = sc->desc.samples;
 	q.flags = hybrid ? VFLIPQ_SCANOUT_CROSS_ADAPTER : 0;
-	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_SCANOUT_QUERY, &q) == 0 &&
-	    q.result == VFLIPQ_SCANOUT_NO_SCANOUT)
+	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_SCANOUT_QUERY, &q)) {
+		sc->facts.rotation_ok = sc->desc.rotation == 0;
+	} else if (q.result == VFLIPQ_SCANOUT_NO_SCANOUT) {
 		sc->facts.msaa_ok = !(q.reasons & VFLIPQ_NO_SCANOUT_MSAA);
-	/*
-	 * The library does not program plane rotation (flip-queue flips keep
-	 * the plane's rotation and the blank buffer is unrotated), so rotated
-	 * back buffers always fall back to a blt that rotates, whatever the
-	 * driver answers for VFLIPQ_NO_SCANOUT_ROTATION.
-	 */
-	sc->facts.rotation_ok = sc->desc.rotation == 0;
+		if (q.reasons & VFLIPQ_NO_SCANOUT_ROTATION)
+			sc->facts.rotation_ok = sc->desc.rotation == 0;
+	}
 	/* the opt-out of the (possibly fallen back) plain buffer */
-	q.rotation = DRM_MODE_ROTATE_0;
+	q.rotation = sc->facts.rotation_ok ? rot : DRM_MODE_ROTATE_0;
 	q.samples = 1;
 	q.result = q.reasons = 0;
 	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_SCANOUT_QUERY, &q) == 0 &&
@@ -511,6 +594,25 @@ static void free_buffers(struct present_swapchain *sc)
 
 static int setup_copy_path(struct present_swapchain *sc);
 
+static bool scans_back_buffers(const struct present_swapchain *sc)
+{
+	return sc->path.kind == PRESENT_PATH_DIRECT_FLIP ||
+	       sc->path.kind == PRESENT_PATH_CASO_ONE_COPY;
+}
+
+/* How the plane scans the path's buffers: the back buffers themselves,
+ * rotated as the chain asks, or output-sized copies the blt rotated. */
+static void plane_geometry(struct present_swapchain *sc)
+{
+	if (!scans_back_buffers(sc)) {
+		plane_unrotated(sc);
+		return;
+	}
+	sc->plane_rot = drm_rotation(sc->desc.rotation);
+	sc->src_w = sc->desc.width;
+	sc->src_h = sc->desc.height;
+}
+
 /* Decide the path for the back buffers and the output as they are now,
  * and set the path's display-side buffers up. */
 static int decide(struct present_swapchain *sc)
@@ -540,7 +642,8 @@ static int decide(struct present_swapchain *sc)
 	query_scanout(sc);
 	sc->facts.static_check = true;
 	present_decide_path(&sc->facts, &sc->path);
-	if (sc->path.kind == PRESENT_PATH_DIRECT_FLIP || sc->path.kind == PRESENT_PATH_CASO_ONE_COPY) {
+	plane_geometry(sc);
+	if (scans_back_buffers(sc)) {
 		for (unsigned int i = 0; i < d->buffer_count; i++) {
 			if (same) {
 				sc->scan_fb[i] = sc->back[i].fb_id;
@@ -550,7 +653,8 @@ static int decide(struct present_swapchain *sc)
 				break;
 			}
 		}
-		/* The static check: one plane, TEST_ONLY, changes nothing. */
+		/* The static check: one plane, rotated as it would be,
+		 * TEST_ONLY, changes nothing. */
 		if (sc->facts.static_check &&
 		    commit_modeset(sc, sc->scan_fb[0], d->width, d->height, true))
 			sc->facts.static_check = false;
@@ -561,9 +665,10 @@ static int decide(struct present_swapchain *sc)
 				sc->scan_fb[i] = 0;
 			}
 			present_decide_path(&sc->facts, &sc->path);
+			plane_geometry(sc);
 		}
 	}
-	if (sc->path.kind == PRESENT_PATH_DIRECT_FLIP || sc->path.kind == PRESENT_PATH_CASO_ONE_COPY)
+	if (scans_back_buffers(sc))
 		return 0;
 	return setup_copy_path(sc);
 }
@@ -1095,10 +1200,9 @@ int present_swapchain_create(struct present_adapter *render, struct present_adap
 		ret = build(sc);
 	}
 	if (!ret)
-		ret = bo_create(sc, sc->dfd, sc->mode.hdisplay, sc->mode.vdisplay,
-				DRM_FORMAT_XRGB8888, true, &sc->blank);
+		ret = blank_create(sc, &sc->blank);
 	if (!ret)
-		ret = commit_modeset(sc, sc->blank.fb_id, sc->mode.hdisplay, sc->mode.vdisplay, false);
+		ret = commit_modeset(sc, sc->blank.fb_id, sc->src_w, sc->src_h, false);
 	if (!ret && (sc->desc.flags & PRESENT_SWAPCHAIN_FRAME_LATENCY_WAITABLE)) {
 		sc->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 		if (sc->efd < 0)
@@ -1132,15 +1236,11 @@ void present_swapchain_destroy(struct present_swapchain *sc)
 	pthread_mutex_lock(&sc->lock);
 	if (!sc_removed(sc)) {
 		cancel_queued(sc);
-		/* leave the blank buffer on screen so nothing we free is shown */
+		/* leave the blank buffer on screen so nothing we free is shown,
+		 * the plane unrotated as other clients expect it */
 		if (sc->blank.fb_id && sc->plane_id) {
-			drmModeAtomicReq *req = drmModeAtomicAlloc();
-
-			if (req) {
-				add_plane(req, sc, sc->blank.fb_id, sc->mode.hdisplay, sc->mode.vdisplay);
-				drmModeAtomicCommit(sc->dfd, req, 0, NULL);
-				drmModeAtomicFree(req);
-			}
+			plane_unrotated(sc);
+			show_blank(sc);
 		}
 	}
 	flipq_teardown(sc);
@@ -1212,16 +1312,7 @@ int present_swapchain_resize(struct present_swapchain *sc, unsigned int count, u
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
 	cancel_queued(sc);
 	/* the blank buffer goes on screen while the buffers are replaced */
-	{
-		drmModeAtomicReq *req = drmModeAtomicAlloc();
-
-		if (req) {
-			add_plane(req, sc, sc->blank.fb_id, sc->mode.hdisplay, sc->mode.vdisplay);
-			drmModeAtomicCommit(sc->dfd, req, 0, NULL);
-			drmModeAtomicFree(req);
-		}
-		sc->onscreen = -1;
-	}
+	show_blank(sc);
 	free_buffers(sc);
 	if (!nd.width) {
 		bool swap = nd.rotation == 90 || nd.rotation == 270;
@@ -1233,6 +1324,9 @@ int present_swapchain_resize(struct present_swapchain *sc, unsigned int count, u
 	sc->cur = 0;
 	sc->slot = 0;
 	ret = build(sc);
+	/* the plane as the new path scans (rotated or not) */
+	if (!ret)
+		ret = show_blank(sc);
 	update_waitable(sc);
 	return ret;
 }
@@ -1281,10 +1375,10 @@ int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_i
 	 * cancelled first */
 	cancel_queued(sc);
 	bo_destroy(&sc->blank);
-	ret = bo_create(sc, sc->dfd, sc->mode.hdisplay, sc->mode.vdisplay, DRM_FORMAT_XRGB8888, true,
-			&sc->blank);
+	ret = blank_create(sc, &sc->blank);
+	plane_unrotated(sc);
 	if (!ret)
-		ret = commit_modeset(sc, sc->blank.fb_id, sc->mode.hdisplay, sc->mode.vdisplay, false);
+		ret = commit_modeset(sc, sc->blank.fb_id, sc->src_w, sc->src_h, false);
 	if (ret) {
 		sc->mode = old;
 		return ret;
@@ -1437,6 +1531,11 @@ static int do_copies(struct present_swapchain *sc, unsigned int b, unsigned int 
 	}
 }
 
+/*
+ * A queued flip changes the buffer; the plane keeps its rotation and (with
+ * no VFLIPQ_FLIP_PLANE_GEOMETRY) its rectangles, which show_blank() or the
+ * modeset set up for the path's buffers: the uAPI has no per-flip rotation.
+ */
 static int submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t fb, uint32_t mode)
 {
 	struct drm_vflipq_flip_plane p = {
@@ -1495,8 +1594,12 @@ static int submit_atomic(struct present_swapchain *sc, struct frame *f, uint32_t
 	if (!req)
 		return sc_fail(sc, PRESENT_E_NO_MEMORY, "out of memory");
 	add(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID", fb);
+	/* an async flip may change the buffer only; the rotation holds from
+	 * the blank buffer's commit (show_blank()) */
 	if (tear)
 		flags |= DRM_MODE_PAGE_FLIP_ASYNC;
+	else if (sc->rot_prop)
+		drmModeAtomicAddProperty(req, sc->plane_id, sc->rot_prop, sc->plane_rot);
 	ret = drmModeAtomicCommit(sc->dfd, req, flags, (void *)(uintptr_t)f->present_id);
 	if (ret && tear && errno == EINVAL)
 		ret = drmModeAtomicCommit(sc->dfd, req, flags & ~DRM_MODE_PAGE_FLIP_ASYNC,
@@ -1527,6 +1630,12 @@ static int redecide_after_failed_flip(struct present_swapchain *sc)
 		present_swapchain_dispatch(sc, 100);
 	if (sc->nframes)
 		return -1;
+	if (sc->plane_rot != DRM_MODE_ROTATE_0) {
+		/* the copies come unrotated and output-sized: the plane too */
+		plane_unrotated(sc);
+		if (show_blank(sc))
+			return -1;
+	}
 	for (unsigned int i = 0; i < sc->desc.buffer_count; i++) {
 		if (sc->scan_fb[i] && sc->scan_fb[i] != sc->back[i].fb_id &&
 		    (int)i != sc->onscreen)
@@ -1614,15 +1723,26 @@ static int requeue_frames(struct present_swapchain *sc, bool copy)
 static int redecide_output(struct present_swapchain *sc)
 {
 	struct bo blank = { 0 };
+	uint32_t old_rot, old_w, old_h;
 	int ret;
 
-	ret = bo_create(sc, sc->dfd, sc->mode.hdisplay, sc->mode.vdisplay, DRM_FORMAT_XRGB8888,
-			true, &blank);
+	ret = blank_create(sc, &blank);
 	if (!ret && !sc->plane_id)
 		ret = find_primary_plane(sc);
-	if (!ret)
-		ret = commit_modeset(sc, blank.fb_id, sc->mode.hdisplay, sc->mode.vdisplay, false);
 	if (ret) {
+		bo_destroy(&blank);
+		return ret;
+	}
+	/* the old path's rotation and size need not hold in this mode */
+	old_rot = sc->plane_rot;
+	old_w = sc->src_w;
+	old_h = sc->src_h;
+	plane_unrotated(sc);
+	ret = commit_modeset(sc, blank.fb_id, sc->src_w, sc->src_h, false);
+	if (ret) {
+		sc->plane_rot = old_rot;
+		sc->src_w = old_w;
+		sc->src_h = old_h;
 		bo_destroy(&blank);
 		return ret;
 	}
@@ -1636,6 +1756,8 @@ static int redecide_output(struct present_swapchain *sc)
 	sc->next_duration_ns = 0;
 	reference_vblank(sc);
 	ret = decide(sc);
+	if (!ret)
+		ret = show_blank(sc);
 	if (!ret)
 		snprintf(sc->path.reason + strlen(sc->path.reason),
 			 sizeof(sc->path.reason) - strlen(sc->path.reason), " (on %s, %ux%u)",

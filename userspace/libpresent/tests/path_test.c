@@ -2,8 +2,9 @@
 /*
  * The path decision over every combination of: same adapter or hybrid,
  * tier 0-3, blt effect, opt-out, static check, size/format mismatch,
- * rotation (supported or not), MSAA (supported or not).  Checks each result
- * against an independent statement of the rules, plus a few exact reasons.
+ * rotation 0/90/180/270 (the plane rotating it or not), MSAA (supported or
+ * not).  Checks each result against an independent statement of the rules,
+ * plus a few exact reasons.
  */
 #include <string.h>
 
@@ -33,7 +34,7 @@ static enum present_path_kind expect(const struct present_path_facts *f, unsigne
 		return PRESENT_PATH_CASO_ONE_COPY;
 	}
 	*copies = 2;
-	if (f->tier == 0 || (f->tier == 1 && mismatch) || drop_rot)
+	if (f->tier == 0 || (f->tier == 1 && mismatch) || f->rotation)
 		return PRESENT_PATH_TWO_COPY_CPU;	/* no copy engine rotates */
 	return PRESENT_PATH_TWO_COPY_ENGINE;
 }
@@ -47,7 +48,7 @@ int main(void)
 
 	for (unsigned int bits = 0; bits < (1u << 10); bits++)
 	for (unsigned int tier = 0; tier <= 3; tier++)
-	for (unsigned int rot = 0; rot <= 90; rot += 90) {
+	for (unsigned int rot = 0; rot <= 270; rot += 90) {
 		memset(&f, 0, sizeof(f));
 		f.same_adapter = bits & 1;
 		f.blt_effect = bits & 2;
@@ -72,11 +73,19 @@ int main(void)
 		      p.copies, copies);
 		CHECK(p.reason[0] != 0 && strlen(p.reason) < sizeof(p.reason) - 1,
 		      "reason missing or truncated: %s", p.reason);
-		CHECK(p.dropped_rotation == (rot && !f.rotation_ok) || f.blt_effect,
-		      "dropped_rotation");
+		/* the plane rotates scanned-out buffers, blts rotate the rest */
+		CHECK(p.dropped_rotation == (rot && p.kind != PRESENT_PATH_DIRECT_FLIP &&
+					     p.kind != PRESENT_PATH_CASO_ONE_COPY),
+		      "bits %#x tier %u rot %u: dropped_rotation %d (%s)", bits, tier, rot,
+		      p.dropped_rotation, p.reason);
+		CHECK(!rot || p.dropped_rotation || strstr(p.reason, "plane rotated"),
+		      "reason lacks the plane rotation: %s", p.reason);
+		CHECK(!rot || f.rotation_ok || f.blt_effect ||
+		      strstr(p.reason, "the plane cannot rotate"),
+		      "reason lacks the rotation fallback: %s", p.reason);
 		CHECK(p.dropped_msaa == (f.samples > 1 && !f.msaa_ok) || f.blt_effect, "dropped_msaa");
 	}
-	CHECK(combos == 512 * 4 * 2, "combos %u", combos);
+	CHECK(combos == 512 * 4 * 4, "combos %u", combos);
 
 	/* exact reasons */
 	memset(&f, 0, sizeof(f));
@@ -103,10 +112,33 @@ int main(void)
 	f.same_adapter = true; f.rotation = 90; f.samples = 4;
 	present_decide_path(&f, &p);
 	CHECK(p.kind == PRESENT_PATH_PROXY_FLIP && p.dropped_rotation && p.dropped_msaa &&
-	      strstr(p.reason, "rotated") && strstr(p.reason, "MSAA"), "%s", p.reason);
+	      strstr(p.reason, "rotate") && strstr(p.reason, "MSAA"), "%s", p.reason);
+	CHECK(strstr(p.reason, "the plane cannot rotate 90") != NULL, "%s", p.reason);
 	f.rotation_ok = true;
 	present_decide_path(&f, &p);
-	CHECK(!p.dropped_rotation && p.dropped_msaa, "only MSAA dropped");
+	CHECK(p.kind == PRESENT_PATH_PROXY_FLIP && p.dropped_rotation && p.dropped_msaa &&
+	      !strstr(p.reason, "rotate"), "MSAA dropped, the proxy blt rotates: %s", p.reason);
+	f.samples = 1;
+	present_decide_path(&f, &p);
+	CHECK(p.kind == PRESENT_PATH_DIRECT_FLIP && !p.dropped_rotation &&
+	      strstr(p.reason, "plane rotated 90"), "%s", p.reason);
+	f.same_adapter = false; f.tier = 3; f.rotation = 270;
+	present_decide_path(&f, &p);
+	CHECK(p.kind == PRESENT_PATH_CASO_ONE_COPY && !p.dropped_rotation &&
+	      strstr(p.reason, "plane rotated 270"), "%s", p.reason);
+	/* tier 3 that cannot scan out: no engine rotates, the CPU copies */
+	f.size_mismatch = true;
+	present_decide_path(&f, &p);
+	CHECK(p.kind == PRESENT_PATH_TWO_COPY_CPU && p.dropped_rotation &&
+	      strstr(p.reason, "cannot rotate"), "%s", p.reason);
+	f.size_mismatch = false; f.tier = 1;
+	present_decide_path(&f, &p);
+	CHECK(p.kind == PRESENT_PATH_TWO_COPY_CPU && p.dropped_rotation &&
+	      strstr(p.reason, "copy engine cannot rotate"), "%s", p.reason);
+	f.rotation_ok = false; f.tier = 3;
+	present_decide_path(&f, &p);
+	CHECK(p.kind == PRESENT_PATH_TWO_COPY_CPU && strstr(p.reason, "the plane cannot rotate 270"),
+	      "%s", p.reason);
 
 	/* bad arguments */
 	CHECK(present_decide_path(NULL, &p) == PRESENT_E_INVALID_ARG, "NULL facts");

@@ -53,7 +53,9 @@ struct present_swapchain_desc {
 	uint32_t buffer_count;		/* 2..16 */
 	enum present_swap_effect swap_effect;
 	uint32_t samples;		/* 1 (0 means 1), 2, 4, 8 */
-	uint32_t rotation;		/* degrees: 0, 90, 180, 270 */
+	uint32_t rotation;		/* degrees counter-clockwise, as
+					   DXGI_MODE_ROTATION and
+					   DRM_MODE_ROTATE_*: 0, 90, 180, 270 */
 	uint32_t flags;			/* PRESENT_SWAPCHAIN_* */
 };
 
@@ -78,7 +80,9 @@ struct present_path_facts {
 	bool format_mismatch;	/* no plane of the output takes the format */
 	unsigned int rotation;	/* requested, degrees */
 	unsigned int samples;	/* requested, 1 = no MSAA */
-	bool rotation_ok;	/* the driver scans rotated buffers out */
+	bool rotation_ok;	/* the plane scans @rotation out (its
+				   "rotation" property lists it, the
+				   SCANOUT_QUERY accepts it) */
 	bool msaa_ok;		/* the driver scans MSAA buffers out */
 	bool opt_out;		/* SCANOUT_QUERY NO_SCANOUT for the buffer
 				   (beyond the tier-3 minimum, ...) */
@@ -90,7 +94,8 @@ struct present_path {
 	enum present_path_kind kind;
 	unsigned int copies;		/* copies per frame: 0, 1 or 2 */
 	bool proxy;			/* a proxy surface is in between */
-	bool dropped_rotation;		/* fell back: rotation done by blt */
+	bool dropped_rotation;		/* rotated chain on a copy path: a
+					   blt rotates, not the plane */
 	bool dropped_msaa;		/* fell back: MSAA resolved by blt */
 	char reason[256];		/* "tier 2 display adapter: two-copy" */
 };
@@ -102,7 +107,8 @@ struct present_path {
  *
  * Order: blt swap effect -> blt present; progressive fallback (drop
  * rotation, then MSAA, when the driver does not scan them out; the blt does
- * the rotate/resolve); size/format mismatch or fallback -> proxy
+ * the rotate/resolve; a scanned-out rotated buffer is rotated by the plane,
+ * "plane rotated 90" in the reason); size/format mismatch or fallback -> proxy
  * blt-then-flip (same adapter) or two-copy (hybrid: the second copy does the
  * conversion, on the CPU when it rotates or at tier 1); same adapter -> direct flip unless the driver opts the
  * optional back buffer out (-> blt present); hybrid -> CASO one-copy with
