@@ -15,6 +15,7 @@
 #include <linux/idr.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/slab.h>
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
@@ -173,7 +174,7 @@ static int vflipq_flipq_show(struct seq_file *m, void *data)
 	unsigned int i;
 
 	for (i = 0; i < vdev->config.crtcs; i++)
-		vflipq_flipq_debugfs_show(m, &vdev->outputs[i]);
+		vflipq_flipq_debugfs_show(m, vdev->outputs[i]);
 	return 0;
 }
 
@@ -296,12 +297,28 @@ static const struct drm_mode_config_helper_funcs vflipq_mode_helpers = {
 	.atomic_commit_tail = vflipq_atomic_commit_tail,
 };
 
+/*
+ * Registered before the mode config: runs after its cleanup, the last user
+ * of the writeback connectors.
+ */
+static void vflipq_release_outputs(struct drm_device *drm, void *data)
+{
+	struct vflipq_device *vdev = to_vflipq_device(drm);
+	unsigned int i;
+
+	for (i = 0; i < vdev->config.crtcs; i++)
+		kfree(vdev->outputs[i]);
+}
+
 static int vflipq_modeset_init(struct vflipq_device *vdev)
 {
 	struct drm_device *drm = &vdev->drm;
 	unsigned int i;
 	int ret;
 
+	ret = drmm_add_action_or_reset(drm, vflipq_release_outputs, NULL);
+	if (ret)
+		return ret;
 	ret = drmm_mode_config_init(drm);
 	if (ret)
 		return ret;
@@ -470,7 +487,7 @@ void vflipq_device_destroy(struct vflipq_device *vdev)
 
 	/* Writeback cleanup runs from a workqueue and touches the outputs. */
 	for (i = 0; i < vdev->config.crtcs; i++) {
-		struct vflipq_output *out = &vdev->outputs[i];
+		struct vflipq_output *out = vdev->outputs[i];
 
 		wait_event(out->wb_idle, !atomic_read(&out->wb_jobs));
 	}

@@ -302,9 +302,8 @@ struct vflipq_output {
  * @copies: copy-engine operations completed
  * @bytes_copied: bytes written by the copy engine
  * @imported_scanouts: cross-adapter framebuffers put on screen
- * @outputs: one per CRTC; embedded because the writeback connectors in
- *	them are destroyed by the mode-config cleanup, which runs after every
- *	other drmm release action
+ * @outputs: one per CRTC, allocated on their own; freed after the
+ *	mode-config cleanup, which destroys the writeback connectors in them
  */
 struct vflipq_device {
 	struct drm_device drm;
@@ -320,7 +319,7 @@ struct vflipq_device {
 	atomic64_t imported_scanouts;
 	/* bit i: output i unplugged through configfs "connected" */
 	unsigned long disconnected;
-	struct vflipq_output outputs[VFLIPQ_MAX_CRTCS];
+	struct vflipq_output *outputs[VFLIPQ_MAX_CRTCS];
 };
 
 static inline struct vflipq_device *to_vflipq_device(struct drm_device *drm)
