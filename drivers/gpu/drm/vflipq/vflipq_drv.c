@@ -15,7 +15,6 @@
 #include <linux/idr.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
-#include <linux/slab.h>
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
@@ -287,10 +286,18 @@ static int vflipq_atomic_check(struct drm_device *drm,
 	return ret ? ret : vflipq_caso_check_bandwidth(drm, state);
 }
 
+static int vflipq_atomic_commit(struct drm_device *drm,
+				struct drm_atomic_state *state, bool nonblock)
+{
+	int ret = vflipq_fence_keep_track(state);
+
+	return ret ? ret : drm_atomic_helper_commit(drm, state, nonblock);
+}
+
 static const struct drm_mode_config_funcs vflipq_mode_funcs = {
 	.fb_create	= vflipq_fb_create,
 	.atomic_check	= vflipq_atomic_check,
-	.atomic_commit	= drm_atomic_helper_commit,
+	.atomic_commit	= vflipq_atomic_commit,
 };
 
 static const struct drm_mode_config_helper_funcs vflipq_mode_helpers = {
@@ -307,7 +314,8 @@ static void vflipq_release_outputs(struct drm_device *drm, void *data)
 	unsigned int i;
 
 	for (i = 0; i < vdev->config.crtcs; i++)
-		kfree(vdev->outputs[i]);
+		if (vdev->outputs[i])
+			vflipq_fence_keep_release(vdev->outputs[i]);
 }
 
 static int vflipq_modeset_init(struct vflipq_device *vdev)
@@ -551,6 +559,7 @@ static void __exit vflipq_exit(void)
 	vflipq_configfs_unregister();
 	if (vflipq_default)
 		vflipq_device_destroy(vflipq_default);
+	vflipq_fence_keep_exit();
 }
 
 module_init(vflipq_init);

@@ -95,7 +95,7 @@ static int vflipq_output_planes(struct vflipq_output *out)
  * @index: CRTC index
  *
  * All objects are drmm-managed and live as long as the DRM device; the
- * output's memory is freed after it (vflipq_release_outputs()).
+ * output's memory is freed after it, by vflipq_fence_keep_release().
  *
  * Return: 0 or a negative errno.
  */
@@ -108,6 +108,7 @@ int vflipq_output_init(struct vflipq_device *vdev, unsigned int index)
 	out = kzalloc(sizeof(*out), GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
+	vflipq_fence_keep_init(out);
 	vdev->outputs[index] = out;
 	out->vdev = vdev;
 	out->index = index;
