@@ -1051,6 +1051,35 @@ static void test_unload_after_close(void)
 #define FENCE_DEV VFQ_CFS_PREFIX "stress-fence"
 
 /*
+ * The device of @fd in @d; a request that turns its pipe 0 on with @fb
+ * (created) and asks for the CRTC's out-fence in @out_fd.
+ */
+static drmModeAtomicReq *fence_pipe_on(int fd, struct vfq_dev *d,
+				       drmModeModeInfo *m, struct vfq_fb *fb,
+				       int32_t *out_fd, uint32_t *blob)
+{
+	drmModeAtomicReq *req;
+
+	vfq_dev_init(d, fd);
+	vfq_get_mode(d->fd, d->pipe[0].conn_id, 640, 480, 60, m);
+	vfq_fb_create(d->fd, m->hdisplay, m->vdisplay, DRM_FORMAT_XRGB8888,
+		      fb);
+	req = vfq_req_new();
+	vfq_req_pipe_on(req, d, 0, m, fb->fb_id, blob);
+	vfq_req_set(req, d->fd, d->pipe[0].crtc_id, DRM_MODE_OBJECT_CRTC,
+		    "OUT_FENCE_PTR", (uintptr_t)out_fd);
+	return req;
+}
+
+static void fence_commit(struct vfq_dev *d, drmModeAtomicReq *req,
+			 uint32_t blob)
+{
+	igt_assert_eq(vfq_req_commit(d->fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET,
+				     NULL), 0);
+	drmModeDestroyPropertyBlob(d->fd, blob);
+}
+
+/*
  * A CRTC out-fence keeps its lock in the CRTC of the device that made it;
  * its sync_file outlives that device.  Another device's commit must not
  * touch the (signalled) fence's lock after the device is freed: on the
@@ -1068,27 +1097,13 @@ static void test_out_fence_outlives_device(void)
 	struct vfq_fb fa, fb;
 	int32_t out_fd = -1;
 	uint32_t blob;
-	int card;
 
 	igt_require(vfq_cfs_available());
 	vfq_cfs_cleanup();
-	card = vfq_cfs_create(FENCE_DEV, attrs);
-	vfq_dev_init(&a, vfq_open_card(card));
-	vfq_get_mode(a.fd, a.pipe[0].conn_id, 640, 480, 60, &m);
-	vfq_fb_create(a.fd, m.hdisplay, m.vdisplay, DRM_FORMAT_XRGB8888, &fa);
-	req = vfq_req_new();
-	vfq_req_pipe_on(req, &a, 0, &m, fa.fb_id, &blob);
-	vfq_req_set(req, a.fd, a.pipe[0].crtc_id, DRM_MODE_OBJECT_CRTC,
-		    "OUT_FENCE_PTR", (uintptr_t)&out_fd);
-	igt_assert_eq(vfq_req_commit(a.fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET,
-				     NULL), 0);
-	drmModeDestroyPropertyBlob(a.fd, blob);
+	req = fence_pipe_on(vfq_open_card(vfq_cfs_create(FENCE_DEV, attrs)),
+			    &a, &m, &fa, &out_fd, &blob);
+	fence_commit(&a, req, blob);
 	igt_assert_fd(out_fd);
-	/*
-	 * Not poll(): that arms a callback which closing the sync_file
-	 * removes under the fence's lock, after the device is gone too
-	 * (Documentation/vflipq/locking.rst, known limitations).
-	 */
 	for (int i = 0; i < 500; i++) {
 		struct sync_file_info info = { };
 
@@ -1118,6 +1133,166 @@ static void test_out_fence_outlives_device(void)
 	vfq_pipe_off(&b, 0);
 	vfq_fb_destroy(&fb);
 	vfq_dev_fini(&b);
+}
+
+/* /sys/module/vflipq/refcnt; asserts it reads. */
+static int module_refcnt(void)
+{
+	char buf[32];
+
+	igt_assert_lt(0, vfq_file_read("/sys/module/" MOD "/refcnt", buf,
+				       sizeof(buf)));
+	return atoi(buf);
+}
+
+/*
+ * What is wrong with the sync_file @fd of one vflipq fence, NULL if it is
+ * signalled and still names its driver and timeline (also for children).
+ */
+static const char *orphan_fence_problem(int fd)
+{
+	struct sync_fence_info fi = { };
+	struct sync_file_info info = {
+		.num_fences = 1,
+		.sync_fence_info = (uintptr_t)&fi,
+	};
+
+	if (ioctl(fd, SYNC_IOC_FILE_INFO, &info))
+		return "SYNC_IOC_FILE_INFO failed";
+	if (info.num_fences != 1 || info.status != 1 || fi.status != 1)
+		return "not one signalled fence";
+	if (!info.name[0] || !fi.obj_name[0])
+		return "no sync_file or timeline name";
+	if (strcmp(fi.driver_name, MOD))
+		return "wrong driver name";
+	return NULL;
+}
+
+static void check_orphan_fence(int fd, const char *what)
+{
+	const char *problem = orphan_fence_problem(fd);
+
+	igt_assert_f(!problem, "%s: %s\n", what, problem);
+}
+
+static void wait_fence(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	igt_assert_eq(poll(&pfd, 1, 10000), 1);
+}
+
+/*
+ * A CRTC out-fence and a writeback out-fence whose sync_files outlive
+ * their device: with @polled, poll() armed a callback on each, which
+ * closing the sync_file removes under the fence's lock.  SYNC_IOC_FILE_INFO
+ * reads the fence's status under that lock and its names through the CRTC
+ * and the writeback connector.  All of that is in the device's outputs,
+ * which must stay until the last such fence is gone, and so must the
+ * module that frees them: unloading it fails meanwhile.
+ */
+static void test_out_fence_after_removal(bool polled)
+{
+	static const char *const attrs[] = {
+		"crtcs", "1", "writeback", "1", "modes", "640x480@60", NULL,
+	};
+	const uint32_t conn = DRM_MODE_OBJECT_CONNECTOR;
+	int32_t crtc_fd = -1, wb_fd = -1;
+	drmModeAtomicReq *req;
+	drmModeModeInfo m;
+	struct vfq_fb fa, wb;
+	struct vfq_dev a;
+	int refcnt, i, ret;
+	uint32_t blob;
+
+	igt_require(vfq_cfs_available());
+	vfq_cfs_cleanup();
+	refcnt = module_refcnt();
+	req = fence_pipe_on(vfq_open_card(vfq_cfs_create(FENCE_DEV, attrs)),
+			    &a, &m, &fa, &crtc_fd, &blob);
+	igt_assert(a.pipe[0].wb_conn_id);
+	vfq_fb_create(a.fd, m.hdisplay, m.vdisplay, DRM_FORMAT_XRGB8888, &wb);
+	vfq_req_set(req, a.fd, a.pipe[0].wb_conn_id, conn, "CRTC_ID",
+		    a.pipe[0].crtc_id);
+	vfq_req_set(req, a.fd, a.pipe[0].wb_conn_id, conn, "WRITEBACK_FB_ID",
+		    wb.fb_id);
+	vfq_req_set(req, a.fd, a.pipe[0].wb_conn_id, conn,
+		    "WRITEBACK_OUT_FENCE_PTR", (uintptr_t)&wb_fd);
+	fence_commit(&a, req, blob);
+	igt_assert_fd(crtc_fd);
+	igt_assert_fd(wb_fd);
+	if (polled) {
+		wait_fence(crtc_fd);
+		wait_fence(wb_fd);
+	}
+
+	/* The device goes; only the sync_files are left of it. */
+	vfq_fb_destroy(&wb);
+	vfq_fb_destroy(&fa);
+	vfq_dev_fini(&a);
+	igt_assert_eq(vfq_cfs_rmdir(FENCE_DEV), 0);
+
+	/* Polled: the close comes first, it takes the fence's lock. */
+	if (!polled)
+		check_orphan_fence(crtc_fd, "CRTC out-fence");
+	close(crtc_fd);
+	check_orphan_fence(wb_fd, "writeback out-fence");
+	check_unload_refused("a writeback out-fence of a removed device exists");
+	close(wb_fd);
+
+	/*
+	 * Nothing of the device is left: its memory and the module go.  (The
+	 * count before may still include a previous subtest's fence.)
+	 */
+	for (i = 0; i < 500 && module_refcnt() > refcnt; i++)
+		usleep(10000);
+	igt_assert_lte(module_refcnt(), refcnt);
+	ret = unload();
+	igt_assert_f(ret == 0, "unload after the last out-fence: %s\n",
+		     strerror(-ret));
+	load_default();
+}
+
+/*
+ * Unloading the module removes the default device, and nothing holds the
+ * module for an out-fence of a device that still exists: the exit then
+ * waits until userspace closes the last such fence, which meanwhile still
+ * answers SYNC_IOC_FILE_INFO.
+ */
+static void test_unload_default_out_fence(void)
+{
+	int32_t out_fd = -1;
+	drmModeAtomicReq *req;
+	drmModeModeInfo m;
+	struct vfq_dev d;
+	struct vfq_fb fb;
+	int ret, status;
+	uint32_t blob;
+	pid_t child;
+
+	vfq_cfs_cleanup();
+	req = fence_pipe_on(vfq_open_default(), &d, &m, &fb, &out_fd, &blob);
+	fence_commit(&d, req, blob);
+	igt_assert_fd(out_fd);
+	wait_fence(out_fd);
+	vfq_fb_destroy(&fb);
+	vfq_dev_fini(&d);
+
+	child = fork();
+	igt_assert_lte(0, child);
+	if (child == 0) {
+		/* By now the unload below removed the device and waits. */
+		sleep(1);
+		_exit(orphan_fence_problem(out_fd) ? 1 : 0);
+	}
+	close(out_fd);
+	ret = unload();
+	igt_assert_f(ret == 0, "unload: %s\n", strerror(-ret));
+	igt_assert_eq(waitpid(child, &status, 0), child);
+	igt_assert_f(WIFEXITED(status) && !WEXITSTATUS(status),
+		     "the out-fence's SYNC_IOC_FILE_INFO during the unload "
+		     "failed (status %#x)\n", status);
+	load_default();
 }
 
 static void test_load_unload_cycles(void)
@@ -1206,6 +1381,19 @@ igt_main
 		     "after its own device is gone");
 	igt_subtest("out-fence-outlives-device")
 		test_out_fence_outlives_device();
+	igt_describe("CRTC and writeback out-fences polled, then their device "
+		     "removed: their names, status and close still work, and "
+		     "the module stays until they are closed");
+	igt_subtest("out-fence-poll-after-removal")
+		test_out_fence_after_removal(true);
+	igt_describe("SYNC_IOC_FILE_INFO on CRTC and writeback out-fences "
+		     "whose device is gone");
+	igt_subtest("out-fence-info-after-removal")
+		test_out_fence_after_removal(false);
+	igt_describe("Module unload with an out-fence of the default device "
+		     "held: the exit waits for it");
+	igt_subtest("unload-default-out-fence")
+		test_unload_default_out_fence();
 	igt_describe("Load/unload cycles with use in between "
 		     "(VFLIPQ_STRESS_CYCLES, default 5)");
 	igt_subtest("load-unload-cycles")

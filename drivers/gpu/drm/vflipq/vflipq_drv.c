@@ -173,7 +173,7 @@ static int vflipq_flipq_show(struct seq_file *m, void *data)
 	unsigned int i;
 
 	for (i = 0; i < vdev->config.crtcs; i++)
-		vflipq_flipq_debugfs_show(m, &vdev->outputs[i]);
+		vflipq_flipq_debugfs_show(m, vdev->outputs[i]);
 	return 0;
 }
 
@@ -286,15 +286,37 @@ static int vflipq_atomic_check(struct drm_device *drm,
 	return ret ? ret : vflipq_caso_check_bandwidth(drm, state);
 }
 
+static int vflipq_atomic_commit(struct drm_device *drm,
+				struct drm_atomic_state *state, bool nonblock)
+{
+	int ret = vflipq_fence_keep_track(state);
+
+	return ret ? ret : drm_atomic_helper_commit(drm, state, nonblock);
+}
+
 static const struct drm_mode_config_funcs vflipq_mode_funcs = {
 	.fb_create	= vflipq_fb_create,
 	.atomic_check	= vflipq_atomic_check,
-	.atomic_commit	= drm_atomic_helper_commit,
+	.atomic_commit	= vflipq_atomic_commit,
 };
 
 static const struct drm_mode_config_helper_funcs vflipq_mode_helpers = {
 	.atomic_commit_tail = vflipq_atomic_commit_tail,
 };
+
+/*
+ * Registered before the mode config: runs after its cleanup, the last user
+ * of the writeback connectors.
+ */
+static void vflipq_release_outputs(struct drm_device *drm, void *data)
+{
+	struct vflipq_device *vdev = to_vflipq_device(drm);
+	unsigned int i;
+
+	for (i = 0; i < vdev->config.crtcs; i++)
+		if (vdev->outputs[i])
+			vflipq_fence_keep_release(vdev->outputs[i]);
+}
 
 static int vflipq_modeset_init(struct vflipq_device *vdev)
 {
@@ -302,6 +324,9 @@ static int vflipq_modeset_init(struct vflipq_device *vdev)
 	unsigned int i;
 	int ret;
 
+	ret = drmm_add_action_or_reset(drm, vflipq_release_outputs, NULL);
+	if (ret)
+		return ret;
 	ret = drmm_mode_config_init(drm);
 	if (ret)
 		return ret;
@@ -470,7 +495,7 @@ void vflipq_device_destroy(struct vflipq_device *vdev)
 
 	/* Writeback cleanup runs from a workqueue and touches the outputs. */
 	for (i = 0; i < vdev->config.crtcs; i++) {
-		struct vflipq_output *out = &vdev->outputs[i];
+		struct vflipq_output *out = vdev->outputs[i];
 
 		wait_event(out->wb_idle, !atomic_read(&out->wb_jobs));
 	}
@@ -534,6 +559,7 @@ static void __exit vflipq_exit(void)
 	vflipq_configfs_unregister();
 	if (vflipq_default)
 		vflipq_device_destroy(vflipq_default);
+	vflipq_fence_keep_exit();
 }
 
 module_init(vflipq_init);

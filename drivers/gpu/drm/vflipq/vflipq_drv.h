@@ -233,6 +233,12 @@ struct vflipq_crtc_state {
  * @timer_expirations: expirations of @vblank_timer (under @engine_lock)
  * @vblank_irqs: vblanks reported to the DRM core (under @engine_lock)
  * @frames_composed: frames the composer produced
+ * @crtc_timeline: the CRTC's timeline name, for its out-fences once
+ *	drm_crtc_cleanup() zeroed the CRTC
+ * @fences_lock: protects @fences
+ * @fences: out-fences of the CRTC and of the writeback connector that may
+ *	still be referenced elsewhere (&struct vflipq_kept_fence)
+ * @keep_node: in the keeper's list once the device is released
  */
 struct vflipq_output {
 	struct vflipq_device *vdev;
@@ -287,6 +293,12 @@ struct vflipq_output {
 	u64 timer_expirations;
 	u64 vblank_irqs;
 	atomic64_t frames_composed;
+
+	char crtc_timeline[sizeof_field(struct drm_crtc, timeline_name)];
+	/* fences vs. commits and the keeper */
+	spinlock_t fences_lock;
+	struct list_head fences;
+	struct list_head keep_node;
 };
 
 /**
@@ -302,9 +314,10 @@ struct vflipq_output {
  * @copies: copy-engine operations completed
  * @bytes_copied: bytes written by the copy engine
  * @imported_scanouts: cross-adapter framebuffers put on screen
- * @outputs: one per CRTC; embedded because the writeback connectors in
- *	them are destroyed by the mode-config cleanup, which runs after every
- *	other drmm release action
+ * @outputs: one per CRTC; allocated on their own since the out-fences
+ *	they handed out may need their memory after the device is freed
+ *	(vflipq_fence_keep.c); released after the mode-config cleanup, which
+ *	destroys the writeback connectors in them
  */
 struct vflipq_device {
 	struct drm_device drm;
@@ -320,7 +333,7 @@ struct vflipq_device {
 	atomic64_t imported_scanouts;
 	/* bit i: output i unplugged through configfs "connected" */
 	unsigned long disconnected;
-	struct vflipq_output outputs[VFLIPQ_MAX_CRTCS];
+	struct vflipq_output *outputs[VFLIPQ_MAX_CRTCS];
 };
 
 static inline struct vflipq_device *to_vflipq_device(struct drm_device *drm)
@@ -331,6 +344,12 @@ static inline struct vflipq_device *to_vflipq_device(struct drm_device *drm)
 static inline struct vflipq_output *crtc_to_output(struct drm_crtc *crtc)
 {
 	return container_of(crtc, struct vflipq_output, crtc);
+}
+
+static inline struct vflipq_output *
+wb_to_output(struct drm_writeback_connector *wb)
+{
+	return container_of(wb, struct vflipq_output, wb);
 }
 
 static inline struct vflipq_crtc_state *
@@ -441,6 +460,14 @@ int vflipq_ioctl_scanout_query(struct drm_device *drm, void *data,
 /* vflipq_copy.c */
 int vflipq_ioctl_copy(struct drm_device *drm, void *data,
 		      struct drm_file *file);
+
+/* vflipq_fence_keep.c */
+void vflipq_fence_keep_init(struct vflipq_output *out);
+int vflipq_fence_keep_track(struct drm_atomic_state *state);
+void vflipq_fence_keep_crtc_cleaned(struct vflipq_output *out);
+void vflipq_fence_keep_wb_cleaned(struct vflipq_output *out);
+void vflipq_fence_keep_release(struct vflipq_output *out);
+void vflipq_fence_keep_exit(void);
 
 /* vflipq_log.c */
 struct vflipq_log *vflipq_log_create(struct drm_device *drm, u32 num_entries);

@@ -546,7 +546,7 @@ void vflipq_flipq_file_gone(struct vflipq_device *vdev, struct drm_file *file)
 	unsigned int i, pi;
 
 	for (i = 0; i < vdev->config.crtcs; i++) {
-		struct vflipq_output *out = &vdev->outputs[i];
+		struct vflipq_output *out = vdev->outputs[i];
 		struct vflipq_log *logs[VFQ_MAX_PLANES] = { };
 		bool owned;
 

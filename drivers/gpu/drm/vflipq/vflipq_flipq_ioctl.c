@@ -235,7 +235,7 @@ static bool fq_others_pending(struct vflipq_output *out)
 	unsigned int i;
 
 	for (i = 0; i < vdev->config.crtcs && !pending; i++) {
-		struct vflipq_output *o = &vdev->outputs[i];
+		struct vflipq_output *o = vdev->outputs[i];
 
 		if (o == out)
 			continue;

@@ -5,6 +5,8 @@
  * unless configfs "connected" unplugged it (a hotplug, for userspace tests).
  */
 
+#include <linux/slab.h>
+
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_connector.h>
 #include <drm/drm_edid.h>
@@ -92,16 +94,22 @@ static int vflipq_output_planes(struct vflipq_output *out)
  * @vdev: device
  * @index: CRTC index
  *
- * All objects are drmm-managed and live as long as the DRM device.
+ * All objects are drmm-managed and live as long as the DRM device; the
+ * output's memory is freed after it, by vflipq_fence_keep_release().
  *
  * Return: 0 or a negative errno.
  */
 int vflipq_output_init(struct vflipq_device *vdev, unsigned int index)
 {
 	struct drm_device *drm = &vdev->drm;
-	struct vflipq_output *out = &vdev->outputs[index];
+	struct vflipq_output *out;
 	int ret;
 
+	out = kzalloc(sizeof(*out), GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	vflipq_fence_keep_init(out);
+	vdev->outputs[index] = out;
 	out->vdev = vdev;
 	out->index = index;
 
@@ -163,7 +171,7 @@ void vflipq_output_set_connected(struct vflipq_device *vdev, u32 mask)
 
 	mutex_lock(&drm->mode_config.mutex);
 	for (i = 0; i < vdev->config.crtcs; i++) {
-		struct drm_connector *c = &vdev->outputs[i].connector;
+		struct drm_connector *c = &vdev->outputs[i]->connector;
 		enum drm_connector_status st = connector_status_connected;
 
 		if (mask & BIT(i)) {

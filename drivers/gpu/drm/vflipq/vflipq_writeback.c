@@ -18,12 +18,6 @@
 
 #include "vflipq_drv.h"
 
-static inline struct vflipq_output *
-wb_to_output(struct drm_writeback_connector *wb)
-{
-	return container_of(wb, struct vflipq_output, wb);
-}
-
 static int vflipq_wb_get_modes(struct drm_connector *connector)
 {
 	return drm_add_modes_noedid(connector, VFLIPQ_MAX_DIM, VFLIPQ_MAX_DIM);
@@ -162,9 +156,19 @@ static const struct drm_connector_helper_funcs vflipq_wb_helper_funcs = {
 	.atomic_commit		= vflipq_wb_atomic_commit,
 };
 
+/* From the mode-config cleanup; out-fences may outlive the device. */
+static void vflipq_wb_destroy(struct drm_connector *connector)
+{
+	struct drm_writeback_connector *wb =
+		drm_connector_to_writeback(connector);
+
+	drm_connector_cleanup(connector);
+	vflipq_fence_keep_wb_cleaned(wb_to_output(wb));
+}
+
 static const struct drm_connector_funcs vflipq_wb_funcs = {
 	.fill_modes		= drm_helper_probe_single_connector_modes,
-	.destroy		= drm_connector_cleanup,
+	.destroy		= vflipq_wb_destroy,
 	.reset			= drm_atomic_helper_connector_reset,
 	.atomic_duplicate_state	= drm_atomic_helper_connector_duplicate_state,
 	.atomic_destroy_state	= drm_atomic_helper_connector_destroy_state,
