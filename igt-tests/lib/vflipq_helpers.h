@@ -265,6 +265,12 @@ struct vfq_color vfq_pattern8(int x, int y, uint32_t seed);
 struct vfq_color vfq_pattern10(int x, int y, uint32_t seed);
 /* Fill the whole fb with vfq_pattern8 (or 10 for 10-bit formats). */
 void vfq_fb_pattern(struct vfq_fb *fb, uint32_t seed);
+/*
+ * Where pixel (x, y) of a w x h fb lands on a plane of rotation @rot
+ * (DRM_MODE_ROTATE_* | DRM_MODE_REFLECT_*), as drm_rect_rotate() says.
+ */
+void vfq_rotate_point(uint32_t rot, int w, int h, int x, int y, int *dx,
+		      int *dy);
 
 /* Expected colour of pixel (x, y) for vfq_fb_check(). */
 typedef struct vfq_color (*vfq_expect_fn)(int x, int y, void *data);
