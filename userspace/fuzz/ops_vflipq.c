@@ -19,7 +19,7 @@
 
 #include "fuzz.h"
 
-#define KNOWN_CAPS ((1ull << 11) - 1)
+#define KNOWN_CAPS ((1ull << 12) - 1)
 #define KNOWN_REASONS 0xffu
 #define PAGE 4096u
 
