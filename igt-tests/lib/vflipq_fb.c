@@ -473,6 +473,32 @@ struct vfq_color vfq_pattern10(int x, int y, uint32_t seed)
 	return vfq_rgba10(h & 0x3ff, h >> 10 & 0x3ff, h >> 20 & 0x3ff, 3);
 }
 
+void vfq_rotate_point(uint32_t rot, int w, int h, int x, int y, int *dx,
+		      int *dy)
+{
+	if (rot & DRM_MODE_REFLECT_X)
+		x = w - 1 - x;
+	if (rot & DRM_MODE_REFLECT_Y)
+		y = h - 1 - y;
+	switch (rot & DRM_MODE_ROTATE_MASK) {
+	case DRM_MODE_ROTATE_90:
+		*dx = y;
+		*dy = w - 1 - x;
+		break;
+	case DRM_MODE_ROTATE_180:
+		*dx = w - 1 - x;
+		*dy = h - 1 - y;
+		break;
+	case DRM_MODE_ROTATE_270:
+		*dx = h - 1 - y;
+		*dy = x;
+		break;
+	default:
+		*dx = x;
+		*dy = y;
+	}
+}
+
 void vfq_fb_pattern(struct vfq_fb *fb, uint32_t seed)
 {
 	bool ten = vfq_format_depth(fb->format) == 10;

@@ -43,11 +43,13 @@
 
 /*
  * Cap bits a device may report beyond those its display configuration
- * implies: the flip queue and the cross-adapter scan-out tiers.
+ * implies: the flip queue (with per-flip rotation) and the cross-adapter
+ * scan-out tiers.
  */
 #define VFQ_CAPS_CASO (VFLIPQ_CAP_CASO_COPY | VFLIPQ_CAP_CASO_TEXTURE | \
 		       VFLIPQ_CAP_CASO_SCANOUT | VFLIPQ_CAP_HYBRID_INTEGRATED)
-#define VFQ_CAPS_EXTRA (VFLIPQ_CAP_FLIP_QUEUE | VFQ_CAPS_CASO)
+#define VFQ_CAPS_EXTRA (VFLIPQ_CAP_FLIP_QUEUE | VFLIPQ_CAP_FLIPQ_ROTATION | \
+			VFQ_CAPS_CASO)
 #define VFQ_MAX_CRTCS 8
 #define VFQ_MAX_OVERLAYS 8
 #define VFQ_DRIVER_NAME "vflipq"
@@ -265,6 +267,12 @@ struct vfq_color vfq_pattern8(int x, int y, uint32_t seed);
 struct vfq_color vfq_pattern10(int x, int y, uint32_t seed);
 /* Fill the whole fb with vfq_pattern8 (or 10 for 10-bit formats). */
 void vfq_fb_pattern(struct vfq_fb *fb, uint32_t seed);
+/*
+ * Where pixel (x, y) of a w x h fb lands on a plane of rotation @rot
+ * (DRM_MODE_ROTATE_* | DRM_MODE_REFLECT_*), as drm_rect_rotate() says.
+ */
+void vfq_rotate_point(uint32_t rot, int w, int h, int x, int y, int *dx,
+		      int *dy);
 
 /* Expected colour of pixel (x, y) for vfq_fb_check(). */
 typedef struct vfq_color (*vfq_expect_fn)(int x, int y, void *data);

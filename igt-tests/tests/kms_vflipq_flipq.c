@@ -878,6 +878,252 @@ static void test_immediate(void)
 	fq_log_put(&log);
 }
 
+/* ---- rotation per flip (uAPI 1.3) ---------------------------------- */
+
+/* A 1.2 caller's plane: everything up to src_h. */
+#define PLANE_SIZE_1_2 offsetof(struct drm_vflipq_flip_plane, rotation)
+
+static const struct {
+	const char *name;
+	uint32_t rotation;
+} flip_rotations[] = {
+	{ "rotation-0", DRM_MODE_ROTATE_0 },
+	{ "rotation-90", DRM_MODE_ROTATE_90 },
+	{ "rotation-180", DRM_MODE_ROTATE_180 },
+	{ "rotation-270", DRM_MODE_ROTATE_270 },
+	{ "rotation-90-reflect-x", DRM_MODE_ROTATE_90 | DRM_MODE_REFLECT_X },
+};
+
+static bool rot_swaps(uint32_t rot)
+{
+	return rot & (DRM_MODE_ROTATE_90 | DRM_MODE_ROTATE_270);
+}
+
+/* One full-screen flip of the primary, source all of @fb; -errno. */
+static int fq_submit_rot(struct vfq_fb *fb, uint64_t id, uint64_t target,
+			 uint32_t flags, uint32_t rotation, uint32_t pad,
+			 uint32_t plane_size, struct drm_vflipq_flip_submit *out)
+{
+	struct drm_vflipq_flip_plane p = {
+		.plane_id = primary(), .fb_id = fb->fb_id, .present_id = id,
+		.flags = flags | VFLIPQ_FLIP_PLANE_GEOMETRY,
+		.crtc_w = W, .crtc_h = H,
+		.src_w = (uint32_t)fb->width << 16,
+		.src_h = (uint32_t)fb->height << 16,
+		.rotation = rotation, .pad = pad,
+	};
+	struct drm_vflipq_flip_submit s = {
+		.crtc_id = crtc(), .target_ns = target,
+		.planes_ptr = (uintptr_t)&p, .num_planes = 1,
+		.plane_size = plane_size,
+	};
+	/* Not drmIoctl(): it retries EAGAIN, hiding the drain hints. */
+	int ret = ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s) ? -errno : 0;
+
+	if (out)
+		*out = s;
+	return ret;
+}
+
+static void set_primary_rotation(uint32_t rot)
+{
+	drmModeAtomicReq *req = vfq_req_new();
+
+	vfq_req_set(req, dev.fd, primary(), DRM_MODE_OBJECT_PLANE, "rotation",
+		    rot);
+	igt_assert_eq(vfq_req_commit(dev.fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET,
+				     NULL), 0);
+}
+
+static uint64_t primary_prop(const char *name)
+{
+	return vfq_prop_get(dev.fd, primary(), DRM_MODE_OBJECT_PLANE, name);
+}
+
+/* Writeback shows @fb (pattern @seed) turned by @rot; mismatches logged. */
+static void expect_rotated(const struct vfq_fb *fb, uint32_t seed,
+			   uint32_t rot)
+{
+	struct vfq_fb wb;
+	int x, y, bad = 0;
+
+	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &wb);
+	vfq_wb_capture_ok(&dev, 0, &wb);
+	for (y = 0; y < fb->height; y += 3)
+		for (x = 0; x < fb->width; x += 5) {
+			struct vfq_color e = vfq_pattern8(x, y, seed), g;
+			int dx, dy;
+
+			vfq_rotate_point(rot, fb->width, fb->height, x, y,
+					 &dx, &dy);
+			igt_assert(dx >= 0 && dx < W && dy >= 0 && dy < H);
+			g = vfq_fb_get(&wb, dx, dy);
+			if (e.r != g.r || e.g != g.g || e.b != g.b) {
+				if (!bad)
+					igt_info("fb (%d,%d) -> (%d,%d) wrong\n",
+						 x, y, dx, dy);
+				bad++;
+			}
+		}
+	vfq_fb_destroy(&wb);
+	igt_assert_eq(bad, 0);
+}
+
+/*
+ * A queued flip shows its own rotation (90/270 from a 480x640 buffer into
+ * the 640x480 pipe), KMS reports it afterwards, and a later commit that
+ * leaves the plane alone keeps it on screen.
+ */
+static void test_flip_rotation(uint32_t rot)
+{
+	/* Start elsewhere, so that the flip's rotation is what changes it. */
+	const uint32_t before = rot == DRM_MODE_ROTATE_180 ?
+				DRM_MODE_ROTATE_0 : DRM_MODE_ROTATE_180;
+	struct drm_vflipq_event_flipq ev;
+	struct fq_log log;
+	struct vfq_fb fb;
+	drmModeAtomicReq *req;
+
+	igt_require(dev.pipe[0].wb_conn_id);
+	igt_require(dev.caps.caps & VFLIPQ_CAP_FLIPQ_ROTATION);
+	pipe_up();
+	set_primary_rotation(before);
+	vfq_fb_create(dev.fd, rot_swaps(rot) ? H : W, rot_swaps(rot) ? W : H,
+		      DRM_FORMAT_XRGB8888, &fb);
+	vfq_fb_pattern(&fb, 91);
+	fq_log_set(primary(), 16, &log);
+	fq_irq_target(primary(), 1);
+	igt_assert_eq(fq_submit_rot(&fb, 1, vfq_now_ns() + 2 * period,
+				    VFLIPQ_FLIP_PLANE_ROTATION, rot, 0,
+				    sizeof(struct drm_vflipq_flip_plane),
+				    NULL), 0);
+	igt_assert(fq_wait_event(2000, &ev));
+	igt_assert_eq_u64(ev.present_id, 1);
+
+	expect_rotated(&fb, 91, rot);
+	igt_assert_eq_u64(primary_prop("rotation"), rot);
+	igt_assert_eq_u64(primary_prop("FB_ID"), fb.fb_id);
+	igt_assert_eq_u64(primary_prop("SRC_W"), (uint64_t)fb.width << 16);
+	igt_assert_eq_u64(primary_prop("SRC_H"), (uint64_t)fb.height << 16);
+
+	/* A commit of something else on the plane must not turn it back. */
+	req = vfq_req_new();
+	vfq_req_set(req, dev.fd, primary(), DRM_MODE_OBJECT_PLANE, "alpha",
+		    0xffff);
+	igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+	expect_rotated(&fb, 91, rot);
+	igt_assert_eq_u64(primary_prop("rotation"), rot);
+
+	fq_log_put(&log);
+	vfq_dev_reset(&dev);
+	vfq_fb_destroy(&fb);
+}
+
+/* A 1.2 caller's 56-byte plane flips with the rotation KMS has set. */
+static void test_rotation_old_size(void)
+{
+	struct drm_vflipq_event_flipq ev;
+	struct fq_log log;
+	struct vfq_fb fb;
+
+	igt_require(dev.pipe[0].wb_conn_id);
+	pipe_up();
+	set_primary_rotation(DRM_MODE_ROTATE_180 | DRM_MODE_REFLECT_X);
+	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb);
+	vfq_fb_pattern(&fb, 92);
+	fq_log_set(primary(), 16, &log);
+	fq_irq_target(primary(), 1);
+	igt_assert_eq(fq_submit_rot(&fb, 1, vfq_now_ns() + 2 * period, 0, 0, 0,
+				    PLANE_SIZE_1_2, NULL), 0);
+	igt_assert(fq_wait_event(2000, &ev));
+	expect_rotated(&fb, 92, DRM_MODE_ROTATE_180 | DRM_MODE_REFLECT_X);
+	igt_assert_eq_u64(primary_prop("rotation"),
+			  DRM_MODE_ROTATE_180 | DRM_MODE_REFLECT_X);
+	fq_log_put(&log);
+	vfq_dev_reset(&dev);
+	vfq_fb_destroy(&fb);
+}
+
+/* A pipe with a log on the primary; a target far enough not to expire. */
+static uint64_t rotation_queue_up(struct fq_log *log)
+{
+	igt_require(dev.caps.caps & VFLIPQ_CAP_FLIPQ_ROTATION);
+	pipe_up();
+	fq_log_set(primary(), 16, log);
+	return vfq_now_ns() + 10ull * 1000000000;
+}
+
+/* Rotations KMS would refuse, and malformed rotation fields. */
+static void test_rotation_bad_input(void)
+{
+	const uint32_t full = sizeof(struct drm_vflipq_flip_plane);
+	const uint32_t rf = VFLIPQ_FLIP_PLANE_ROTATION;
+	struct fq_log log;
+	struct vfq_fb tall;
+	uint64_t far = rotation_queue_up(&log);
+
+	vfq_fb_create(dev.fd, H, W, DRM_FORMAT_XRGB8888, &tall);
+
+	/* Two ROTATE bits, none, an unknown bit. */
+	igt_assert_eq(fq_submit_rot(&fbs[1], 1, far, rf, DRM_MODE_ROTATE_0 |
+				    DRM_MODE_ROTATE_180, 0, full, NULL),
+		      -EINVAL);
+	igt_assert_eq(fq_submit_rot(&fbs[1], 1, far, rf, DRM_MODE_REFLECT_X, 0,
+				    full, NULL), -EINVAL);
+	igt_assert_eq(fq_submit_rot(&fbs[1], 1, far, rf, 0, 0, full, NULL),
+		      -EINVAL);
+	igt_assert_eq(fq_submit_rot(&fbs[1], 1, far, rf,
+				    DRM_MODE_ROTATE_0 | 1u << 6, 0, full,
+				    NULL), -EINVAL);
+	/* pad, a rotation without the flag, the flag without the field. */
+	igt_assert_eq(fq_submit_rot(&fbs[1], 1, far, rf, DRM_MODE_ROTATE_0, 1,
+				    full, NULL), -EINVAL);
+	igt_assert_eq(fq_submit_rot(&fbs[1], 1, far, 0, DRM_MODE_ROTATE_180, 0,
+				    full, NULL), -EINVAL);
+	igt_assert_eq(fq_submit_rot(&fbs[1], 1, far, rf, 0, 0, PLANE_SIZE_1_2,
+				    NULL), -EINVAL);
+	/* 90 turns a 640x480 source into 480x640: it no longer fits. */
+	igt_assert_eq(fq_submit_rot(&fbs[1], 1, far, rf, DRM_MODE_ROTATE_90, 0,
+				    full, NULL), -EINVAL);
+	igt_assert_eq(fq_submit_rot(&tall, 1, far, rf, DRM_MODE_ROTATE_0, 0,
+				    full, NULL), -EINVAL);
+	/* None of them used up PresentId 1: well-formed, it is taken. */
+	igt_assert_eq(fq_submit_rot(&tall, 1, far, rf, DRM_MODE_ROTATE_270, 0,
+				    full, NULL), 0);
+	fq_log_put(&log);
+	vfq_dev_reset(&dev);
+	vfq_fb_destroy(&tall);
+}
+
+/*
+ * A new rotation reprograms the scan-out like new geometry: it waits for
+ * the plane's pending flips, the same rotation queues behind them.
+ */
+static void test_rotation_drain(void)
+{
+	const uint32_t full = sizeof(struct drm_vflipq_flip_plane);
+	const uint32_t rf = VFLIPQ_FLIP_PLANE_ROTATION;
+	struct drm_vflipq_flip_submit s;
+	struct fq_log log;
+	uint64_t far = rotation_queue_up(&log), cancelled;
+
+	igt_assert_eq(fq_submit_rot(&fbs[1], 1, far, rf, DRM_MODE_ROTATE_180,
+				    0, full, NULL), 0);
+	igt_assert_eq(fq_submit_rot(&fbs[2], 2, far, rf, DRM_MODE_ROTATE_180,
+				    0, full, NULL), 0);
+	igt_assert_eq(fq_submit_rot(&fbs[3], 3, far, rf, DRM_MODE_ROTATE_0,
+				    0, full, &s), -EAGAIN);
+	igt_assert(s.drain_flags & VFLIPQ_DRAIN_NEEDED);
+	igt_assert_eq_u32(s.drain_planes, 1);
+	/* Without the flag the plane's rotation (0) differs from 180 too. */
+	igt_assert_eq(fq_submit_rot(&fbs[3], 3, far, 0, 0, 0, full, &s),
+		      -EAGAIN);
+	igt_assert_eq(fq_cancel(primary(), 1, &cancelled), 0);
+	igt_assert_eq_u64(cancelled, 1);
+	fq_log_put(&log);
+	vfq_dev_reset(&dev);
+}
+
 /* Dropping master cancels what the file queued, and its ids restart. */
 static void test_master_drop(void)
 {
@@ -1025,6 +1271,21 @@ igt_main
 	igt_describe("Dropping master cancels and resets the client's queue");
 	igt_subtest("master-drop")
 		test_master_drop();
+	for (size_t i = 0; i < VFQ_ARRAY_SIZE(flip_rotations); i++) {
+		igt_describe("A queued flip carries its plane rotation: writeback "
+			     "shows it, the rotation property reports it");
+		igt_subtest_f("%s", flip_rotations[i].name)
+			test_flip_rotation(flip_rotations[i].rotation);
+	}
+	igt_describe("A 56-byte (uAPI 1.2) plane keeps the KMS rotation");
+	igt_subtest("rotation-old-size")
+		test_rotation_old_size();
+	igt_describe("Invalid rotations and rotation fields: EINVAL");
+	igt_subtest("rotation-bad-input")
+		test_rotation_bad_input();
+	igt_describe("A rotation change waits for the plane's pending flips");
+	igt_subtest("rotation-drain")
+		test_rotation_drain();
 	igt_describe("5000 flips with random targets and cancels");
 	igt_subtest("soak")
 		test_soak();

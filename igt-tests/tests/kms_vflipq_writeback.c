@@ -249,33 +249,6 @@ static void test_blend(const char *mode_name)
 
 /* ---- rotation ------------------------------------------------------ */
 
-/* Where fb pixel (x, y) of a w x h fb lands, as drm_rect_rotate() says. */
-static void rotate_point(uint64_t rot, int w, int h, int x, int y,
-			 int *dx, int *dy)
-{
-	if (rot & DRM_MODE_REFLECT_X)
-		x = w - 1 - x;
-	if (rot & DRM_MODE_REFLECT_Y)
-		y = h - 1 - y;
-	switch (rot & DRM_MODE_ROTATE_MASK) {
-	case DRM_MODE_ROTATE_90:
-		*dx = y;
-		*dy = w - 1 - x;
-		break;
-	case DRM_MODE_ROTATE_180:
-		*dx = w - 1 - x;
-		*dy = h - 1 - y;
-		break;
-	case DRM_MODE_ROTATE_270:
-		*dx = h - 1 - y;
-		*dy = x;
-		break;
-	default:
-		*dx = x;
-		*dy = y;
-	}
-}
-
 static void test_rotation(uint64_t rot)
 {
 	const int fw = 64, fh = 32, ox = 200, oy = 100;
@@ -297,7 +270,7 @@ static void test_rotation(uint64_t rot)
 		for (int x = 0; x < fw; x++) {
 			int dx, dy;
 
-			rotate_point(rot, fw, fh, x, y, &dx, &dy);
+			vfq_rotate_point(rot, fw, fh, x, y, &dx, &dy);
 			igt_assert(dx >= 0 && dx < cw && dy >= 0 && dy < ch);
 			expected[(oy + dy) * W + ox + dx] =
 				vfq_pattern8(x, y, 71);

@@ -528,6 +528,30 @@ static void test_rotation_plane(unsigned int rotation)
 	}
 }
 
+/*
+ * Flip-queue flips carry the chain's rotation (uAPI 1.3): after another
+ * commit on the master fd turned the idle plane upright, the next queued
+ * frames of a 180 chain are shown turned again.
+ */
+static void test_rotation_flipq_carried(void)
+{
+	struct present_adapter *ad = adapter("igt-pt-t3");
+	struct present_path p;
+	struct present_swapchain *sc = rotated_chain(NULL, ad, 180, &p);
+	drmModeAtomicReq *req = vfq_req_new();
+	struct vfq_dev dev;
+
+	expect_plane_rotated(&p, PRESENT_PATH_DIRECT_FLIP, 180);
+	run_frames(sc, 2, 1);
+	vfq_dev_init(&dev, present_adapter_fd(ad));
+	igt_require(dev.caps.caps & VFLIPQ_CAP_FLIPQ_ROTATION);
+	vfq_req_set(req, dev.fd, dev.pipe[0].primary, DRM_MODE_OBJECT_PLANE, "rotation",
+		    DRM_MODE_ROTATE_0);
+	igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+	check_rotated_image(ad, sc, 180);
+	present_swapchain_destroy(sc);
+}
+
 /* Render-only adapter -> tier 3: the display scans the cross-adapter
  * buffer out through a rotated plane. */
 static void test_rotation_one_copy(unsigned int rotation)
@@ -1460,6 +1484,10 @@ igt_main
 		igt_subtest_f("rotation-plane-%u", rot)
 			test_rotation_plane(rot);
 	}
+
+	igt_describe("Queued flips carry the chain's rotation past another commit");
+	igt_subtest("rotation-flipq-carried")
+		test_rotation_flipq_carried();
 
 	igt_describe("Render-only + tier 3, rotated chain: CASO one-copy on a rotated plane");
 	igt_subtest("rotation-one-copy") {

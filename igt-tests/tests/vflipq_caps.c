@@ -23,6 +23,9 @@ static void check_caps_sane(const struct drm_vflipq_get_caps *c)
 	/* a flip queue deeper than 1 exactly when the cap says so */
 	igt_assert_lte_u32(1, c->flipq_depth);
 	igt_assert_eq(c->flipq_depth > 1, !!(c->caps & VFLIPQ_CAP_FLIP_QUEUE));
+	/* since 1.3 every flip queue takes per-flip rotations */
+	igt_assert_eq(!!(c->caps & VFLIPQ_CAP_FLIP_QUEUE),
+		      !!(c->caps & VFLIPQ_CAP_FLIPQ_ROTATION));
 	/* the tier is the number of CASO bits, which form a superset */
 	igt_assert_lte_u32(c->caso_tier, 3);
 	igt_assert_eq_u64(c->caps & (VFLIPQ_CAP_CASO_COPY |

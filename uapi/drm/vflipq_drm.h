@@ -21,7 +21,7 @@ extern "C" {
 
 /* Version of this interface; minor grows with every compatible addition. */
 #define VFLIPQ_UAPI_VERSION_MAJOR	1
-#define VFLIPQ_UAPI_VERSION_MINOR	2
+#define VFLIPQ_UAPI_VERSION_MINOR	3
 
 /*
  * Driver-private ioctl numbers, relative to DRM_COMMAND_BASE.  Numbers are
@@ -63,6 +63,8 @@ extern "C" {
 #define VFLIPQ_CAP_HYBRID_INTEGRATED	_BITULL(9)
 /* Render-only adapter: no CRTC, a render node, buffers to share. */
 #define VFLIPQ_CAP_RENDER_ONLY		_BITULL(10)
+/* Queued flips carry their plane's rotation (VFLIPQ_FLIP_PLANE_ROTATION). */
+#define VFLIPQ_CAP_FLIPQ_ROTATION	_BITULL(11)
 
 /* &drm_vflipq_get_caps.caso_tier */
 #define VFLIPQ_CASO_TIER_NONE		0
@@ -132,6 +134,8 @@ struct drm_vflipq_get_caps {
 /* &drm_vflipq_flip_plane.flags */
 /* Use crtc_x..src_h below instead of the plane's current geometry. */
 #define VFLIPQ_FLIP_PLANE_GEOMETRY		_BITUL(0)
+/* Use @rotation below instead of the plane's current rotation (1.3). */
+#define VFLIPQ_FLIP_PLANE_ROTATION		_BITUL(1)
 
 /* Drain hints of a submission refused with -EAGAIN. */
 /* Wait for the pending flips of the planes in @drain_planes. */
@@ -152,7 +156,9 @@ struct drm_vflipq_get_caps {
  *
  * The plane must already be enabled on the CRTC by an ordinary atomic
  * commit; a queued flip changes what it shows (and, with
- * VFLIPQ_FLIP_PLANE_GEOMETRY, where).
+ * VFLIPQ_FLIP_PLANE_GEOMETRY, where; with VFLIPQ_FLIP_PLANE_ROTATION, how
+ * it is turned).  Callers built against 1.2 or older pass the 56 bytes up
+ * to @src_h as @plane_size: their flips keep the plane's rotation.
  */
 struct drm_vflipq_flip_plane {
 	/** @plane_id: KMS plane object id, a plane of the CRTC */
@@ -181,6 +187,13 @@ struct drm_vflipq_flip_plane {
 	__u32 src_w;
 	/** @src_h: source height, 16.16 fixed point */
 	__u32 src_h;
+	/**
+	 * @rotation: with VFLIPQ_FLIP_PLANE_ROTATION, DRM_MODE_ROTATE_* (one)
+	 * | DRM_MODE_REFLECT_*, as the KMS "rotation" property (since 1.3)
+	 */
+	__u32 rotation;
+	/** @pad: must be zero */
+	__u32 pad;
 };
 
 /**

@@ -19,7 +19,7 @@
 
 #include "fuzz.h"
 
-#define KNOWN_CAPS ((1ull << 11) - 1)
+#define KNOWN_CAPS ((1ull << 12) - 1)
 #define KNOWN_REASONS 0xffu
 #define PAGE 4096u
 
@@ -383,6 +383,21 @@ static void op_fq_submit(struct rng *r)
 			p.flags = rnd_interesting32(r);
 			p.crtc_w = rnd(r, 2);
 		}
+		/* Mostly one ROTATE bit with any reflection, as KMS admits. */
+		if (chance(r, 1, 8)) {
+			p.flags |= VFLIPQ_FLIP_PLANE_ROTATION;
+			p.rotation = DRM_MODE_ROTATE_0 << rnd(r, 4) |
+				     (chance(r, 1, 3) ? rnd(r, 4) << 4 : 0);
+			if (chance(r, 1, 10))
+				p.rotation = chance(r, 1, 2) ?
+					     rnd_interesting32(r) :
+					     p.rotation | DRM_MODE_ROTATE_0 <<
+					     rnd(r, 4);
+		} else if (chance(r, 1, 100)) {
+			p.rotation = DRM_MODE_ROTATE_0 << rnd(r, 4);
+		}
+		if (chance(r, 1, 100))
+			p.pad = rng_u32(r);
 		copy = size < sizeof(p) ? size : sizeof(p);
 		memcpy(plane_buf + (size_t)i * size, &p, copy);
 		/* A longer entry must have a zero tail; sometimes it has not. */

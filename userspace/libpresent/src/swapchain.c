@@ -1532,9 +1532,12 @@ static int do_copies(struct present_swapchain *sc, unsigned int b, unsigned int 
 }
 
 /*
- * A queued flip changes the buffer; the plane keeps its rotation and (with
- * no VFLIPQ_FLIP_PLANE_GEOMETRY) its rectangles, which show_blank() or the
- * modeset set up for the path's buffers: the uAPI has no per-flip rotation.
+ * A queued flip changes the buffer; the plane keeps (with no
+ * VFLIPQ_FLIP_PLANE_GEOMETRY) the rectangles show_blank() or the modeset
+ * set up for the path's buffers.  Since uAPI 1.3 each flip also carries the
+ * chain's rotation, so a commit of another client in between cannot leave
+ * the buffers turned the wrong way; an older driver keeps the rotation of
+ * the last commit, and takes the 64-byte plane as its zero tail is ignored.
  */
 static int submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t fb, uint32_t mode)
 {
@@ -1547,6 +1550,10 @@ static int submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t 
 		.planes_ptr = (uintptr_t)&p, .num_planes = 1, .plane_size = sizeof(p),
 	};
 
+	if (sc->rot_prop && (sc->display->info.vflipq_caps & VFLIPQ_CAP_FLIPQ_ROTATION)) {
+		p.flags |= VFLIPQ_FLIP_PLANE_ROTATION;
+		p.rotation = sc->plane_rot;
+	}
 	for (int tries = 0; tries < 100; tries++) {
 		/* ioctl(2), not drmIoctl(): see the top of this file */
 		if (ioctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s) == 0) {

@@ -102,6 +102,7 @@ struct vflipq_fq_buf {
 	s32 crtc_x, crtc_y;
 	u32 crtc_w, crtc_h;
 	u32 src_x, src_y, src_w, src_h;
+	unsigned int rotation;
 };
 
 /* A flip-queue interrupt waiting to become a DRM event. */

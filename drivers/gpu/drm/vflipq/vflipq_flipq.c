@@ -295,15 +295,21 @@ static void fq_adopt(struct vflipq_output *out, struct drm_plane *plane,
 	struct vflipq_plane_state *vstate = to_vflipq_plane_state(state);
 	struct drm_shadow_plane_state *shadow = &vstate->base;
 
-	if (state->crtc != &out->crtc || !state->fb || state->fb == buf->fb)
+	if (state->crtc != &out->crtc || !state->fb)
 		return;
 
-	drm_gem_fb_vunmap(state->fb, shadow->map);
-	memset(shadow->map, 0, sizeof(shadow->map));
-	memset(shadow->data, 0, sizeof(shadow->data));
-	drm_atomic_set_fb_for_plane(state, buf->fb);
-	if (drm_gem_fb_vmap(buf->fb, shadow->map, shadow->data))
+	/*
+	 * The same framebuffer may come back turned or moved: its mapping
+	 * stays, what the flip carried is still adopted below.
+	 */
+	if (state->fb != buf->fb) {
+		drm_gem_fb_vunmap(state->fb, shadow->map);
 		memset(shadow->map, 0, sizeof(shadow->map));
+		memset(shadow->data, 0, sizeof(shadow->data));
+		drm_atomic_set_fb_for_plane(state, buf->fb);
+		if (drm_gem_fb_vmap(buf->fb, shadow->map, shadow->data))
+			memset(shadow->map, 0, sizeof(shadow->map));
+	}
 
 	state->crtc_x = buf->crtc_x;
 	state->crtc_y = buf->crtc_y;
@@ -313,6 +319,7 @@ static void fq_adopt(struct vflipq_output *out, struct drm_plane *plane,
 	state->src_y = buf->src_y;
 	state->src_w = buf->src_w;
 	state->src_h = buf->src_h;
+	state->rotation = buf->rotation;
 	state->src.x1 = buf->src.x1 << 16;
 	state->src.y1 = buf->src.y1 << 16;
 	state->src.x2 = buf->src.x2 << 16;

@@ -6,6 +6,7 @@
  * validated before anything changes.
  */
 
+#include <linux/bitops.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -18,10 +19,16 @@
 #include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_modeset_lock.h>
 #include <drm/drm_plane.h>
+#include <drm/drm_property.h>
 
 #include "vflipq_drm.h"
 #include "vflipq_drv.h"
 #include "vflipq_trace.h"
+
+/* A 1.2 caller's plane ends at @src_h and cannot ask for a rotation. */
+#define FQ_PLANE_SIZE_1_2 offsetofend(struct drm_vflipq_flip_plane, src_h)
+static_assert(FQ_PLANE_SIZE_1_2 == 56);
+static_assert(sizeof(struct drm_vflipq_flip_plane) == 64);
 
 static bool all_zero(const void *p, size_t len)
 {
@@ -88,6 +95,25 @@ static bool plane_has_format(struct drm_plane *plane, u32 format)
 	return false;
 }
 
+/*
+ * What the plane's rotation property admits, exactly: a queued flip must
+ * not show anything an atomic commit could not have asked for.
+ */
+static bool plane_has_rotation(struct drm_plane *plane, u32 rotation)
+{
+	struct drm_property_enum *e;
+	u32 supported = DRM_MODE_ROTATE_0;
+
+	if (plane->rotation_property) {
+		supported = 0;
+		list_for_each_entry(e, &plane->rotation_property->enum_list,
+				    head)
+			supported |= BIT(e->value);
+	}
+	return !(rotation & ~supported) &&
+	       hweight32(rotation & DRM_MODE_ROTATE_MASK) == 1;
+}
+
 /* src within the framebuffer, computed without overflow (16.16 values). */
 static bool src_in_fb(const struct drm_plane_state *s,
 		      const struct drm_framebuffer *fb)
@@ -102,7 +128,7 @@ static bool src_in_fb(const struct drm_plane_state *s,
  */
 static int fq_prepare(struct vflipq_output *out, struct drm_file *file,
 		      struct vflipq_plane *vplane,
-		      const struct drm_vflipq_flip_plane *r,
+		      const struct drm_vflipq_flip_plane *r, u32 plane_size,
 		      struct vfq_submit_plane *sp)
 {
 	struct drm_plane *plane = &vplane->base;
@@ -111,9 +137,23 @@ static int fq_prepare(struct vflipq_output *out, struct drm_file *file,
 	struct vflipq_fq_buf *buf;
 	int ret;
 
-	if (r->flags & ~VFLIPQ_FLIP_PLANE_GEOMETRY ||
-	    r->mode > VFLIPQ_FLIP_IMMEDIATE_NO_TEARING || !r->present_id)
+	if (r->flags & ~(VFLIPQ_FLIP_PLANE_GEOMETRY |
+			 VFLIPQ_FLIP_PLANE_ROTATION) ||
+	    r->mode > VFLIPQ_FLIP_IMMEDIATE_NO_TEARING || !r->present_id ||
+	    r->pad)
 		return -EINVAL;
+	/*
+	 * A plane too short to hold @rotation would read as rotation 0 here:
+	 * refuse the flag instead of guessing what its caller meant.
+	 */
+	if (r->flags & VFLIPQ_FLIP_PLANE_ROTATION) {
+		if (plane_size < offsetofend(struct drm_vflipq_flip_plane,
+					     rotation) ||
+		    !plane_has_rotation(plane, r->rotation))
+			return -EINVAL;
+	} else if (r->rotation) {
+		return -EINVAL;
+	}
 	if (!(r->flags & VFLIPQ_FLIP_PLANE_GEOMETRY) &&
 	    (r->crtc_x || r->crtc_y || r->crtc_w || r->crtc_h || r->src_x ||
 	     r->src_y || r->src_w || r->src_h))
@@ -151,6 +191,9 @@ static int fq_prepare(struct vflipq_output *out, struct drm_file *file,
 		tmp.src_w = r->src_w;
 		tmp.src_h = r->src_h;
 	}
+	/* Before the check: 90 and 270 swap which source fits the destination. */
+	if (r->flags & VFLIPQ_FLIP_PLANE_ROTATION)
+		tmp.rotation = r->rotation;
 	if (!src_in_fb(&tmp, fb))
 		goto err_fb;
 	if (plane->type == DRM_PLANE_TYPE_CURSOR &&
@@ -206,6 +249,7 @@ static int fq_prepare(struct vflipq_output *out, struct drm_file *file,
 	buf->src_y = tmp.src_y;
 	buf->src_w = tmp.src_w;
 	buf->src_h = tmp.src_h;
+	buf->rotation = tmp.rotation;
 
 	sp->plane = vplane->fq_index;
 	sp->present_id = r->present_id;
@@ -218,6 +262,7 @@ static int fq_prepare(struct vflipq_output *out, struct drm_file *file,
 		.crtc_w = tmp.crtc_w, .crtc_h = tmp.crtc_h,
 		.src_x = tmp.src_x, .src_y = tmp.src_y,
 		.src_w = tmp.src_w, .src_h = tmp.src_h,
+		.rotation = tmp.rotation,
 	};
 	return 0;
 
@@ -342,7 +387,7 @@ retry:
 
 	for (prepared = 0; prepared < args->num_planes; prepared++) {
 		ret = fq_prepare(out, file, vplanes[prepared], &req[prepared],
-				 &s->p[prepared]);
+				 args->plane_size, &s->p[prepared]);
 		if (ret)
 			goto out_bufs;
 	}

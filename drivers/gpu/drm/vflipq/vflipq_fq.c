@@ -138,13 +138,15 @@ unsigned int vfq_pending_total(const struct vfq_crtc *c)
 	return n;
 }
 
+/* A new rotation reprograms the scan-out walk as a new rectangle does. */
 static bool cfg_geometry_differs(const struct vfq_plane_cfg *a,
 				 const struct vfq_plane_cfg *b)
 {
 	return a->crtc_x != b->crtc_x || a->crtc_y != b->crtc_y ||
 	       a->crtc_w != b->crtc_w || a->crtc_h != b->crtc_h ||
 	       a->src_x != b->src_x || a->src_y != b->src_y ||
-	       a->src_w != b->src_w || a->src_h != b->src_h;
+	       a->src_w != b->src_w || a->src_h != b->src_h ||
+	       a->rotation != b->rotation;
 }
 
 static int submit_validate(const struct vfq_crtc *c, const struct vfq_submit *s)

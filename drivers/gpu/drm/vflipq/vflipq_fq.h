@@ -52,6 +52,7 @@ struct vfq_plane_cfg {
 	s32 crtc_x, crtc_y;
 	u32 crtc_w, crtc_h;
 	u32 src_x, src_y, src_w, src_h;
+	u32 rotation;
 };
 
 /*
