@@ -265,6 +265,28 @@ static void t_drain_hints(void)
 	CHECK_EQ(vfq_pending_total(&S.c), 1);
 }
 
+/* A new rotation reprograms the scan-out walk: it drains like a new rectangle. */
+static void t_drain_rotation(void)
+{
+	struct vfq_plane_cfg c = cfg_default();
+	struct vfq_drain d;
+
+	sim_init(8, 1);
+	CHECK_EQ(submit1(0, 1, 5 * P), 0);
+	c.rotation = 2;		/* DRM_MODE_ROTATE_90 */
+	CHECK_EQ(submit_cfg(0, 2, 6 * P, 0, c, false, &d), -EAGAIN);
+	CHECK_EQ(d.flags, VFQ_DRAIN_NEEDED);
+	CHECK_EQ(d.plane_mask, 1);
+	CHECK_EQ(vfq_pending_total(&S.c), 1);
+	/* once the queue is empty the turned flip goes in, and queues behind
+	 * itself like any other */
+	run_to(5 * P);
+	CHECK_EQ(vfq_pending_total(&S.c), 0);
+	CHECK_EQ(submit_cfg(0, 2, 6 * P, 0, c, false, &d), 0);
+	CHECK_EQ(submit_cfg(0, 3, 7 * P, 0, c, false, &d), 0);
+	CHECK_EQ(vfq_pending_total(&S.c), 2);
+}
+
 static int submit2(u64 id0, u64 id1, u64 target)
 {
 	struct vfq_submit s = { .nplanes = 2, .target_ns = target };
@@ -714,6 +736,7 @@ static const struct unit_test tests[] = {
 	{ "depth-full", t_depth_full },
 	{ "no-eagain-without-pending", t_no_eagain_without_pending },
 	{ "drain-hints", t_drain_hints },
+	{ "drain-rotation", t_drain_rotation },
 	{ "interlocked", t_interlocked },
 	{ "partial-cancel", t_partial_cancel },
 	{ "cancel-nothing", t_cancel_nothing },
