@@ -118,6 +118,53 @@ static void queue_three(struct present_swapchain *sc)
 	queue_three_at(sc, 1);
 }
 
+/*
+ * An application that stopped presenting still learns of a hotplug: its
+ * enumeration stops being current (DXGI's IsCurrent) and stays so, and a
+ * new one is current again.
+ */
+static void test_is_current(void)
+{
+	static const char *const one[] = { "crtcs", "1", NULL };
+	struct present_system *s2 = NULL;
+	struct present_adapter *hp;
+	int n;
+
+	igt_assert_eq(present_system_is_current(NULL), PRESENT_E_INVALID_ARG);
+	igt_assert_eq(present_system_is_current(sys), 1);
+	igt_assert_eq(present_system_is_current(sys), 1);	/* asking changes nothing */
+
+	/* an output unplugged, then plugged back */
+	igt_assert_lte(0, vfq_cfs_write("igt-pt-hp", "connected", "2"));
+	igt_assert_eq(present_system_is_current(sys), 0);
+	igt_assert_lte(0, vfq_cfs_write("igt-pt-hp", "connected", "3"));
+	igt_assert_eq(present_system_is_current(sys), 0);
+	igt_assert_eq(present_system_open(&s2), 0);
+	igt_assert_eq(present_system_is_current(s2), 1);
+	/* a change the library itself took in (a refresh) still counts */
+	igt_assert_eq(present_system_find(s2, "igt-pt-hp", 0, &hp), 0);
+	igt_assert_lte(0, vfq_cfs_write("igt-pt-hp", "connected", "1"));
+	igt_assert_eq(present_adapter_refresh(hp), 0);
+	igt_assert_eq(present_system_is_current(s2), 0);
+	present_system_close(s2);
+	igt_assert_eq(present_system_open(&s2), 0);
+	igt_assert_eq(present_system_is_current(s2), 1);
+
+	/* a device arrives */
+	n = present_system_count(s2);
+	make_dev("igt-pt-new", one);
+	igt_assert_eq(present_system_is_current(s2), 0);
+	present_system_close(s2);
+	igt_assert_eq(present_system_open(&s2), 0);
+	igt_assert_eq(present_system_count(s2), n + 1);
+	igt_assert_eq(present_system_is_current(s2), 1);
+
+	/* and goes, while this enumeration holds it open */
+	igt_assert_eq(vfq_cfs_rmdir("igt-pt-new"), 0);
+	igt_assert_eq(present_system_is_current(s2), 0);
+	present_system_close(s2);
+}
+
 static void test_enumerate(void)
 {
 	struct present_adapter *r, *d;
@@ -1421,6 +1468,10 @@ igt_main
 	igt_describe("Enumeration finds the hybrid pair, tiers, depths, outputs");
 	igt_subtest("enumerate-hybrid-pair")
 		test_enumerate();
+
+	igt_describe("An enumeration stops being current when an output or a device comes or goes");
+	igt_subtest("system-is-current")
+		test_is_current();
 
 	igt_describe("Same adapter: direct flip, zero copies");
 	igt_subtest("path-direct")

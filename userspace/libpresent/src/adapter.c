@@ -111,6 +111,7 @@ static int read_outputs(struct present_adapter *ad)
 	int ret = 0;
 
 	free_outputs(ad);
+	ad->outputs_fp = PRESENT_FP_NO_OUTPUTS;
 	res = drmModeGetResources(ad->fd);
 	if (!res) {
 		int e = errno;
@@ -130,10 +131,13 @@ static int read_outputs(struct present_adapter *ad)
 		return present_fail(ad->err, PRESENT_E_NO_MEMORY, "out of memory");
 	}
 	memcpy(ad->crtc_ids, res->crtcs, res->count_crtcs * sizeof(uint32_t));
+	/* of what is read here, so that a change after the probe shows */
+	ad->outputs_fp = present_fp_outputs_begin(res->count_connectors);
 	for (int i = 0; i < res->count_connectors; i++) {
 		drmModeConnector *c = drmModeGetConnector(ad->fd, res->connectors[i]);
 		struct present_output *o = &ad->outputs[ad->info.num_outputs];
 
+		ad->outputs_fp = present_fp_connector(ad->outputs_fp, res->connectors[i], c);
 		if (!c)
 			continue;
 		o->connector_id = c->connector_id;
@@ -268,6 +272,7 @@ int present_system_open(struct present_system **out)
 	sys = calloc(1, sizeof(*sys));
 	if (!sys)
 		return PRESENT_E_NO_MEMORY;
+	sys->nodes_fp = present_nodes_fingerprint();
 	n = drmGetDevices2(0, devs, PRESENT_MAX_ADAPTERS);
 	if (n < 0)
 		n = 0;	/* no DRM at all: an empty system */
@@ -514,11 +519,19 @@ int present_adapter_default_output(struct present_adapter *ad)
 
 int present_adapter_refresh(struct present_adapter *ad)
 {
+	uint64_t fp;
+	int ret;
+
 	if (!ad)
 		return PRESENT_E_INVALID_ARG;
 	if (present_adapter_removed(ad))
 		return PRESENT_E_DEVICE_REMOVED;
-	return read_outputs(ad);
+	fp = ad->outputs_fp;
+	ret = read_outputs(ad);
+	/* what changed since the system was opened stays a change */
+	if (ad->outputs_fp != fp)
+		ad->sys->stale = true;
+	return ret;
 }
 
 int present_adapter_fd(struct present_adapter *ad)

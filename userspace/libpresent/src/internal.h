@@ -29,12 +29,15 @@ struct present_adapter {
 	uint32_t num_crtc_ids;
 	uint32_t *crtc_ids;
 	struct present_router events;	/* the fd's events, to their chains */
+	uint64_t outputs_fp;		/* outputs at open (topology.c) */
 	char err[256];
 };
 
 struct present_system {
 	int count;
 	struct present_adapter adapters[PRESENT_MAX_ADAPTERS];
+	uint64_t nodes_fp;		/* DRM nodes at open (topology.c) */
+	_Atomic bool stale;		/* latched: no longer current */
 };
 
 /* Record a printf-style detail in @buf (size 256) and return @code. */
@@ -45,5 +48,10 @@ int present_errno(int err);
 /* The adapter is gone: latch it (an errno of ENODEV/EIO/ENXIO seen). */
 int adapter_check_err(struct present_adapter *ad, int err);
 uint64_t present_now_ns(void);
+/* Fingerprints of the DRM nodes and of an adapter's outputs (topology.c). */
+#define PRESENT_FP_NO_OUTPUTS	0
+uint64_t present_nodes_fingerprint(void);
+uint64_t present_fp_outputs_begin(int count_connectors);
+uint64_t present_fp_connector(uint64_t h, uint32_t id, const drmModeConnector *c);
 
 #endif

@@ -103,6 +103,21 @@ PRESENT_API int present_system_open(struct present_system **out);
 PRESENT_API void present_system_close(struct present_system *sys);
 
 /**
+ * present_system_is_current() - does @sys still describe the machine?
+ *
+ * As DXGI's IDXGIFactory1::IsCurrent(): 0 once a DRM device came or went,
+ * or an output of one of @sys's adapters was plugged, unplugged or changed
+ * its mode list since present_system_open(), and from then on for this
+ * system: open a new one to enumerate again.  An application that stopped
+ * presenting learns of a hotplug this way.  No output is probed (the
+ * kernel's current connector state is read, which a driver updates before
+ * its hotplug uevent): a few ioctls per adapter, cheap enough to ask every
+ * frame.  Returns 1, 0 or PRESENT_E_INVALID_ARG.  Not to be called
+ * concurrently with present_system_close().
+ */
+PRESENT_API int present_system_is_current(struct present_system *sys);
+
+/**
  * present_system_count() - number of adapters found (negative: bad @sys)
  */
 PRESENT_API int present_system_count(const struct present_system *sys);
