@@ -311,11 +311,8 @@ static const struct drm_mode_config_helper_funcs vflipq_mode_helpers = {
 static void vflipq_release_outputs(struct drm_device *drm, void *data)
 {
 	struct vflipq_device *vdev = to_vflipq_device(drm);
-	unsigned int i;
 
-	for (i = 0; i < vdev->config.crtcs; i++)
-		if (vdev->outputs[i])
-			vflipq_fence_keep_release(vdev->outputs[i]);
+	vflipq_fence_keep_release(vdev->outputs, vdev->config.crtcs);
 }
 
 static int vflipq_modeset_init(struct vflipq_device *vdev)

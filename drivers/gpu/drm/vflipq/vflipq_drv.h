@@ -467,7 +467,7 @@ void vflipq_fence_keep_init(struct vflipq_output *out);
 int vflipq_fence_keep_track(struct drm_atomic_state *state);
 void vflipq_fence_keep_crtc_cleaned(struct vflipq_output *out);
 void vflipq_fence_keep_wb_cleaned(struct vflipq_output *out);
-void vflipq_fence_keep_release(struct vflipq_output *out);
+void vflipq_fence_keep_release(struct vflipq_output **outs, unsigned int n);
 void vflipq_fence_keep_exit(void);
 
 /* vflipq_log.c */

@@ -202,35 +202,51 @@ static void vflipq_keep_work(struct work_struct *work)
 	}
 }
 
-/**
- * vflipq_fence_keep_release - free an output of a released device
- * @out: output, its DRM objects cleaned up
- *
- * Usually the output's fences have no other reference: after one grace
- * period they go, and so does the output.  Otherwise the keeper takes it
- * and holds the module, so that neither it nor the memory the fences point
- * into can go before the last of them.
- */
-void vflipq_fence_keep_release(struct vflipq_output *out)
+/* Hand @out to the keeper, which holds the module while it has any. */
+static void vflipq_keep(struct vflipq_output *out)
 {
 	bool first;
 
-	if (vflipq_fences_prune(out)) {
-		synchronize_rcu();
-		if (vflipq_fences_prune(out)) {
-			spin_lock(&vflipq_kept_lock);
-			first = list_empty(&vflipq_kept);
-			list_add_tail(&out->keep_node, &vflipq_kept);
-			if (first) {
-				__module_get(THIS_MODULE);
-				schedule_delayed_work(&vflipq_keep_dwork,
-						      VFLIPQ_KEEP_POLL);
-			}
-			spin_unlock(&vflipq_kept_lock);
-			return;
-		}
+	spin_lock(&vflipq_kept_lock);
+	first = list_empty(&vflipq_kept);
+	list_add_tail(&out->keep_node, &vflipq_kept);
+	if (first) {
+		__module_get(THIS_MODULE);
+		schedule_delayed_work(&vflipq_keep_dwork, VFLIPQ_KEEP_POLL);
 	}
-	kfree(out);
+	spin_unlock(&vflipq_kept_lock);
+}
+
+/**
+ * vflipq_fence_keep_release - free the outputs of a released device
+ * @outs: the device's outputs, their DRM objects cleaned up (NULL entries,
+ *	of a device whose setup failed, are skipped)
+ * @n: number of entries in @outs
+ *
+ * Usually the outputs' fences have no other reference: after one grace
+ * period, shared by all outputs, they go, and so do the outputs.  An output
+ * whose fences are still referenced goes to the keeper, which holds the
+ * module, so that neither it nor the memory the fences point into can go
+ * before the last of them.
+ */
+void vflipq_fence_keep_release(struct vflipq_output **outs, unsigned int n)
+{
+	bool left = false;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (outs[i] && vflipq_fences_prune(outs[i]))
+			left = true;
+	if (left)
+		synchronize_rcu();
+	for (i = 0; i < n; i++) {
+		if (!outs[i])
+			continue;
+		if (left && vflipq_fences_prune(outs[i]))
+			vflipq_keep(outs[i]);
+		else
+			kfree(outs[i]);
+	}
 }
 
 static bool vflipq_kept_empty(void)
