@@ -392,24 +392,17 @@ static int commit_modeset(struct present_swapchain *sc, uint32_t fb, uint32_t w,
 }
 
 /*
- * The rotations the plane's "rotation" property lists (a bitmask property:
- * each enum value is a bit number), from any KMS driver.
+ * The rotations a "rotation" property lists (a bitmask property: each enum
+ * value is a bit number), from any KMS driver.
  */
-static void plane_rotations(struct present_swapchain *sc, const drmModeObjectProperties *props)
+static uint32_t rotation_bits(const drmModePropertyRes *pp)
 {
-	sc->rot_prop = 0;
-	sc->plane_rots = DRM_MODE_ROTATE_0;
-	for (uint32_t k = 0; k < props->count_props && !sc->rot_prop; k++) {
-		drmModePropertyRes *pp = drmModeGetProperty(sc->dfd, props->props[k]);
+	uint32_t bits = DRM_MODE_ROTATE_0;
 
-		if (pp && !strcmp(pp->name, "rotation") && (pp->flags & DRM_MODE_PROP_BITMASK)) {
-			sc->rot_prop = pp->prop_id;
-			for (int e = 0; e < pp->count_enums; e++)
-				if (pp->enums[e].value < 32)
-					sc->plane_rots |= 1u << pp->enums[e].value;
-		}
-		drmModeFreeProperty(pp);
-	}
+	for (int e = 0; e < pp->count_enums; e++)
+		if (pp->enums[e].value < 32)
+			bits |= 1u << pp->enums[e].value;
+	return bits;
 }
 
 static int find_primary_plane(struct present_swapchain *sc)
@@ -423,6 +416,7 @@ static int find_primary_plane(struct present_swapchain *sc)
 	sc->plane_rots = DRM_MODE_ROTATE_0;
 	for (uint32_t i = 0; i < pr->count_planes && !sc->plane_id; i++) {
 		drmModePlane *p = drmModeGetPlane(sc->dfd, pr->planes[i]);
+		uint32_t rot_prop = 0, rots = DRM_MODE_ROTATE_0;
 		drmModeObjectProperties *props;
 
 		if (!p)
@@ -438,13 +432,19 @@ static int find_primary_plane(struct present_swapchain *sc)
 			if (pp && !strcmp(pp->name, "type") &&
 			    props->prop_values[k] == DRM_PLANE_TYPE_PRIMARY)
 				sc->plane_id = p->plane_id;
+			if (pp && !strcmp(pp->name, "rotation") &&
+			    (pp->flags & DRM_MODE_PROP_BITMASK)) {
+				rot_prop = pp->prop_id;
+				rots = rotation_bits(pp);
+			}
 			drmModeFreeProperty(pp);
 		}
 		if (sc->plane_id) {
 			for (uint32_t f = 0; f < p->count_formats; f++)
 				if (p->formats[f] == sc->desc.format)
 					fmt = true;
-			plane_rotations(sc, props);
+			sc->rot_prop = rot_prop;
+			sc->plane_rots = rots;
 		}
 		drmModeFreeObjectProperties(props);
 		drmModeFreePlane(p);
