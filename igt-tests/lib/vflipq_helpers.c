@@ -592,6 +592,13 @@ int vfq_wait_vblank(int fd, int pipe, uint32_t type, uint32_t seq,
 	return 0;
 }
 
+void vfq_wait_fence(int fd, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	igt_assert_eq(poll(&pfd, 1, timeout_ms), 1);
+}
+
 int vfq_read_event(int fd, int timeout_ms, struct vfq_event *ev)
 {
 	/* vblank, flip and crtc-sequence events are all 32 bytes; a read

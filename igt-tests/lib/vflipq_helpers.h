@@ -191,6 +191,8 @@ int vfq_wait_vblank(int fd, int pipe, uint32_t type, uint32_t seq,
 		    unsigned long signal, uint32_t *reply_seq,
 		    uint64_t *reply_ns);
 
+/* Asserts that the sync_file @fd signals within @timeout_ms. */
+void vfq_wait_fence(int fd, int timeout_ms);
 /* Next DRM event on @fd within @timeout_ms: 1, 0 on timeout; asserts I/O. */
 int vfq_read_event(int fd, int timeout_ms, struct vfq_event *ev);
 /* Drop every pending event (waits up to @timeout_ms for stragglers). */

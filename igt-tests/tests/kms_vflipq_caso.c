@@ -176,9 +176,7 @@ static int copy(int fd, uint32_t src, uint32_t dst, int sw, int sh, int dw,
 
 static void wait_fence(int fd)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-
-	igt_assert_eq(poll(&p, 1, 10000), 1);
+	vfq_wait_fence(fd, 10000);
 	close(fd);
 }
 

@@ -74,17 +74,16 @@ static void fq_log_put(struct fq_log *log)
 	drmIoctl(dev.fd, DRM_IOCTL_GEM_CLOSE, &c);
 }
 
-static int fq_submit_dur(uint32_t plane, uint32_t fb, uint64_t id,
-			 uint64_t target, uint32_t mode_, uint64_t duration,
-			 struct drm_vflipq_flip_submit *out)
+/* Submit the one plane @p, @plane_size bytes of it; -errno. */
+static int fq_submit_one(const struct drm_vflipq_flip_plane *p,
+			 uint32_t plane_size, uint64_t target,
+			 uint64_t duration, struct drm_vflipq_flip_submit *out)
 {
-	struct drm_vflipq_flip_plane p = { .plane_id = plane, .fb_id = fb,
-					   .present_id = id, .mode = mode_ };
 	struct drm_vflipq_flip_submit s = {
 		.crtc_id = crtc(), .target_ns = target,
 		.duration_ns = duration,
-		.planes_ptr = (uintptr_t)&p, .num_planes = 1,
-		.plane_size = sizeof(p),
+		.planes_ptr = (uintptr_t)p, .num_planes = 1,
+		.plane_size = plane_size,
 	};
 	/* Not drmIoctl(): it retries EAGAIN, hiding the drain hints. */
 	int ret = ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s) ? -errno : 0;
@@ -92,6 +91,16 @@ static int fq_submit_dur(uint32_t plane, uint32_t fb, uint64_t id,
 	if (out)
 		*out = s;
 	return ret;
+}
+
+static int fq_submit_dur(uint32_t plane, uint32_t fb, uint64_t id,
+			 uint64_t target, uint32_t mode_, uint64_t duration,
+			 struct drm_vflipq_flip_submit *out)
+{
+	struct drm_vflipq_flip_plane p = { .plane_id = plane, .fb_id = fb,
+					   .present_id = id, .mode = mode_ };
+
+	return fq_submit_one(&p, sizeof(p), target, duration, out);
 }
 
 static int fq_submit(uint32_t plane, uint32_t fb, uint64_t id, uint64_t target,
@@ -912,17 +921,8 @@ static int fq_submit_rot(struct vfq_fb *fb, uint64_t id, uint64_t target,
 		.src_h = (uint32_t)fb->height << 16,
 		.rotation = rotation, .pad = pad,
 	};
-	struct drm_vflipq_flip_submit s = {
-		.crtc_id = crtc(), .target_ns = target,
-		.planes_ptr = (uintptr_t)&p, .num_planes = 1,
-		.plane_size = plane_size,
-	};
-	/* Not drmIoctl(): it retries EAGAIN, hiding the drain hints. */
-	int ret = ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s) ? -errno : 0;
 
-	if (out)
-		*out = s;
-	return ret;
+	return fq_submit_one(&p, plane_size, target, 0, out);
 }
 
 static void set_primary_rotation(uint32_t rot)

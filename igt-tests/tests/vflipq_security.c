@@ -1006,7 +1006,6 @@ static void test_no_kernel_memory_leak(void)
 static void test_in_fence_without_fb(void)
 {
 	struct drm_vflipq_copy cp = { 0 };
-	struct pollfd pfd = { .events = POLLIN };
 	uint32_t planes[2] = { dev.pipe[0].overlays[0], primary() };
 	int ret;
 
@@ -1017,8 +1016,7 @@ static void test_in_fence_without_fb(void)
 	cp.dst_fb = fbs[2].fb_id;
 	cp.src_rect = cp.dst_rect = (struct drm_vflipq_rect){ 0, 0, 16, 16 };
 	igt_assert_eq(xioctl(dev.fd, DRM_IOCTL_VFLIPQ_COPY, &cp), 0);
-	pfd.fd = cp.out_fence_fd;
-	igt_assert_eq(poll(&pfd, 1, 5000), 1);
+	vfq_wait_fence(cp.out_fence_fd, 5000);
 
 	for (int k = 0; k < 2; k++) {
 		drmModeAtomicReq *req = vfq_req_new();

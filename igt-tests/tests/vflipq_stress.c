@@ -983,12 +983,8 @@ static void test_cross_removal(bool exporter_first)
 		}
 		igt_assert_lt(0, vfq_cfs_write(EXP_DEV, "enabled", "0"));
 	}
-	{
-		struct pollfd pfd = { .fd = fence, .events = POLLIN };
-
-		igt_assert_eq(poll(&pfd, 1, 5000), 1);
-		close(fence);
-	}
+	vfq_wait_fence(fence, 5000);
+	close(fence);
 	munmap(map, bo.size);
 	close(dmabuf);
 	munmap(bo.map, bo.size);
@@ -1175,13 +1171,6 @@ static void check_orphan_fence(int fd, const char *what)
 	igt_assert_f(!problem, "%s: %s\n", what, problem);
 }
 
-static void wait_fence(int fd)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-
-	igt_assert_eq(poll(&pfd, 1, 10000), 1);
-}
-
 /*
  * A CRTC out-fence and a writeback out-fence whose sync_files outlive
  * their device: with @polled, poll() armed a callback on each, which
@@ -1222,8 +1211,8 @@ static void test_out_fence_after_removal(bool polled)
 	igt_assert_fd(crtc_fd);
 	igt_assert_fd(wb_fd);
 	if (polled) {
-		wait_fence(crtc_fd);
-		wait_fence(wb_fd);
+		vfq_wait_fence(crtc_fd, 10000);
+		vfq_wait_fence(wb_fd, 10000);
 	}
 
 	/* The device goes; only the sync_files are left of it. */
@@ -1274,7 +1263,7 @@ static void test_unload_default_out_fence(void)
 	req = fence_pipe_on(vfq_open_default(), &d, &m, &fb, &out_fd, &blob);
 	fence_commit(&d, req, blob);
 	igt_assert_fd(out_fd);
-	wait_fence(out_fd);
+	vfq_wait_fence(out_fd, 10000);
 	vfq_fb_destroy(&fb);
 	vfq_dev_fini(&d);
 
