@@ -10,6 +10,8 @@
 #                         present-demo (libpresent, hybrid pair) -> out/
 #   make bench            vflipq vs vkms benchmarks in one VM boot -> out/bench.*
 #   make KERNEL=6.1 ...   same against Debian's 6.1 kernel (default 6.12)
+#   make KERNEL=7.2 ...   same against Linux 7.2 (sid's linux-source-7.2), 7.3
+#                         likewise (experimental); built once with gcc-12
 #   make KERNEL=debug ... module/vm-check/demo/vm-cmd on the debug kernel
 #   make fuzz ITER=N SEED=S  the ioctl fuzzer in the VM (userspace/fuzz)
 #   make sparse | checkpatch | clean | help
@@ -80,13 +82,13 @@ check: all
 vm-check: kernel
 	@$(S)/vm-run.sh --kernel $(KERNEL) --job tests
 
-# The debug test kernel (scripts/debug-kernel.sh, cached in
+# The debug test kernel (scripts/source-kernel.sh, cached in
 # $(VFLIPQ_CACHE)/debug-kernel), then vflipq built against it and the whole igt
 # suite on it (+ FUZZ_ITER fuzzer calls, module unload, kmemleak scans): any
 # KASAN, lockdep, UBSAN, KFENCE, list-corruption, WARN or kmemleak report
 # fails the run.
 debug-kernel: deps
-	@$(S)/debug-kernel.sh build
+	@$(S)/source-kernel.sh build debug
 
 check-debug: debug-kernel igt userspace
 	@$(S)/build-module.sh debug
@@ -110,7 +112,7 @@ clean:
 # Also drop the kernel/.deb/linux-source cache.
 distclean: clean
 	rm -rf $(VFLIPQ_CACHE)/kernels $(VFLIPQ_CACHE)/debs $(VFLIPQ_CACHE)/linux-source \
-		$(VFLIPQ_CACHE)/debug-kernel
+		$(VFLIPQ_CACHE)/debug-kernel $(VFLIPQ_CACHE)/source-kernel
 
 help:
 	@sed -n '1,/^$$/s/^# \{0,1\}//p' Makefile

@@ -9,8 +9,9 @@
 #
 # SERIES: 6.12 -> newest linux-image-6.12.*+deb12-amd64-unsigned apt knows;
 #         6.1  -> the version linux-headers-amd64 depends on;
-#         other X.Y -> newest linux-image-X.Y*-amd64-unsigned;
-#         debug -> the debug kernel (scripts/debug-kernel.sh builds it).
+#         other X.Y (X < 7) -> newest linux-image-X.Y*-amd64-unsigned;
+#         debug, 7.2, 7.3 (any X.Y with X >= 7) -> a test kernel built from
+#         Debian's linux-source with gcc-12 (scripts/source-kernel.sh).
 # Layout: $VFLIPQ_CACHE/debs/*.deb and $VFLIPQ_CACHE/kernels/<kver>/{root,env}
 # where root/ holds the dpkg -x of all packages, with the header Makefile and
 # the lib/modules/<kver>/build link pointing inside root/.
@@ -19,11 +20,14 @@ set -euo pipefail
 
 cmd=${1:-}; series=${2:-}
 [ -n "$cmd" ] && [ -n "$series" ] || die "usage: $0 fetch|env|get|resolve SERIES [VAR]"
-# SERIES "debug": the debug test kernel built from linux-source-6.12 (KASAN,
-# lockdep, kmemleak, ...; scripts/debug-kernel.sh, which builds it if needed).
-if [ "$series" = debug ]; then
-	exec "$(dirname "$0")/debug-kernel.sh" "$cmd" "${@:3}"
-fi
+# SERIES "debug" (linux-source-6.12 with KASAN, lockdep, kmemleak, ...) and
+# the 7.x release kernels are built from source by scripts/source-kernel.sh,
+# which builds them if needed: sid's 7.x images are built with gcc-16, and
+# bookworm's gcc-12 cannot build modules against their headers.
+case $series in
+debug|[7-9].[0-9]|[7-9].[0-9][0-9])
+	exec "$(dirname "$0")/source-kernel.sh" "$cmd" "$series" "${@:3}" ;;
+esac
 [[ $series =~ ^[0-9]+\.[0-9]+$ ]] || die "KERNEL must look like 6.12 or 6.1, got '$series'"
 
 KDIR_BASE=$VFLIPQ_CACHE/kernels

@@ -17,11 +17,14 @@
 #      V=1 (show the whole console), VM_LOCK (default 1: wait for any other
 #      VM run on this machine to end first), VM_LOCK_WAIT (s, default 3600).
 #
-# --kernel debug: the debug kernel (scripts/debug-kernel.sh: KASAN, KFENCE,
+# Kernels built without ACPI (those of scripts/source-kernel.sh: debug, 7.x)
+# get one QEMU socket per CPU: their CPUs come from SeaBIOS' MP table, which
+# lists one per package.
+#
+# --kernel debug: the debug kernel (scripts/source-kernel.sh: KASAN, KFENCE,
 # lockdep, kmemleak, UBSAN, ...).  The command line gains "loglevel=5
 # kasan.fault=panic vflipq_debug_kernel=1" (the first KASAN report ends the
-# run: it would turn lockdep off), QEMU gets one socket per CPU (no ACPI: the
-# CPUs come from SeaBIOS' MP table, which lists one per package), every job gets
+# run: it would turn lockdep off), every job gets
 # VFLIPQ_DEBUG_KERNEL=1 in its environment, the tests job runs
 # vflipq-debug-job (scripts/guest/debug-job: the igt suite, then the
 # fuzzer when built (FUZZ_ITER, FUZZ_SEED), module unload and two kmemleak
@@ -114,7 +117,9 @@ append="console=ttyS0 panic=-1 quiet loglevel=4 log_buf_len=16M printk.devkmsg=o
 [ $debug = 1 ] && append+=" loglevel=5 kasan.fault=panic vflipq_debug_kernel=1"
 append+=" ${VM_APPEND:-}"
 smp=${VM_SMP:-2}
-[ $debug = 1 ] && [[ $smp =~ ^[0-9]+$ ]] && smp+=",sockets=$smp,cores=1,threads=1"
+if [[ $smp =~ ^[0-9]+$ ]] && ! grep -qs '^CONFIG_ACPI=y' "$KROOT/boot/config-$KVER"; then
+	smp+=",sockets=$smp,cores=1,threads=1"
+fi
 qemu=(qemu-system-x86_64 -accel tcg -cpu max -nodefaults -display none
 	-serial stdio -monitor none -no-reboot
 	-m "${VM_MEM:-2G}" -smp "$smp"
