@@ -117,9 +117,10 @@ static int vflipq_caso_check_buffer(struct drm_device *drm,
 /* ADDFB2, with the cross-adapter rules for imported buffers. */
 struct drm_framebuffer *vflipq_fb_create(struct drm_device *drm,
 					 struct drm_file *file,
+					 const struct drm_format_info *info,
 					 const struct drm_mode_fb_cmd2 *cmd)
 {
-	struct drm_framebuffer *fb = drm_gem_fb_create(drm, file, cmd);
+	struct drm_framebuffer *fb = vflipq_gem_fb_create(drm, file, info, cmd);
 	int ret;
 
 	if (IS_ERR(fb) || !vflipq_fb_is_cross_adapter(fb))

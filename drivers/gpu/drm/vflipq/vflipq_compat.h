@@ -1,14 +1,35 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Interfaces that differ between the kernels vflipq builds against (6.1 and
- * 6.12).  Kbuild probes the headers and defines VFLIPQ_HAVE_*; nothing here
- * tests version numbers.
+ * Interfaces that differ between the kernels vflipq builds against (6.1,
+ * 6.12, 7.2 and 7.3).  Kbuild probes the headers and defines VFLIPQ_HAVE_*
+ * (drivers/gpu/drm/vflipq/Kbuild); nothing here tests version numbers, and
+ * this is the only file of the driver that tests VFLIPQ_HAVE_*.  Each entry
+ * names the first kernel with the new interface and the upstream change.
  */
 #ifndef _VFLIPQ_COMPAT_H_
 #define _VFLIPQ_COMPAT_H_
 
+#include <linux/hrtimer.h>
 #include <linux/mm.h>
 
+#include <drm/drm_fourcc.h>
+#include <drm/drm_gem_framebuffer_helper.h>
+#include <drm/drm_prime.h>
+
+/*
+ * 7.2: struct drm_atomic_state is renamed struct drm_atomic_commit
+ * (5164f7e7ff8e), in every helper and callback prototype.  The driver keeps
+ * the old spelling, which on 7.2+ names the new type: a rename of every
+ * callback is left for when 6.x support goes.
+ */
+#ifdef VFLIPQ_HAVE_DRM_ATOMIC_COMMIT
+#define drm_atomic_state drm_atomic_commit
+#endif
+
+/*
+ * 6.3: vm_flags became read-only behind accessors ("mm: introduce
+ * vma->vm_flags wrapper functions").
+ */
 static inline void vflipq_vma_forbid_write(struct vm_area_struct *vma)
 {
 #ifdef VFLIPQ_HAVE_VM_FLAGS_CLEAR
@@ -17,5 +38,96 @@ static inline void vflipq_vma_forbid_write(struct vm_area_struct *vma)
 	vma->vm_flags &= ~VM_MAYWRITE;
 #endif
 }
+
+/*
+ * 6.13: hrtimer_setup() sets the callback together with the rest ("hrtimers:
+ * Introduce hrtimer_setup() to replace hrtimer_init()"); hrtimer_init()
+ * itself was removed once every user had moved (absent from 7.2).
+ */
+static inline void
+vflipq_hrtimer_setup(struct hrtimer *timer,
+		     enum hrtimer_restart (*fn)(struct hrtimer *),
+		     clockid_t clock, enum hrtimer_mode mode)
+{
+#ifdef VFLIPQ_HAVE_HRTIMER_SETUP
+	hrtimer_setup(timer, fn, clock, mode);
+#else
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
+#endif
+}
+
+/*
+ * 6.12: the file-mode flag for mmap offsets beyond the signed range became a
+ * file_operations flag, FOP_UNSIGNED_OFFSET (set by DEFINE_DRM_GEM_FOPS,
+ * which vflipq's own fops stand in for).
+ */
+#ifdef VFLIPQ_HAVE_FOP_UNSIGNED_OFFSET
+#define VFLIPQ_COMPAT_FOPS .fop_flags = FOP_UNSIGNED_OFFSET,
+#else
+#define VFLIPQ_COMPAT_FOPS
+#endif
+
+/*
+ * struct drm_driver members that newer kernels dropped:
+ * - 6.6: PRIME fd/handle conversion and mmap are the core's default and
+ *   .gem_prime_mmap is gone ("drm: Remove struct drm_driver.gem_prime_mmap");
+ *   older kernels need the helpers spelled out.
+ * - 6.14: the driver date is gone (cb2e1c2136f7 "drm: remove driver date
+ *   from struct drm_driver and all drivers"); older kernels copy it to
+ *   DRM_IOCTL_VERSION with strlen() and so need one.
+ */
+#ifdef VFLIPQ_HAVE_GEM_PRIME_MMAP
+#define VFLIPQ_COMPAT_PRIME_OPS \
+	.prime_handle_to_fd	= drm_gem_prime_handle_to_fd, \
+	.prime_fd_to_handle	= drm_gem_prime_fd_to_handle, \
+	.gem_prime_mmap		= drm_gem_prime_mmap,
+#else
+#define VFLIPQ_COMPAT_PRIME_OPS
+#endif
+#ifdef VFLIPQ_HAVE_DRIVER_DATE
+#define VFLIPQ_COMPAT_DATE .date = "20261122",
+#else
+#define VFLIPQ_COMPAT_DATE
+#endif
+
+/*
+ * 6.17: drm_mode_config_funcs.fb_create and drm_gem_fb_create() receive the
+ * format info the core already looked up (81112eaac559 "drm: Pass the format
+ * info to .fb_create()", 04a5889cf75a "drm/gem: Pass along the format info
+ * from .fb_create() to drm_helper_mode_fill_fb_struct()").
+ * vflipq_fb_create() (vflipq_caso.c) has the new prototype; VFLIPQ_FB_CREATE
+ * is what goes into drm_mode_config_funcs: on older kernels a wrapper with
+ * the old prototype that looks the info up the way the core does.
+ */
+struct drm_framebuffer *vflipq_fb_create(struct drm_device *drm,
+					 struct drm_file *file,
+					 const struct drm_format_info *info,
+					 const struct drm_mode_fb_cmd2 *cmd);
+
+static inline struct drm_framebuffer *
+vflipq_gem_fb_create(struct drm_device *drm, struct drm_file *file,
+		     const struct drm_format_info *info,
+		     const struct drm_mode_fb_cmd2 *cmd)
+{
+#ifdef VFLIPQ_HAVE_FB_CREATE_INFO
+	return drm_gem_fb_create(drm, file, info, cmd);
+#else
+	return drm_gem_fb_create(drm, file, cmd);
+#endif
+}
+
+#ifdef VFLIPQ_HAVE_FB_CREATE_INFO
+#define VFLIPQ_FB_CREATE vflipq_fb_create
+#else
+static inline struct drm_framebuffer *
+vflipq_fb_create_compat(struct drm_device *drm, struct drm_file *file,
+			const struct drm_mode_fb_cmd2 *cmd)
+{
+	return vflipq_fb_create(drm, file, drm_get_format_info(drm, cmd), cmd);
+}
+
+#define VFLIPQ_FB_CREATE vflipq_fb_create_compat
+#endif
 
 #endif /* _VFLIPQ_COMPAT_H_ */

@@ -506,8 +506,8 @@ int vflipq_crtc_init(struct vflipq_output *out)
 	spin_lock_init(&out->composer_lock);
 	atomic_set(&out->wb_jobs, 0);
 	init_waitqueue_head(&out->wb_idle);
-	hrtimer_init(&out->vblank_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-	out->vblank_timer.function = vflipq_vblank_simulate;
+	vflipq_hrtimer_setup(&out->vblank_timer, vflipq_vblank_simulate,
+			     CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 
 	ret = drmm_add_action_or_reset(drm, vflipq_crtc_cleaned, out);
 	if (ret)

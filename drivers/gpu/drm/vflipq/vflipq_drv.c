@@ -94,9 +94,7 @@ static const struct file_operations vflipq_fops = {
 	.read		= drm_read,
 	.llseek		= noop_llseek,
 	.mmap		= drm_gem_mmap,
-#ifdef VFLIPQ_HAVE_FOP_UNSIGNED_OFFSET
-	.fop_flags	= FOP_UNSIGNED_OFFSET,
-#endif
+	VFLIPQ_COMPAT_FOPS
 };
 
 static void vflipq_master_drop(struct drm_device *drm, struct drm_file *file)
@@ -204,15 +202,6 @@ static void vflipq_debugfs_init(struct drm_minor *minor)
 				 minor->debugfs_root, minor);
 }
 
-#ifdef VFLIPQ_HAVE_GEM_PRIME_MMAP
-#define VFLIPQ_PRIME_OPS \
-	.prime_handle_to_fd	= drm_gem_prime_handle_to_fd, \
-	.prime_fd_to_handle	= drm_gem_prime_fd_to_handle, \
-	.gem_prime_mmap		= drm_gem_prime_mmap,
-#else
-#define VFLIPQ_PRIME_OPS
-#endif
-
 #define VFLIPQ_DRIVER_COMMON \
 	.fops			= &vflipq_fops, \
 	.ioctls			= vflipq_ioctls, \
@@ -220,10 +209,10 @@ static void vflipq_debugfs_init(struct drm_minor *minor)
 	.debugfs_init		= vflipq_debugfs_init, \
 	.gem_prime_import_sg_table = drm_gem_shmem_prime_import_sg_table, \
 	.dumb_create		= vflipq_dumb_create, \
-	VFLIPQ_PRIME_OPS \
+	VFLIPQ_COMPAT_PRIME_OPS \
+	VFLIPQ_COMPAT_DATE \
 	.name			= VFLIPQ_DRIVER_NAME, \
 	.desc			= VFLIPQ_DRIVER_DESC, \
-	.date			= "20261122", \
 	.major			= VFLIPQ_UAPI_VERSION_MAJOR, \
 	.minor			= VFLIPQ_UAPI_VERSION_MINOR
 
@@ -295,7 +284,7 @@ static int vflipq_atomic_commit(struct drm_device *drm,
 }
 
 static const struct drm_mode_config_funcs vflipq_mode_funcs = {
-	.fb_create	= vflipq_fb_create,
+	.fb_create	= VFLIPQ_FB_CREATE,
 	.atomic_check	= vflipq_atomic_check,
 	.atomic_commit	= vflipq_atomic_commit,
 };

@@ -21,6 +21,7 @@
 #include <drm/drm_rect.h>
 #include <drm/drm_writeback.h>
 
+#include "vflipq_compat.h"
 #include "vflipq_config.h"
 #include "vflipq_formats.h"
 #include "vflipq_fq.h"
@@ -448,9 +449,7 @@ int vflipq_ioctl_flipq_set_irq_target(struct drm_device *drm, void *data,
 /* vflipq_caso.c */
 bool vflipq_fb_is_cross_adapter(const struct drm_framebuffer *fb);
 bool vflipq_fb_owned_by(struct drm_framebuffer *fb, struct drm_file *file);
-struct drm_framebuffer *vflipq_fb_create(struct drm_device *drm,
-					 struct drm_file *file,
-					 const struct drm_mode_fb_cmd2 *cmd);
+/* vflipq_fb_create(): declared in vflipq_compat.h (its prototype is 7.x's) */
 int vflipq_caso_check_scanout(struct vflipq_device *vdev,
 			      const struct drm_framebuffer *fb);
 int vflipq_caso_check_bandwidth(struct drm_device *drm,

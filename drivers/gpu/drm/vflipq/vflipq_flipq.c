@@ -537,8 +537,8 @@ int vflipq_flipq_init(struct vflipq_output *out)
 
 	vfq_init(&out->fq, &vflipq_fq_ops, out, out->vdev->config.flipq_depth,
 		 n);
-	hrtimer_init(&out->fq_imm_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-	out->fq_imm_timer.function = vflipq_fq_imm_fire;
+	vflipq_hrtimer_setup(&out->fq_imm_timer, vflipq_fq_imm_fire,
+			     CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	INIT_WORK(&out->fq_work, vflipq_fq_work);
 	atomic64_set(&out->frames_composed, 0);
 	return drmm_add_action_or_reset(drm, vflipq_flipq_release, out);
