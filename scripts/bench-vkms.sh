@@ -10,6 +10,9 @@
 #   make -C $KDIR M=build/<kver>/vkms CONFIG_DRM_VKMS=m modules
 # against the same test-kernel headers as vflipq.  Prints the path of
 # vkms.ko on stdout.  The sources are used unchanged.
+# The kernels built from source (scripts/source-kernel.sh: debug, 7.2, 7.3)
+# have vkms as a module of their own: that one is used as it is (7.2's vkms
+# is the newest, with configfs).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -17,6 +20,12 @@ series=${1:-${KERNEL:-6.12}}
 BUILD=${BUILD:-$VFLIPQ_TOP/build}
 eval "$("$VFLIPQ_TOP/scripts/kernel.sh" env "$series")"
 
+own=$KROOT/lib/modules/$KVER/kernel/drivers/gpu/drm/vkms/vkms.ko
+if [ -f "$own" ]; then
+	msg "vkms.ko of $KVER itself: $own"
+	echo "$own"
+	exit 0
+fi
 src=$("$VFLIPQ_TOP/scripts/linux-source.sh" 6.12)/drivers/gpu/drm/vkms
 [ -f "$src/vkms_drv.c" ] || die "no vkms sources in $src"
 out=$BUILD/$KVER/vkms
