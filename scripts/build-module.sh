@@ -8,7 +8,8 @@
 # incremental build keeps working), then runs
 #   make -C $KDIR M=build/<kver>/module W=1 modules
 # and fails on any compiler/modpost warning.  With --sparse the build runs with
-# C=2 (sparse on every file) and sparse warnings fail the build as well.
+# C=2 (sparse on every file, scripts/sparse.sh picks one the tree accepts)
+# and sparse warnings fail the build as well, as does a tree that rejects it.
 # KDIR may be given in the environment to build against another tree.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -60,7 +61,11 @@ echo "$manifest_new" >"$out/.vflipq-manifest"
 # --- build ------------------------------------------------------------------
 log=$out/build.log
 args=(-C "$KDIR" M="$out" W=1 modules)
-[ $sparse = 1 ] && args+=(C=2) && log=$out/sparse.log
+if [ $sparse = 1 ]; then
+	# A sparse the tree accepts (7.x: newer than bookworm's; scripts/sparse.sh).
+	args+=(C=2 CHECK="$("$VFLIPQ_TOP/scripts/sparse.sh" "$KDIR")")
+	log=$out/sparse.log
+fi
 jobs=$(nproc 2>/dev/null || echo 2)
 if [ $sparse = 1 ]; then msg "building vflipq for $KVER with sparse (C=2)"; else msg "building vflipq for $KVER"; fi
 set +e
@@ -72,7 +77,8 @@ set -e
 # Warnings: compiler ("file:line:col: warning:"), modpost ("WARNING: modpost:"),
 # sparse ("file:line:col: warning:/error:").
 pat='warning:'
-[ $sparse = 1 ] && pat='warning:|error:'
+# Kbuild only warns and goes on without sparse when the tree rejects it.
+[ $sparse = 1 ] && pat='warning:|error:|specified, but .* is not available or not up to date'
 if grep -Eiq "$pat" "$log"; then
 	# Drop the objects so that the next build recompiles (and re-reports)
 	# everything: a warning in a header would otherwise go silent.
