@@ -105,7 +105,10 @@ static void vflipq_master_drop(struct drm_device *drm, struct drm_file *file)
 /*
  * Dumb buffers are allocated the way cross-adapter buffers must be laid
  * out (rows a multiple of 128 bytes, height a multiple of 4), so any of
- * them can be shared with another adapter.
+ * them can be shared with another adapter.  Not through
+ * drm_gem_shmem_dumb_create(): since it sizes buffers with
+ * drm_mode_size_dumb() (7.x), it replaces the driver's pitch and size with
+ * its own.
  */
 static int vflipq_dumb_create(struct drm_file *file, struct drm_device *drm,
 			      struct drm_mode_create_dumb *args)
@@ -113,12 +116,22 @@ static int vflipq_dumb_create(struct drm_file *file, struct drm_device *drm,
 	u64 pitch = ALIGN(DIV_ROUND_UP((u64)args->width * args->bpp, 8),
 			  VFLIPQ_CASO_PITCH_ALIGN);
 	u64 size = PAGE_ALIGN(pitch * ALIGN((u64)args->height, 4));
+	struct drm_gem_shmem_object *shmem;
+	int ret;
 
 	if (pitch > U32_MAX || size > SZ_1G)
 		return -EINVAL;
+	shmem = drm_gem_shmem_create(drm, size);
+	if (IS_ERR(shmem))
+		return PTR_ERR(shmem);
+	/* The handle holds the object from now on. */
+	ret = drm_gem_handle_create(file, &shmem->base, &args->handle);
+	drm_gem_object_put(&shmem->base);
+	if (ret)
+		return ret;
 	args->pitch = pitch;
 	args->size = size;
-	return drm_gem_shmem_dumb_create(file, drm, args);
+	return 0;
 }
 
 static const struct drm_ioctl_desc vflipq_ioctls[] = {
