@@ -19,45 +19,8 @@
 #include <drm/drm_vblank.h>
 #include <drm/drm_writeback.h>
 
+#include "vflipq_blend.h"
 #include "vflipq_drv.h"
-
-static inline u32 mul16(u32 a, u32 b)
-{
-	return (a * b + 32767) / 65535;
-}
-
-static __always_inline void blend_px(struct vflipq_px *d,
-				     const struct vflipq_px *s,
-				     u32 pa, u16 mode)
-{
-	u32 a, r, g, b, inv;
-
-	switch (mode) {
-	case DRM_MODE_BLEND_PIXEL_NONE:
-		a = pa;
-		r = mul16(s->r, pa);
-		g = mul16(s->g, pa);
-		b = mul16(s->b, pa);
-		break;
-	case DRM_MODE_BLEND_COVERAGE:
-		a = mul16(s->a, pa);
-		r = mul16(s->r, a);
-		g = mul16(s->g, a);
-		b = mul16(s->b, a);
-		break;
-	default:
-		a = mul16(s->a, pa);
-		r = mul16(s->r, pa);
-		g = mul16(s->g, pa);
-		b = mul16(s->b, pa);
-		break;
-	}
-	inv = 0xffff - a;
-	/* Invalid premultiplied input (colour > alpha) saturates. */
-	d->r = min_t(u32, r + mul16(d->r, inv), 0xffff);
-	d->g = min_t(u32, g + mul16(d->g, inv), 0xffff);
-	d->b = min_t(u32, b + mul16(d->b, inv), 0xffff);
-}
 
 static void blend_row(struct vflipq_px *dst, const struct vflipq_px *src,
 		      unsigned int n, u32 pa, u16 mode)
@@ -68,15 +31,18 @@ static void blend_row(struct vflipq_px *dst, const struct vflipq_px *src,
 	switch (mode) {
 	case DRM_MODE_BLEND_PIXEL_NONE:
 		for (i = 0; i < n; i++)
-			blend_px(&dst[i], &src[i], pa, DRM_MODE_BLEND_PIXEL_NONE);
+			vflipq_blend_px(&dst[i], &src[i], pa,
+					DRM_MODE_BLEND_PIXEL_NONE);
 		break;
 	case DRM_MODE_BLEND_COVERAGE:
 		for (i = 0; i < n; i++)
-			blend_px(&dst[i], &src[i], pa, DRM_MODE_BLEND_COVERAGE);
+			vflipq_blend_px(&dst[i], &src[i], pa,
+					DRM_MODE_BLEND_COVERAGE);
 		break;
 	default:
 		for (i = 0; i < n; i++)
-			blend_px(&dst[i], &src[i], pa, DRM_MODE_BLEND_PREMULTI);
+			vflipq_blend_px(&dst[i], &src[i], pa,
+					DRM_MODE_BLEND_PREMULTI);
 		break;
 	}
 }
