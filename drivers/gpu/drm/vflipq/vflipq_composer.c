@@ -93,10 +93,13 @@ struct vflipq_layer {
 
 /*
  * What a plane scans out this frame: the image the flip queue latched if
- * there is one, else the committed state.
+ * there is one, else the committed state.  @snap: the flip-queue images at
+ * the vblank being composed (vflipq_crtc_state.frame_scanout), or NULL for
+ * the images of now.
  */
 static void layer_init(struct vflipq_output *out,
 		       const struct vflipq_plane_state *ps,
+		       struct vflipq_fq_buf *const *snap,
 		       struct vflipq_layer *l)
 {
 	const struct drm_plane_state *st = &ps->base.base;
@@ -106,7 +109,14 @@ static void layer_init(struct vflipq_output *out,
 
 	l->alpha = st->alpha;
 	l->blend = st->pixel_blend_mode;
-	buf = vflipq_flipq_scanout_get(out, vplane->fq_index);
+	if (!snap) {
+		buf = vflipq_flipq_scanout_get(out, vplane->fq_index);
+	} else {
+		buf = vplane->fq_index < VFQ_MAX_PLANES ?
+		      snap[vplane->fq_index] : NULL;
+		if (buf)
+			kref_get(&buf->ref);
+	}
 	l->buf = buf;
 	if (buf) {
 		vflipq_src_init(&l->src, buf->data, buf->fb->pitches,
@@ -152,7 +162,8 @@ static void compose_plane_row(struct vflipq_line_bufs *lb,
 }
 
 static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
-		   struct vflipq_wb_job *wb, u32 *crc)
+		   struct vflipq_fq_buf *const *snap, struct vflipq_wb_job *wb,
+		   u32 *crc)
 {
 	static const struct vflipq_px background = { .a = 0xffff };
 	struct vflipq_layer layers[VFLIPQ_MAX_OVERLAYS + 2];
@@ -171,7 +182,7 @@ static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 		return ret;
 
 	for (i = 0; i < n; i++)
-		layer_init(out, cs->active_planes[i], &layers[i]);
+		layer_init(out, cs->active_planes[i], snap, &layers[i]);
 	if (wb)
 		wb_row = wb->data[0].vaddr;
 
@@ -215,13 +226,17 @@ void vflipq_composer_worker(struct work_struct *work)
 	struct vflipq_output *out = crtc_to_output(crtc);
 	struct vflipq_wb_job *wb;
 	bool crc_pending, wb_pending, force;
+	struct vflipq_fq_buf *snap[VFQ_MAX_PLANES];
 	u64 frame_start, frame_end;
+	unsigned int i;
 	u32 crc = 0;
 	int ret;
 
 	spin_lock_irq(&out->composer_lock);
 	frame_start = cs->frame_start;
 	frame_end = cs->frame_end;
+	memcpy(snap, cs->frame_scanout, sizeof(snap));
+	memset(cs->frame_scanout, 0, sizeof(cs->frame_scanout));
 	crc_pending = cs->crc_pending;
 	force = cs->force_compose;
 	wb_pending = cs->wb_pending;
@@ -236,7 +251,15 @@ void vflipq_composer_worker(struct work_struct *work)
 	if (!crc_pending && !force)
 		return;
 
-	ret = compose(out, cs, wb_pending ? wb : NULL, &crc);
+	/*
+	 * A frame asked for by the vblank timer shows the flip-queue images
+	 * of that vblank, however late this worker runs.
+	 */
+	ret = compose(out, cs, crc_pending ? snap : NULL,
+		      wb_pending ? wb : NULL, &crc);
+	for (i = 0; i < ARRAY_SIZE(snap); i++)
+		if (snap[i])
+			vflipq_fq_buf_put(snap[i]);
 
 	if (wb_pending) {
 		drm_writeback_signal_completion(&out->wb, ret);
