@@ -189,7 +189,7 @@ def main():
     base = os.path.join(TOP, "build")
     os.makedirs(base, exist_ok=True)
     scratch = tempfile.mkdtemp(prefix="mutate.", dir=base)
-    log = os.path.join(base, "mutate.log")
+    log = os.path.join(base, "mutate-%s.log" % a.where)
     open(log, "w").close()
     print(f"[mutate] {len(sel)} mutants, scratch {scratch}, log {log}",
           flush=True)

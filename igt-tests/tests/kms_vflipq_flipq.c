@@ -231,12 +231,16 @@ static void test_batch_on_target(void)
 	igt_assert_eq_u64(ev.present_id, 8);
 	igt_assert_eq(ev.first_free, 8);
 
+	/*
+	 * The log's times are the grid's vblanks, the DRM core's too: exact,
+	 * but t0 comes from drmWaitVBlank, which reports microseconds.
+	 */
 	for (k = 0; k < 8; k++) {
 		uint64_t want = t0 + (k + 2) * period;
 		int64_t err = (int64_t)(log.e[k].timestamp_ns - want);
 
 		igt_assert_eq_u64(log.e[k].present_id, k + 1);
-		igt_assert_f(llabs(err) < 100000,
+		igt_assert_f(err >= 0 && err < 1000,
 			     "flip %d shown at %" PRIu64 ", vblank %" PRIu64
 			     " expected (%" PRId64 " ns off)\n", k + 1,
 			     (uint64_t)log.e[k].timestamp_ns, want, err);
