@@ -111,6 +111,16 @@ bool vfq_pipe_on_origin(struct vfq_dev *dev, int pipe,
 	int ret;
 
 	vfq_req_pipe_on(req, dev, pipe, mode, fb, &blob);
+	/*
+	 * A refusal before the commit bounds the enable too: the commit
+	 * worker may enable the CRTC before the first poll after it.
+	 */
+	{
+		uint64_t r0 = vfq_now_ns();
+
+		if (drmCrtcGetSequence(dev->fd, crtc_id, seq, ns))
+			refused = r0;
+	}
 	ret = vfq_req_commit(dev->fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET |
 			     DRM_MODE_ATOMIC_NONBLOCK, NULL);
 	igt_assert_f(ret == 0, "modeset of CRTC %d failed: %s\n", pipe,

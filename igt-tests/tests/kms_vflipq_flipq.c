@@ -362,6 +362,7 @@ static void test_on_screen(void)
 {
 	uint32_t ids[4] = { fbs[0].fb_id, fbs[1].fb_id, fbs[2].fb_id,
 			    fbs[3].fb_id };
+	int attempts = getenv("VFLIPQ_DEBUG_KERNEL") ? 5 : 3;
 	struct vfq_screen scr;
 	bool decided = false;
 	int attempt;
@@ -369,10 +370,10 @@ static void test_on_screen(void)
 	/*
 	 * A frame whose composition a flip overtook gets no CRC (driver.rst),
 	 * and a slow poll misses the grid's origin: then that attempt decides
-	 * nothing and is repeated, at most 3 times.
+	 * nothing and is repeated, at most 3 times (5 on the debug kernel).
 	 */
 	pipe_up();	/* for the period */
-	for (attempt = 0; attempt < 3 && !decided; attempt++) {
+	for (attempt = 0; attempt < attempts && !decided; attempt++) {
 		uint64_t origin, origin_ns;
 
 		vfq_dev_reset(&dev);
@@ -389,6 +390,14 @@ static void test_on_screen(void)
 			igt_info("attempt %d: a deciding frame had no CRC\n",
 				 attempt);
 	}
+	/*
+	 * The KASAN kernel's composer lags by more than a period, so most
+	 * frames before a flip get no CRC there: nothing to decide is a skip
+	 * there (every frame that was decided was checked exactly), a failure
+	 * on the production kernel.
+	 */
+	if (!decided && getenv("VFLIPQ_DEBUG_KERNEL"))
+		igt_skip("debug kernel: no attempt saw every deciding frame\n");
 	igt_assert_f(decided, "no attempt saw every deciding frame\n");
 }
 
