@@ -349,8 +349,6 @@ void vfq_screen_stop(struct vfq_screen *s);
 bool vfq_pipe_on_origin(struct vfq_dev *dev, int pipe,
 			const drmModeModeInfo *mode, uint32_t fb,
 			uint64_t period, uint64_t *seq, uint64_t *ns);
-/* Frame duration (ns) of the CRTC's current mode, as the DRM core has it. */
-uint64_t vfq_vblank_period(int fd, uint32_t crtc_id);
 /* The CRTC's last vblank: DRM counter and CLOCK_MONOTONIC time. */
 void vfq_vblank_grid(int fd, uint32_t crtc_id, uint64_t *seq, uint64_t *ns);
 

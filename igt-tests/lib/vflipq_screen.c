@@ -151,16 +151,3 @@ bool vfq_pipe_on_origin(struct vfq_dev *dev, int pipe,
 	}
 	return true;
 }
-
-uint64_t vfq_vblank_period(int fd, uint32_t crtc_id)
-{
-	drmModeCrtc *c = drmModeGetCrtc(fd, crtc_id);
-	uint64_t period;
-
-	igt_assert(c && c->mode_valid && c->mode.clock);
-	/* the DRM core's integer frame duration, as the engine uses */
-	period = (uint64_t)c->mode.htotal * c->mode.vtotal * 1000000 /
-		 c->mode.clock;
-	drmModeFreeCrtc(c);
-	return period;
-}

@@ -362,7 +362,7 @@ static void test_on_screen(void)
 {
 	uint32_t ids[4] = { fbs[0].fb_id, fbs[1].fb_id, fbs[2].fb_id,
 			    fbs[3].fb_id };
-	int attempts = getenv("VFLIPQ_DEBUG_KERNEL") ? 5 : 3;
+	int attempts = 6;
 	struct vfq_screen scr;
 	bool decided = false;
 	int attempt;
@@ -370,7 +370,9 @@ static void test_on_screen(void)
 	/*
 	 * A frame whose composition a flip overtook gets no CRC (driver.rst),
 	 * and a slow poll misses the grid's origin: then that attempt decides
-	 * nothing and is repeated, at most 3 times (5 on the debug kernel).
+	 * nothing and is repeated, at most 6 times (measured: 1 to 3 attempts
+	 * with other VMs running on the 2-core host; none decided on the
+	 * KASAN kernel, whose composer lags by more than a period).
 	 */
 	pipe_up();	/* for the period */
 	for (attempt = 0; attempt < attempts && !decided; attempt++) {
