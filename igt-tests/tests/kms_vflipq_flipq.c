@@ -268,7 +268,7 @@ static void test_batch_on_target(void)
  * name that same vblank of the DRM vblank counter.
  */
 #define OS_FLIPS 6
-#define OS_FRAMES 16
+#define OS_FRAMES 18
 
 struct os_flip {
 	int vblank;		/* relative to the reference vblank */
@@ -284,8 +284,8 @@ static bool on_screen_once(struct vfq_screen *scr, uint64_t id,
 			   uint64_t origin_seq)
 {
 	struct os_flip f[OS_FLIPS] = {
-		{ 4, 0, 0 }, { 6, 0, 0 }, { 7, 1000, 0 },
-		{ 9, -1, 0 }, { 10, 1, 0 }, { 12, 0, 0 },
+		{ 6, 0, 0 }, { 8, 0, 0 }, { 9, 1000, 0 },
+		{ 11, -1, 0 }, { 12, 1, 0 }, { 14, 0, 0 },
 	};
 	struct drm_vflipq_event_flipq ev;
 	int marker[OS_FRAMES], expect[OS_FRAMES];
@@ -307,8 +307,13 @@ static bool on_screen_once(struct vfq_screen *scr, uint64_t id,
 					target, VFLIPQ_FLIP_ON_NEXT_VSYNC,
 					NULL), 0);
 	}
-	igt_assert_f(vfq_now_ns() < ts0 + 3 * period,
-		     "submission took past the first target's vblank\n");
+	if (vfq_now_ns() >= ts0 + 5 * period) {
+		/* the test process itself was late: nothing to decide */
+		igt_info("submission took past the first target's vblank\n");
+		fq_wait_event(2000, &ev);
+		fq_log_put(&log);
+		return false;
+	}
 
 	for (v = 0; v < OS_FRAMES; v++) {
 		expect[v] = 0;
