@@ -14,6 +14,9 @@
 #                         likewise (experimental); built once with gcc-12
 #   make KERNEL=debug ... module/vm-check/demo/vm-cmd on the debug kernel
 #   make fuzz ITER=N SEED=S  the ioctl fuzzer in the VM (userspace/fuzz)
+#   make mutate           mutation check: every mutant of tests/mutants.txt
+#                         must turn its tests red (host ones also run in
+#                         "make check"; MUTANTS='glob ...' selects)
 #   make sparse | checkpatch | clean | help
 #
 # Kernels, .debs and the linux-source tree are cached in $(VFLIPQ_CACHE)
@@ -41,7 +44,8 @@ IGT_DIR := igt-tests
 USER_DIR := userspace
 
 .PHONY: all deps kernel module igt userspace sparse checkpatch host-tests \
-	check vm-check demo bench vm-cmd clean distclean help debug-kernel check-debug
+	check vm-check demo bench vm-cmd clean distclean help debug-kernel check-debug \
+	mutate mutate-host
 
 all: module igt userspace
 
@@ -75,8 +79,18 @@ host-tests: deps
 	@BUILD=$(BUILD) $(S)/host-tests.sh
 
 # Host unit tests + the VM run; the last line is "N passed, M failed, K skipped".
-check: all
+check: all mutate-host
 	@BUILD=$(BUILD) $(S)/check.sh $(KERNEL)
+
+# Mutation check (scripts/mutate.py, tests/mutants.txt): host mutants take a
+# few seconds each; VM mutants one VM boot each (about a minute on an idle
+# machine, plus the wait for the VM lock).
+MUTANTS ?=
+mutate: deps kernel
+	@python3 $(S)/mutate.py --where all $(MUTANTS)
+
+mutate-host: deps
+	@python3 $(S)/mutate.py --where host $(MUTANTS)
 
 # Only the VM part (assumes "make all" was done).
 vm-check: kernel

@@ -306,6 +306,52 @@ void vfq_crc_stop(struct vfq_crc *crc);
 /* Current vblank count of a CRTC (drmCrtcGetSequence). */
 uint64_t vfq_crtc_sequence(int fd, uint32_t crtc_id);
 
+/*
+ * The on-screen oracle (vflipq_screen.c): each image a test shows is a
+ * marker with a distinct CRC; the CRC per vblank (frame counter of the
+ * debugfs CRC interface = DRM vblank counter) says which marker the
+ * display showed at that vblank, independently of the flip queue's log.
+ */
+#define VFQ_SCREEN_MAX_MARKERS 8
+#define VFQ_SCREEN_NO_CRC (-1)	/* no CRC for that frame (see driver.rst) */
+#define VFQ_SCREEN_UNKNOWN (-2)	/* a CRC that is no marker */
+struct vfq_screen {
+	struct vfq_crc crc;
+	int fd;
+	uint32_t crtc_id;
+	int n;
+	uint32_t crc_of[VFQ_SCREEN_MAX_MARKERS];
+};
+
+/*
+ * Start CRC capture on @pipe (on, with a @w x @h mode)
+ * and learn the CRC of the @n framebuffers by showing each with a plain
+ * SETPLANE; asserts they differ.  @fb_ids[0] is on screen afterwards.
+ */
+void vfq_screen_learn(struct vfq_screen *s, struct vfq_dev *dev, int pipe,
+		      const uint32_t *fb_ids, int n, int w, int h);
+/* Marker index of @crc, or VFQ_SCREEN_UNKNOWN. */
+int vfq_screen_marker(const struct vfq_screen *s, uint32_t crc);
+/*
+ * Marker shown at vblanks @first .. @first + @count - 1 into @marker[]
+ * (VFQ_SCREEN_NO_CRC where the CRC interface reported none); asserts every
+ * CRC reported is a marker.  Returns once frame @first + @count - 1 is in.
+ */
+void vfq_screen_record(struct vfq_screen *s, uint64_t first, int count,
+		       int *marker);
+void vfq_screen_stop(struct vfq_screen *s);
+/*
+ * Nonblocking mode set of @pipe (off before) to @mode with @fb, done on
+ * return.  *@seq, *@ns: DRM vblank counter and time of the grid's origin,
+ * the mode set's CRTC enable; false when the polling that finds it was too
+ * slow to tell it from the next vblank (then they are a later vblank).
+ */
+bool vfq_pipe_on_origin(struct vfq_dev *dev, int pipe,
+			const drmModeModeInfo *mode, uint32_t fb,
+			uint64_t period, uint64_t *seq, uint64_t *ns);
+/* The CRTC's last vblank: DRM counter and CLOCK_MONOTONIC time. */
+void vfq_vblank_grid(int fd, uint32_t crtc_id, uint64_t *seq, uint64_t *ns);
+
 /* Formats listed in WRITEBACK_PIXEL_FORMATS; count. */
 int vfq_wb_formats(struct vfq_dev *dev, int pipe, uint32_t *formats,
 		   int max);

@@ -231,12 +231,16 @@ static void test_batch_on_target(void)
 	igt_assert_eq_u64(ev.present_id, 8);
 	igt_assert_eq(ev.first_free, 8);
 
+	/*
+	 * The log's times are the grid's vblanks, the DRM core's too: exact,
+	 * but t0 comes from drmWaitVBlank, which reports microseconds.
+	 */
 	for (k = 0; k < 8; k++) {
 		uint64_t want = t0 + (k + 2) * period;
 		int64_t err = (int64_t)(log.e[k].timestamp_ns - want);
 
 		igt_assert_eq_u64(log.e[k].present_id, k + 1);
-		igt_assert_f(llabs(err) < 100000,
+		igt_assert_f(err >= 0 && err < 1000,
 			     "flip %d shown at %" PRIu64 ", vblank %" PRIu64
 			     " expected (%" PRId64 " ns off)\n", k + 1,
 			     (uint64_t)log.e[k].timestamp_ns, want, err);
@@ -253,6 +257,155 @@ static void test_batch_on_target(void)
 	igt_assert_eq_u64(c1.flips_shown - c0.flips_shown, 8);
 	igt_assert_eq_u64(c1.flipq_events - c0.flipq_events, 1);
 	fq_log_put(&log);
+}
+
+/*
+ * What reached the screen, judged by the CRC of every vblank (the on-screen
+ * oracle, outside the flip-queue bookkeeping): six flips with targets half a
+ * period before, exactly on and 1 us after a vblank, and 1 ns before and
+ * after one, each show on the first vblank at or after their target, not
+ * one earlier or later; the log, the event's timestamp and its sequence
+ * name that same vblank of the DRM vblank counter.
+ */
+#define OS_FLIPS 6
+#define OS_FRAMES 18
+
+struct os_flip {
+	int vblank;		/* relative to the reference vblank */
+	int64_t offset;		/* target - that vblank's time, ns */
+	int shown;		/* first vblank at or after the target */
+};
+
+/*
+ * One attempt, PresentIds from @id; the grid's origin (the mode set) was
+ * DRM vblank @origin_seq.  False when a frame that decides had no CRC.
+ */
+static bool on_screen_once(struct vfq_screen *scr, uint64_t id,
+			   uint64_t origin_seq)
+{
+	struct os_flip f[OS_FLIPS] = {
+		{ 6, 0, 0 }, { 8, 0, 0 }, { 9, 1000, 0 },
+		{ 11, -1, 0 }, { 12, 1, 0 }, { 14, 0, 0 },
+	};
+	struct drm_vflipq_event_flipq ev;
+	int marker[OS_FRAMES], expect[OS_FRAMES];
+	uint64_t seq0, ts0, now;
+	struct fq_log log;
+	bool decided = true;
+	int k, v;
+
+	f[0].offset = -(int64_t)period / 2;
+	fq_log_set(primary(), 16, &log);
+	fq_irq_target(primary(), id + OS_FLIPS - 1);
+	vfq_vblank_grid(dev.fd, crtc(), &seq0, &ts0);
+	for (k = 0; k < OS_FLIPS; k++) {
+		uint64_t target = ts0 + f[k].vblank * period + f[k].offset;
+
+		f[k].shown = f[k].vblank + (f[k].offset > 0);
+		/* markers 1, 2, 3, 1, 2, 3 over marker 0 */
+		igt_assert_eq(fq_submit(primary(), fbs[1 + k % 3].fb_id, id + k,
+					target, VFLIPQ_FLIP_ON_NEXT_VSYNC,
+					NULL), 0);
+	}
+	if (vfq_now_ns() >= ts0 + 5 * period) {
+		/* the test process itself was late: nothing to decide */
+		igt_info("submission took past the first target's vblank\n");
+		fq_wait_event(2000, &ev);
+		fq_log_put(&log);
+		return false;
+	}
+
+	for (v = 0; v < OS_FRAMES; v++) {
+		expect[v] = 0;
+		for (k = 0; k < OS_FLIPS; k++)
+			if (f[k].shown <= v)
+				expect[v] = 1 + k % 3;
+	}
+	vfq_screen_record(scr, seq0, OS_FRAMES, marker);
+	for (v = 1; v < OS_FRAMES; v++) {
+		if (marker[v] == VFQ_SCREEN_NO_CRC)
+			continue;
+		igt_assert_f(marker[v] == expect[v],
+			     "vblank %" PRIu64 " (+%d) showed marker %d, "
+			     "expected %d\n", seq0 + v, v, marker[v],
+			     expect[v]);
+	}
+	/* Exact only if the frames on both sides of every change are known. */
+	for (k = 0; k < OS_FLIPS; k++)
+		if (marker[f[k].shown] == VFQ_SCREEN_NO_CRC ||
+		    marker[f[k].shown - 1] == VFQ_SCREEN_NO_CRC)
+			decided = false;
+
+	igt_assert(fq_wait_event(2000, &ev));
+	now = vfq_now_ns();
+	igt_assert_f(ev.timestamp_ns <= now,
+		     "event from the future: %" PRIu64 " > now %" PRIu64 "\n",
+		     (uint64_t)ev.timestamp_ns, now);
+	igt_assert_eq_u64(ev.present_id, id + OS_FLIPS - 1);
+	igt_assert_eq_u64(ev.timestamp_ns,
+			  ts0 + f[OS_FLIPS - 1].shown * period);
+	/*
+	 * The event's sequence counts the grid's vblanks from the mode set
+	 * (flip-queue.rst): the DRM vblank counter of that vblank minus the
+	 * counter at the mode set.
+	 */
+	igt_assert_eq_u64(ev.sequence,
+			  seq0 + f[OS_FLIPS - 1].shown - origin_seq);
+	for (k = 0; k < OS_FLIPS; k++) {
+		igt_assert_eq_u64(log.e[k].present_id, id + k);
+		igt_assert_eq_u64(log.e[k].timestamp_ns,
+				  ts0 + f[k].shown * period);
+	}
+	/* The DRM vblank counter agrees on that vblank's time. */
+	vfq_vblank_grid(dev.fd, crtc(), &seq0, &now);
+	igt_assert_eq_u64((now - ts0) % period, 0);
+	fq_log_put(&log);
+	return decided;
+}
+
+static void test_on_screen(void)
+{
+	uint32_t ids[4] = { fbs[0].fb_id, fbs[1].fb_id, fbs[2].fb_id,
+			    fbs[3].fb_id };
+	int attempts = 6;
+	struct vfq_screen scr;
+	bool decided = false;
+	int attempt;
+
+	/*
+	 * A frame whose composition a flip overtook gets no CRC (driver.rst),
+	 * and a slow poll misses the grid's origin: then that attempt decides
+	 * nothing and is repeated, at most 6 times (measured: 1 to 3 attempts
+	 * with other VMs running on the 2-core host; none decided on the
+	 * KASAN kernel, whose composer lags by more than a period).
+	 */
+	pipe_up();	/* for the period */
+	for (attempt = 0; attempt < attempts && !decided; attempt++) {
+		uint64_t origin, origin_ns;
+
+		vfq_dev_reset(&dev);
+		if (!vfq_pipe_on_origin(&dev, 0, &mode, fbs[0].fb_id, period,
+					&origin, &origin_ns)) {
+			igt_info("attempt %d: grid origin not caught\n",
+				 attempt);
+			continue;
+		}
+		vfq_screen_learn(&scr, &dev, 0, ids, 4, W, H);
+		decided = on_screen_once(&scr, 1 + attempt * OS_FLIPS, origin);
+		vfq_screen_stop(&scr);
+		if (!decided)
+			igt_info("attempt %d: a deciding frame had no CRC\n",
+				 attempt);
+	}
+	/*
+	 * The KASAN kernel's composer lags by more than a period, so most
+	 * frames before a flip get no CRC there: nothing to decide is a skip
+	 * there (every frame that was decided was checked exactly), a failure
+	 * on the production kernel.
+	 */
+	if (!decided && getenv("VFLIPQ_DEBUG_KERNEL"))
+		igt_skip("debug kernel: no attempt saw every deciding frame\n");
+	igt_assert_f(decided, "no attempt saw every deciding frame\n");
 }
 
 /* Several flips due at once: the newest shows, the others are cancelled. */
@@ -1222,6 +1375,10 @@ igt_main
 	igt_describe("Eight flips one period apart land on consecutive vblanks");
 	igt_subtest("batch-on-target")
 		test_batch_on_target();
+	igt_describe("The CRC of every vblank shows each queued flip on the "
+		     "first vblank at or after its target; event and log agree");
+	igt_subtest("on-screen")
+		test_on_screen();
 	igt_describe("Flips due together: the newest shows, older ones cancelled");
 	igt_subtest("expiry-collapse")
 		test_expiry_collapse();

@@ -10,22 +10,21 @@
 
 extern int unit_failed_checks;
 
+/* The first UNIT_MAX_REPORTS failed checks are printed, all are counted. */
+#define UNIT_MAX_REPORTS 50
+
 #define CHECK(cond) do {						\
-	if (!(cond)) {							\
+	if (!(cond) && unit_failed_checks++ < UNIT_MAX_REPORTS)		\
 		fprintf(stderr, "  %s:%d: check failed: %s\n",		\
 			__FILE__, __LINE__, #cond);			\
-		unit_failed_checks++;					\
-	}								\
 } while (0)
 
 #define CHECK_EQ(a, b) do {						\
 	unsigned long long _a = (unsigned long long)(a);		\
 	unsigned long long _b = (unsigned long long)(b);		\
-	if (_a != _b) {							\
+	if (_a != _b && unit_failed_checks++ < UNIT_MAX_REPORTS)	\
 		fprintf(stderr, "  %s:%d: %s == %s failed: %llu != %llu\n", \
 			__FILE__, __LINE__, #a, #b, _a, _b);		\
-		unit_failed_checks++;					\
-	}								\
 } while (0)
 
 struct unit_test {

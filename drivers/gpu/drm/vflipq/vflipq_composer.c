@@ -19,45 +19,8 @@
 #include <drm/drm_vblank.h>
 #include <drm/drm_writeback.h>
 
+#include "vflipq_blend.h"
 #include "vflipq_drv.h"
-
-static inline u32 mul16(u32 a, u32 b)
-{
-	return (a * b + 32767) / 65535;
-}
-
-static __always_inline void blend_px(struct vflipq_px *d,
-				     const struct vflipq_px *s,
-				     u32 pa, u16 mode)
-{
-	u32 a, r, g, b, inv;
-
-	switch (mode) {
-	case DRM_MODE_BLEND_PIXEL_NONE:
-		a = pa;
-		r = mul16(s->r, pa);
-		g = mul16(s->g, pa);
-		b = mul16(s->b, pa);
-		break;
-	case DRM_MODE_BLEND_COVERAGE:
-		a = mul16(s->a, pa);
-		r = mul16(s->r, a);
-		g = mul16(s->g, a);
-		b = mul16(s->b, a);
-		break;
-	default:
-		a = mul16(s->a, pa);
-		r = mul16(s->r, pa);
-		g = mul16(s->g, pa);
-		b = mul16(s->b, pa);
-		break;
-	}
-	inv = 0xffff - a;
-	/* Invalid premultiplied input (colour > alpha) saturates. */
-	d->r = min_t(u32, r + mul16(d->r, inv), 0xffff);
-	d->g = min_t(u32, g + mul16(d->g, inv), 0xffff);
-	d->b = min_t(u32, b + mul16(d->b, inv), 0xffff);
-}
 
 static void blend_row(struct vflipq_px *dst, const struct vflipq_px *src,
 		      unsigned int n, u32 pa, u16 mode)
@@ -68,15 +31,18 @@ static void blend_row(struct vflipq_px *dst, const struct vflipq_px *src,
 	switch (mode) {
 	case DRM_MODE_BLEND_PIXEL_NONE:
 		for (i = 0; i < n; i++)
-			blend_px(&dst[i], &src[i], pa, DRM_MODE_BLEND_PIXEL_NONE);
+			vflipq_blend_px(&dst[i], &src[i], pa,
+					DRM_MODE_BLEND_PIXEL_NONE);
 		break;
 	case DRM_MODE_BLEND_COVERAGE:
 		for (i = 0; i < n; i++)
-			blend_px(&dst[i], &src[i], pa, DRM_MODE_BLEND_COVERAGE);
+			vflipq_blend_px(&dst[i], &src[i], pa,
+					DRM_MODE_BLEND_COVERAGE);
 		break;
 	default:
 		for (i = 0; i < n; i++)
-			blend_px(&dst[i], &src[i], pa, DRM_MODE_BLEND_PREMULTI);
+			vflipq_blend_px(&dst[i], &src[i], pa,
+					DRM_MODE_BLEND_PREMULTI);
 		break;
 	}
 }
@@ -127,10 +93,13 @@ struct vflipq_layer {
 
 /*
  * What a plane scans out this frame: the image the flip queue latched if
- * there is one, else the committed state.
+ * there is one, else the committed state.  @snap: the flip-queue images at
+ * the vblank being composed (vflipq_crtc_state.frame_scanout), or NULL for
+ * the images of now.
  */
 static void layer_init(struct vflipq_output *out,
 		       const struct vflipq_plane_state *ps,
+		       struct vflipq_fq_buf *const *snap,
 		       struct vflipq_layer *l)
 {
 	const struct drm_plane_state *st = &ps->base.base;
@@ -140,7 +109,14 @@ static void layer_init(struct vflipq_output *out,
 
 	l->alpha = st->alpha;
 	l->blend = st->pixel_blend_mode;
-	buf = vflipq_flipq_scanout_get(out, vplane->fq_index);
+	if (!snap) {
+		buf = vflipq_flipq_scanout_get(out, vplane->fq_index);
+	} else {
+		buf = vplane->fq_index < VFQ_MAX_PLANES ?
+		      snap[vplane->fq_index] : NULL;
+		if (buf)
+			kref_get(&buf->ref);
+	}
 	l->buf = buf;
 	if (buf) {
 		vflipq_src_init(&l->src, buf->data, buf->fb->pitches,
@@ -186,7 +162,8 @@ static void compose_plane_row(struct vflipq_line_bufs *lb,
 }
 
 static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
-		   struct vflipq_wb_job *wb, u32 *crc)
+		   struct vflipq_fq_buf *const *snap, struct vflipq_wb_job *wb,
+		   u32 *crc)
 {
 	static const struct vflipq_px background = { .a = 0xffff };
 	struct vflipq_layer layers[VFLIPQ_MAX_OVERLAYS + 2];
@@ -205,7 +182,7 @@ static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 		return ret;
 
 	for (i = 0; i < n; i++)
-		layer_init(out, cs->active_planes[i], &layers[i]);
+		layer_init(out, cs->active_planes[i], snap, &layers[i]);
 	if (wb)
 		wb_row = wb->data[0].vaddr;
 
@@ -249,13 +226,17 @@ void vflipq_composer_worker(struct work_struct *work)
 	struct vflipq_output *out = crtc_to_output(crtc);
 	struct vflipq_wb_job *wb;
 	bool crc_pending, wb_pending, force;
+	struct vflipq_fq_buf *snap[VFQ_MAX_PLANES];
 	u64 frame_start, frame_end;
+	unsigned int i;
 	u32 crc = 0;
 	int ret;
 
 	spin_lock_irq(&out->composer_lock);
 	frame_start = cs->frame_start;
 	frame_end = cs->frame_end;
+	memcpy(snap, cs->frame_scanout, sizeof(snap));
+	memset(cs->frame_scanout, 0, sizeof(cs->frame_scanout));
 	crc_pending = cs->crc_pending;
 	force = cs->force_compose;
 	wb_pending = cs->wb_pending;
@@ -270,7 +251,15 @@ void vflipq_composer_worker(struct work_struct *work)
 	if (!crc_pending && !force)
 		return;
 
-	ret = compose(out, cs, wb_pending ? wb : NULL, &crc);
+	/*
+	 * A frame asked for by the vblank timer shows the flip-queue images
+	 * of that vblank, however late this worker runs.
+	 */
+	ret = compose(out, cs, crc_pending ? snap : NULL,
+		      wb_pending ? wb : NULL, &crc);
+	for (i = 0; i < ARRAY_SIZE(snap); i++)
+		if (snap[i])
+			vflipq_fq_buf_put(snap[i]);
 
 	if (wb_pending) {
 		drm_writeback_signal_completion(&out->wb, ret);

@@ -37,6 +37,7 @@ static ktime_t vflipq_grid_floor(const struct vflipq_output *out, ktime_t t)
 /* Whether the engine has work; under engine_lock. */
 static bool vflipq_engine_needed(struct vflipq_output *out)
 {
+	lockdep_assert_held(&out->engine_lock);
 	return out->active && (out->vblank_wanted || out->composer_users ||
 			       vflipq_flipq_needed(out));
 }
@@ -50,6 +51,7 @@ void vflipq_engine_kick_locked(struct vflipq_output *out)
 {
 	ktime_t next;
 
+	lockdep_assert_held(&out->engine_lock);
 	if (out->engine_running || !vflipq_engine_needed(out))
 		return;
 	next = vflipq_grid_floor(out, ktime_get());
@@ -80,7 +82,7 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 	struct vflipq_crtc_state *state;
 	bool fence_cookie, composer, vblank, fq_work = false;
 	ktime_t now_vblank;
-	u64 overrun, k;
+	u64 overrun, k, gen;
 
 	spin_lock(&out->engine_lock);
 	if (!vflipq_engine_needed(out)) {
@@ -133,14 +135,43 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 
 	if (state && composer) {
 		u64 frame = drm_crtc_accurate_vblank_count(crtc);
+		struct vflipq_fq_buf *snap[VFQ_MAX_PLANES];
+		unsigned int i;
+
+		/*
+		 * The images of this vblank, for the composition however late
+		 * it runs: taken when the frames it covers start over, i.e.
+		 * unless the pending ones show the same images.
+		 */
+		spin_lock(&out->engine_lock);
+		gen = out->scanout_gen;
+		for (i = 0; i < VFQ_MAX_PLANES; i++) {
+			snap[i] = out->scanout[i];
+			if (snap[i])
+				kref_get(&snap[i]->ref);
+		}
+		spin_unlock(&out->engine_lock);
 
 		spin_lock(&out->composer_lock);
-		/* Keep the oldest frame the pending composition covers. */
-		if (!state->crc_pending)
+		/*
+		 * Keep the oldest frame the pending composition covers, unless
+		 * a queued flip changed the image since: the earlier frames
+		 * showed an image nobody will compose, they get no CRC.
+		 */
+		if (!state->crc_pending || state->frame_gen != gen) {
 			state->frame_start = frame;
+			for (i = 0; i < VFQ_MAX_PLANES; i++)
+				swap(snap[i], state->frame_scanout[i]);
+		}
 		state->frame_end = frame;
+		state->frame_gen = gen;
 		state->crc_pending = true;
 		spin_unlock(&out->composer_lock);
+
+		/* The last references go to a worker (vflipq_fq_buf_put()). */
+		for (i = 0; i < VFQ_MAX_PLANES; i++)
+			if (snap[i])
+				vflipq_fq_buf_put(snap[i]);
 
 		queue_work(out->composer_wq, &state->composer_work);
 	}
@@ -211,9 +242,13 @@ static void vflipq_crtc_destroy_state(struct drm_crtc *crtc,
 				      struct drm_crtc_state *base)
 {
 	struct vflipq_crtc_state *state = to_vflipq_crtc_state(base);
+	unsigned int i;
 
 	__drm_atomic_helper_crtc_destroy_state(base);
 	WARN_ON(work_pending(&state->composer_work));
+	for (i = 0; i < VFQ_MAX_PLANES; i++)
+		if (state->frame_scanout[i])
+			vflipq_fq_buf_put(state->frame_scanout[i]);
 	kfree(state->active_planes);
 	kfree(state);
 }

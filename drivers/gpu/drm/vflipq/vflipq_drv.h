@@ -164,9 +164,12 @@ struct vflipq_wb_job {
  * @wb_pending: @active_writeback waits for a composition
  * @frame_start: first vblank count covered by the pending composition
  * @frame_end: last vblank count covered by the pending composition
+ * @frame_gen: &vflipq_output.scanout_gen at the vblank @frame_end
+ * @frame_scanout: the flip-queue images at the vblank @frame_end
+ *	(references), what the pending composition shows however late it runs
  *
  * @active_writeback, @crc_pending, @force_compose, @wb_pending,
- * @frame_start and @frame_end are protected by
+ * @frame_start, @frame_end, @frame_gen and @frame_scanout are protected by
  * &vflipq_output.composer_lock.
  */
 struct vflipq_crtc_state {
@@ -182,6 +185,8 @@ struct vflipq_crtc_state {
 	bool wb_pending;
 	u64 frame_start;
 	u64 frame_end;
+	u64 frame_gen;
+	struct vflipq_fq_buf *frame_scanout[VFQ_MAX_PLANES];
 };
 
 /**
@@ -225,6 +230,8 @@ struct vflipq_crtc_state {
  * @fq_planes: flip-queue index to plane (immutable)
  * @scanout: image the flip queue put on each plane; overrides the plane
  *	state for the composer (under @engine_lock)
+ * @scanout_gen: counts the changes of @scanout (under @engine_lock): the
+ *	frames of one pending composition all show the same images
  * @sync: shown flips whose plane state is not updated yet (@engine_lock)
  * @fq_events: interrupts not yet delivered (under @engine_lock)
  * @fq_nevents: entries in @fq_events
@@ -285,6 +292,7 @@ struct vflipq_output {
 	struct hrtimer fq_imm_timer;
 	struct drm_plane *fq_planes[VFQ_MAX_PLANES];
 	struct vflipq_fq_buf *scanout[VFQ_MAX_PLANES];
+	u64 scanout_gen;
 	struct vflipq_fq_buf *sync[VFQ_MAX_PLANES];
 	struct vflipq_fq_event fq_events[VFLIPQ_FQ_EVENTS];
 	unsigned int fq_nevents;

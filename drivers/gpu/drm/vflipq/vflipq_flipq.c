@@ -79,6 +79,7 @@ static void fq_show(void *ctx, unsigned int pi, void *b, u64 present_id,
 	struct vflipq_output *out = ctx;
 	struct vflipq_fq_buf *buf = b;
 
+	lockdep_assert_held(&out->engine_lock);
 	trace_vflipq_flip_show(out->crtc.base.id, out->fq_planes[pi]->base.id,
 			       present_id, ts, seq);
 	if (vflipq_fb_is_cross_adapter(buf->fb))
@@ -87,6 +88,7 @@ static void fq_show(void *ctx, unsigned int pi, void *b, u64 present_id,
 	if (out->scanout[pi])
 		vflipq_fq_buf_put(out->scanout[pi]);
 	out->scanout[pi] = buf;
+	out->scanout_gen++;
 
 	kref_get(&buf->ref);
 	if (out->sync[pi])
@@ -105,6 +107,7 @@ static void fq_event(void *ctx, unsigned int pi, u64 seq, u64 ts,
 	struct vflipq_output *out = ctx;
 	struct vflipq_fq_event *e;
 
+	lockdep_assert_held(&out->engine_lock);
 	if (out->fq_nevents == VFLIPQ_FQ_EVENTS) {
 		out->fq_events_dropped++;
 		return;
@@ -150,6 +153,7 @@ u64 vflipq_flipq_snap_period(struct vflipq_output *out, u64 duration_ns)
 	const struct drm_display_mode *m = &out->mode;
 	u64 line_x_clock, vtotal;
 
+	lockdep_assert_held(&out->engine_lock);
 	if (duration_ns < VFLIPQ_MIN_PERIOD_NS ||
 	    duration_ns > VFLIPQ_MAX_PERIOD_NS || !m->crtc_clock ||
 	    !m->crtc_htotal)
@@ -227,6 +231,7 @@ bool vflipq_flipq_tick(struct vflipq_output *out, ktime_t vblank_ts)
 {
 	u64 ts = ktime_to_ns(vblank_ts);
 
+	lockdep_assert_held(&out->engine_lock);
 	if (out->fq.depth <= 1)
 		return false;
 	vfq_vblank(&out->fq, ts, grid_seq(out, ts));
@@ -238,14 +243,17 @@ bool vflipq_flipq_tick(struct vflipq_output *out, ktime_t vblank_ts)
 /* Whether the queue keeps the engine running; under engine_lock. */
 bool vflipq_flipq_needed(struct vflipq_output *out)
 {
+	lockdep_assert_held(&out->engine_lock);
 	return out->fq.depth > 1 && out->fq.power != VFQ_POWER_NO_PHASE;
 }
 
 /* Under engine_lock. */
 void vflipq_flipq_arm_immediate(struct vflipq_output *out)
 {
-	u64 next = vfq_next_immediate(&out->fq, ktime_get_ns());
+	u64 next;
 
+	lockdep_assert_held(&out->engine_lock);
+	next = vfq_next_immediate(&out->fq, ktime_get_ns());
 	if (next != ~0ULL)
 		hrtimer_start(&out->fq_imm_timer, ns_to_ktime(next),
 			      HRTIMER_MODE_ABS);
@@ -295,6 +303,7 @@ static void fq_adopt(struct vflipq_output *out, struct drm_plane *plane,
 	struct vflipq_plane_state *vstate = to_vflipq_plane_state(state);
 	struct drm_shadow_plane_state *shadow = &vstate->base;
 
+	drm_modeset_lock_assert_held(&plane->mutex);
 	if (state->crtc != &out->crtc || !state->fb)
 		return;
 
@@ -463,6 +472,7 @@ void vflipq_flipq_plane_taken(struct vflipq_plane *vplane)
 	shown = vfq_forget_shown(&out->fq, pi);
 	scanout = out->scanout[pi];
 	out->scanout[pi] = NULL;
+	out->scanout_gen++;
 	/* Nor may the worker later put that image back into the state. */
 	sync = out->sync[pi];
 	out->sync[pi] = NULL;
@@ -479,6 +489,7 @@ void vflipq_flipq_plane_taken(struct vflipq_plane *vplane)
 /* A mode set restarts the grid; called with engine_lock held. */
 void vflipq_flipq_mode_set(struct vflipq_output *out)
 {
+	lockdep_assert_held(&out->engine_lock);
 	vfq_set_timing(&out->fq, out->period_ns, ktime_to_ns(out->phase),
 		       out->phase_seq);
 }

@@ -298,6 +298,7 @@ static bool fq_others_pending(struct vflipq_output *out)
  */
 static int fq_claim(struct vflipq_output *out, struct drm_file *file)
 {
+	lockdep_assert_held(&out->engine_lock);
 	if (out->fq_owner && out->fq_owner != file)
 		return -EBUSY;
 	out->fq_owner = file;
@@ -307,6 +308,7 @@ static int fq_claim(struct vflipq_output *out, struct drm_file *file)
 /* Under engine_lock: the engine must run while anything is wanted. */
 static void fq_wake_engine(struct vflipq_output *out)
 {
+	lockdep_assert_held(&out->engine_lock);
 	vfq_power_update(&out->fq, ktime_get_ns(),
 			 out->vblank_wanted || out->composer_users);
 	vflipq_engine_kick_locked(out);

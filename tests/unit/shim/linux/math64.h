@@ -6,4 +6,8 @@ static inline u64 div64_u64(u64 a, u64 b)
 {
 	return a / b;
 }
+static inline u64 div_u64(u64 a, u32 b)
+{
+	return a / b;
+}
 #endif

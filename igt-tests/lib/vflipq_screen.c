@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The on-screen oracle: which image the display showed at each vblank,
+ * established from outside the flip-queue bookkeeping.  Every image the
+ * test puts on screen is a marker with its own CRC, learnt through plain
+ * KMS commits; the standard debugfs CRC interface then names, with its own
+ * frame counter (the DRM vblank counter of the CRTC), the marker shown at
+ * every vblank.  Nothing here reads the flip queue's log or events.
+ */
+#include <inttypes.h>
+
+#include "vflipq_helpers.h"
+
+void vfq_screen_learn(struct vfq_screen *s, struct vfq_dev *dev, int pipe,
+		      const uint32_t *fb_ids, int n, int w, int h)
+{
+	int i, j;
+
+	igt_assert(n > 0 && n <= VFQ_SCREEN_MAX_MARKERS);
+	memset(s, 0, sizeof(*s));
+	s->fd = dev->fd;
+	s->crtc_id = dev->pipe[pipe].crtc_id;
+	s->n = n;
+	igt_assert_eq(vfq_crc_start(dev->fd, dev->pipe[pipe].index, &s->crc),
+		      0);
+	/* Last to first: the first marker stays on screen. */
+	for (i = n - 1; i >= 0; i--) {
+		uint64_t seq;
+		uint32_t v;
+
+		igt_assert_eq(drmModeSetPlane(dev->fd, dev->pipe[pipe].primary,
+					      s->crtc_id, fb_ids[i], 0, 0, 0,
+					      w, h, 0, 0, (uint32_t)w << 16,
+					      (uint32_t)h << 16), 0);
+		/* The commit is done: the second vblank on composes it. */
+		seq = vfq_crtc_sequence(dev->fd, s->crtc_id);
+		vfq_crc_collect(&s->crc, (uint32_t)seq + 2, 1, &v);
+		s->crc_of[i] = v;
+		for (j = i + 1; j < n; j++)
+			igt_assert_f(s->crc_of[j] != v,
+				     "markers %d and %d share CRC %08x\n", i, j,
+				     v);
+	}
+}
+
+int vfq_screen_marker(const struct vfq_screen *s, uint32_t crc)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->crc_of[i] == crc)
+			return i;
+	return VFQ_SCREEN_UNKNOWN;
+}
+
+void vfq_screen_record(struct vfq_screen *s, uint64_t first, int count,
+		       int *marker)
+{
+	uint32_t last = (uint32_t)(first + count - 1);
+	int i;
+
+	for (i = 0; i < count; i++)
+		marker[i] = VFQ_SCREEN_NO_CRC;
+	for (;;) {
+		uint32_t frame, value;
+		int32_t d;
+
+		igt_assert_f(vfq_crc_read(&s->crc, 3000, &frame, &value) == 1,
+			     "no CRC within 3 s (waiting for frame %u)\n",
+			     last);
+		igt_assert_f(frame != UINT32_MAX, "CRC without frame number\n");
+		d = (int32_t)(frame - (uint32_t)first);
+		if (d >= 0 && d < count) {
+			marker[d] = vfq_screen_marker(s, value);
+			igt_assert_f(marker[d] != VFQ_SCREEN_UNKNOWN,
+				     "frame %u: CRC %08x is no marker\n",
+				     frame, value);
+		}
+		if ((int32_t)(frame - last) >= 0)
+			return;
+	}
+}
+
+void vfq_screen_stop(struct vfq_screen *s)
+{
+	vfq_crc_stop(&s->crc);
+}
+
+void vfq_vblank_grid(int fd, uint32_t crtc_id, uint64_t *seq, uint64_t *ns)
+{
+	igt_assert_eq(drmCrtcGetSequence(fd, crtc_id, seq, ns), 0);
+}
+
+/*
+ * The grid's origin is the instant of the mode set's CRTC enable: the DRM
+ * core resets the vblank timestamp there (drm_crtc_vblank_on()), and the
+ * engine's event sequence counts vblanks from it.  A CRTC whose vblanks are
+ * off refuses DRM_IOCTL_CRTC_GET_SEQUENCE, so polling it across a
+ * nonblocking mode set catches the reset: when the first answer comes less
+ * than a period (less a 1 ms margin for the few instructions between the
+ * engine's phase and drm_crtc_vblank_on()) after the start of the last
+ * refusal, its time can only be the origin's.
+ */
+bool vfq_pipe_on_origin(struct vfq_dev *dev, int pipe,
+			const drmModeModeInfo *mode, uint32_t fb,
+			uint64_t period, uint64_t *seq, uint64_t *ns)
+{
+	uint32_t crtc_id = dev->pipe[pipe].crtc_id, blob;
+	drmModeAtomicReq *req = vfq_req_new();
+	uint64_t refused = 0, deadline, r1;
+	int ret;
+
+	vfq_req_pipe_on(req, dev, pipe, mode, fb, &blob);
+	/*
+	 * A refusal before the commit bounds the enable too: the commit
+	 * worker may enable the CRTC before the first poll after it.
+	 */
+	{
+		uint64_t r0 = vfq_now_ns();
+
+		if (drmCrtcGetSequence(dev->fd, crtc_id, seq, ns))
+			refused = r0;
+	}
+	ret = vfq_req_commit(dev->fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET |
+			     DRM_MODE_ATOMIC_NONBLOCK, NULL);
+	igt_assert_f(ret == 0, "modeset of CRTC %d failed: %s\n", pipe,
+		     strerror(-ret));
+	deadline = vfq_now_ns() + 2000000000ull;
+	for (;;) {
+		uint64_t r0 = vfq_now_ns();
+
+		ret = drmCrtcGetSequence(dev->fd, crtc_id, seq, ns);
+		r1 = vfq_now_ns();
+		if (ret == 0 && *ns)
+			break;
+		refused = r0;
+		igt_assert_f(r1 < deadline, "CRTC %d: no vblank 2 s after its "
+			     "mode set\n", pipe);
+	}
+	drmModeDestroyPropertyBlob(dev->fd, blob);
+	/* The mode set is done once the second vblank after it passed. */
+	igt_assert_eq(vfq_wait_vblank(dev->fd, pipe, DRM_VBLANK_RELATIVE, 2, 0,
+				      NULL, NULL), 0);
+	vfq_drain_events(dev->fd, 0);
+	if (!refused || r1 + 1000000 - refused >= period) {
+		igt_info("grid origin: %s (%" PRIu64 " us from the last "
+			 "refusal)\n", refused ? "poll too slow" :
+			 "the first poll already saw vblanks",
+			 refused ? (r1 - refused) / 1000 : 0);
+		return false;
+	}
+	return true;
+}

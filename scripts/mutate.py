@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Mutation check: does the suite see the faults it is meant to see?
+
+Each mutant of tests/mutants.txt names a file, exact source snippets (each
+must occur exactly once, or the tool fails: a snippet that drifted away is
+noticed, not skipped) with their replacements, and the tests expected to
+catch it.  Every mutant is applied to a scratch copy of the tree, built, and
+run against its tests; it is killed when one of them fails, and survives
+when they all pass.  Prints a table and the score; exit status 1 when a
+mutant survives, does not build, or its tests do not run.
+
+  scripts/mutate.py [--where host|vm|all] [--list] [NAME-GLOB...]
+
+Host mutants run host unit tests ("unit/fq_test": tests/unit, "present/X":
+userspace/libpresent/tests/X.c): about a second each; a test still running
+after 10 s (a mutant that loops) counts as failed, i.e. the mutant killed.  VM mutants build the
+module and run VFLIPQ_TESTS=<their globs> in one VM boot each
+(scripts/vm-run.sh), about a minute each plus the wait for the VM lock.
+"""
+import argparse
+import fnmatch
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LIST = os.path.join(TOP, "tests", "mutants.txt")
+KEYS = {"where", "file", "tests", "why"}
+
+
+def unescape(s):
+    return s.replace("\\n", "\n").replace("\\t", "\t")
+
+
+def parse(path):
+    mutants, cur = [], None
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            m = re.fullmatch(r"\[([a-z0-9][a-z0-9-]*)\]", line.strip())
+            if m:
+                cur = {"name": m.group(1), "edits": [], "line": n}
+                mutants.append(cur)
+                continue
+            m = re.fullmatch(r"(\w+) = (.*)", line)
+            if not m or cur is None:
+                sys.exit(f"{path}:{n}: cannot parse: {line}")
+            key, val = m.groups()
+            if key == "find":
+                cur["edits"].append([unescape(val), None])
+            elif key == "replace":
+                if not cur["edits"] or cur["edits"][-1][1] is not None:
+                    sys.exit(f"{path}:{n}: replace without find")
+                cur["edits"][-1][1] = unescape(val)
+            elif key in KEYS:
+                cur[key] = val
+            else:
+                sys.exit(f"{path}:{n}: unknown key {key}")
+    names = set()
+    for m in mutants:
+        where = f"{path}:{m['line']}: mutant {m['name']}"
+        if m["name"] in names:
+            sys.exit(f"{where}: duplicate name")
+        names.add(m["name"])
+        for k in ("where", "file", "tests", "why"):
+            if k not in m:
+                sys.exit(f"{where}: no {k}")
+        if m["where"] not in ("host", "vm"):
+            sys.exit(f"{where}: where must be host or vm")
+        if not m["edits"] or any(r is None for _, r in m["edits"]):
+            sys.exit(f"{where}: needs find/replace pairs")
+        m["tests"] = m["tests"].split()
+    return mutants
+
+
+def apply(src, m):
+    """The mutated text of m's file; fails loudly if a snippet drifted."""
+    for find, repl in m["edits"]:
+        n = src.count(find)
+        if n != 1:
+            raise SystemExit(f"mutant {m['name']}: snippet found {n} times "
+                             f"in {m['file']} (must be exactly once):\n"
+                             f"  {find!r}")
+        src = src.replace(find, repl)
+    return src
+
+
+def run(cmd, cwd, log, env=None, timeout=None):
+    with open(log, "a") as f:
+        f.write(f"$ {' '.join(cmd)}\n")
+        f.flush()
+        try:
+            return subprocess.run(cmd, cwd=cwd, stdout=f,
+                                  stderr=subprocess.STDOUT, env=env,
+                                  timeout=timeout).returncode
+        except subprocess.TimeoutExpired:
+            f.write("timeout\n")
+            return 124
+
+
+def host_test(scratch, test, log):
+    """Build and run one host test: 'pass', 'fail' or 'nobuild'."""
+    comp, name = test.split("/", 1)
+    b = os.path.join(scratch, "build")
+    if comp == "unit":
+        target = os.path.join(b, "unit", name)
+        mk = ["make", "-s", "-C", os.path.join(scratch, "tests/unit"),
+              "BUILD=" + os.path.join(b, "unit"), "SAN=", "OPT=-O1", target]
+    elif comp == "present":
+        target = os.path.join(b, "userspace/tests/libpresent", name)
+        mk = ["make", "-s", "-C",
+              os.path.join(scratch, "userspace/libpresent"),
+              "BUILD=" + os.path.join(b, "userspace"), "CFLAGS=-O1 -g",
+              target]
+    else:
+        raise SystemExit(f"unknown host test {test}")
+    if run(mk, scratch, log) != 0:
+        return "nobuild"
+    return "pass" if run([target], scratch, log, timeout=10) == 0 \
+        else "fail"
+
+
+def vm_tests(scratch, m, log):
+    """Build module + tests, one VM boot: 'pass', 'fail', 'nobuild', 'error'."""
+    env = dict(os.environ)
+    if run(["make", "-s", "module", "igt", "userspace"], scratch, log,
+           env=env) != 0:
+        return "nobuild", ""
+    env["VFLIPQ_TESTS"] = " ".join(m["tests"])
+    run(["scripts/vm-run.sh", "--job", "tests"], scratch, log, env=env)
+    res = os.path.join(scratch, "out/results/latest/results.txt")
+    if not os.path.exists(res):
+        return "error", "no results"
+    lines = [l.split() for l in open(res) if l.startswith(("PASS", "FAIL",
+                                                           "SKIP"))]
+    failed = [l[1] for l in lines if l[0] == "FAIL"]
+    passed = [l[1] for l in lines if l[0] == "PASS"]
+    if failed:
+        return "fail", ",".join(failed)
+    if not passed or len(passed) != len(lines):
+        return "error", "tests skipped or not run"
+    return "pass", ""
+
+
+def scratch_copy(dst):
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard",
+                            "-z"], cwd=TOP, check=True,
+                           stdout=subprocess.PIPE).stdout.split(b"\0")
+    for f in files:
+        f = f.decode()
+        if not f or not os.path.isfile(os.path.join(TOP, f)):
+            continue
+        os.makedirs(os.path.join(dst, os.path.dirname(f)), exist_ok=True)
+        shutil.copy2(os.path.join(TOP, f), os.path.join(dst, f))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--where", default="all", choices=("host", "vm", "all"))
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep the scratch copy")
+    ap.add_argument("names", nargs="*")
+    a = ap.parse_args()
+    mutants = parse(LIST)
+    # every snippet is checked against the real tree first, whatever runs
+    for m in mutants:
+        with open(os.path.join(TOP, m["file"])) as f:
+            apply(f.read(), m)
+    sel = [m for m in mutants
+           if (a.where == "all" or m["where"] == a.where) and
+           (not a.names or any(fnmatch.fnmatch(m["name"], g)
+                               for g in a.names))]
+    if a.list:
+        for m in sel:
+            print(f"{m['name']:32} {m['where']:4} {m['file']}  "
+                  f"[{' '.join(m['tests'])}]")
+        return 0
+    if not sel:
+        sys.exit("mutate: no mutant selected")
+
+    base = os.path.join(TOP, "build")
+    os.makedirs(base, exist_ok=True)
+    scratch = tempfile.mkdtemp(prefix="mutate.", dir=base)
+    log = os.path.join(base, "mutate-%s.log" % a.where)
+    open(log, "w").close()
+    print(f"[mutate] {len(sel)} mutants, scratch {scratch}, log {log}",
+          flush=True)
+    scratch_copy(scratch)
+    rows, bad = [], 0
+    try:
+        # The unmutated tree must pass what the mutants are judged by.
+        host_tests = sorted({t for m in sel if m["where"] == "host"
+                             for t in m["tests"]})
+        for t in host_tests:
+            r = host_test(scratch, t, log)
+            if r != "pass":
+                sys.exit(f"mutate: baseline {t}: {r} (see {log})")
+        for m in sel:
+            path = os.path.join(scratch, m["file"])
+            with open(path) as f:
+                orig = f.read()
+            t0 = time.time()
+            with open(log, "a") as f:
+                f.write(f"\n=== mutant {m['name']}\n")
+            with open(path, "w") as f:
+                f.write(apply(orig, m))
+            detail = ""
+            try:
+                if m["where"] == "host":
+                    res = [host_test(scratch, t, log) for t in m["tests"]]
+                    killers = [t for t, r in zip(m["tests"], res)
+                               if r == "fail"]
+                    if "nobuild" in res:
+                        verdict = "NOBUILD"
+                    elif killers:
+                        verdict, detail = "killed", ",".join(killers)
+                    else:
+                        verdict = "SURVIVED"
+                else:
+                    r, detail = vm_tests(scratch, m, log)
+                    verdict = {"fail": "killed", "pass": "SURVIVED",
+                               "nobuild": "NOBUILD"}.get(r, "ERROR")
+            finally:
+                with open(path, "w") as f:
+                    f.write(orig)
+            dt = time.time() - t0
+            if verdict != "killed":
+                bad += 1
+            rows.append((m["name"], m["where"], verdict, dt, detail))
+            print(f"  {m['name']:34} {m['where']:4} {verdict:8} "
+                  f"{dt:6.1f}s  {detail}", flush=True)
+    finally:
+        if not a.keep:
+            shutil.rmtree(scratch, ignore_errors=True)
+    killed = sum(r[2] == "killed" for r in rows)
+    print(f"mutate: {killed} of {len(rows)} mutants killed "
+          f"(score {100 * killed // len(rows)}%)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

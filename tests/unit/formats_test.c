@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Host unit tests of the driver's pixel arithmetic: the format readers and
+ * writers of drivers/gpu/drm/vflipq/vflipq_formats.c and the composer's
+ * blend (vflipq_blend.h), compared exactly with the reference of
+ * userspace/common/vflipq_pxref.h, which states the rounding rule of
+ * Documentation/vflipq/driver.rst.  Exhaustive over each channel's values.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/iosys-map.h>
+#include <linux/kernel.h>
+#include <drm/drm_fourcc.h>
+
+#include "vflipq_blend.h"
+#include "vflipq_formats.h"
+#include "vflipq_pxref.h"
+#include "unit.h"
+
+static const struct vflipq_format_ops *ops(u32 format)
+{
+	const struct vflipq_format_ops *o = vflipq_format_ops(format);
+
+	if (!o) {
+		fprintf(stderr, "  no ops for %08x\n", format);
+		abort();
+	}
+	return o;
+}
+
+/* Decode one pixel of @bytes bytes (little endian @v) of @format. */
+static struct vflipq_px read1(u32 format, u64 v, unsigned int bytes)
+{
+	u8 buf[8];
+	struct vflipq_src src = { .base = { buf }, .pitch = { bytes } };
+	struct vflipq_px px;
+	unsigned int i;
+
+	for (i = 0; i < bytes; i++)
+		buf[i] = v >> (8 * i);
+	ops(format)->read_row(&src, 0, 0, 1, 0, 1, &px);
+	return px;
+}
+
+static u64 write1(u32 format, struct vflipq_px px, unsigned int bytes)
+{
+	u8 buf[8] = { 0 };
+	u64 v = 0;
+	unsigned int i;
+
+	ops(format)->write_row(buf, &px, 1);
+	for (i = 0; i < bytes; i++)
+		v |= (u64)buf[i] << (8 * i);
+	return v;
+}
+
+/* Channel positions of the packed formats: shift of A, R, G, B. */
+struct layout {
+	u32 format;
+	unsigned int bytes, bits, abits;
+	int sa, sr, sg, sb;	/* -1: no alpha channel */
+};
+
+static const struct layout layouts[] = {
+	{ DRM_FORMAT_XRGB8888, 4, 8, 8, -1, 16, 8, 0 },
+	{ DRM_FORMAT_ARGB8888, 4, 8, 8, 24, 16, 8, 0 },
+	{ DRM_FORMAT_XBGR8888, 4, 8, 8, -1, 0, 8, 16 },
+	{ DRM_FORMAT_ABGR8888, 4, 8, 8, 24, 0, 8, 16 },
+	{ DRM_FORMAT_XRGB2101010, 4, 10, 2, -1, 20, 10, 0 },
+	{ DRM_FORMAT_ARGB2101010, 4, 10, 2, 30, 20, 10, 0 },
+	{ DRM_FORMAT_XBGR2101010, 4, 10, 2, -1, 0, 10, 20 },
+	{ DRM_FORMAT_ABGR2101010, 4, 10, 2, 30, 0, 10, 20 },
+	{ DRM_FORMAT_XRGB16161616F, 8, 16, 16, -1, 32, 16, 0 },
+	{ DRM_FORMAT_ARGB16161616F, 8, 16, 16, 48, 32, 16, 0 },
+	{ DRM_FORMAT_XBGR16161616F, 8, 16, 16, -1, 0, 16, 32 },
+	{ DRM_FORMAT_ABGR16161616F, 8, 16, 16, 48, 0, 16, 32 },
+};
+
+static bool is_f16(const struct layout *l)
+{
+	return l->bits == 16;
+}
+
+/* IEEE half to double, exactly. */
+static double half_value(u16 h)
+{
+	int exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+	double v;
+
+	if (exp == 0x1f)
+		v = man ? NAN : INFINITY;
+	else
+		v = exp ? ldexp(1024 + man, exp - 25) : ldexp(man, -24);
+	return h & 0x8000 ? -v : v;
+}
+
+/* driver.rst: clamp to [0, 1] (NaN to 0), then round to nearest, ties up. */
+static u16 ref_half_to16(u16 h)
+{
+	double v = half_value(h);
+
+	if (isnan(v) || v <= 0)
+		return 0;
+	if (v >= 1)
+		return 0xffff;
+	return (u16)floor(v * 65535 + 0.5);	/* exact in a double */
+}
+
+/*
+ * Nearest half to v / 65535 (no ties: see pxref's comment on 65535).  The
+ * halves 0 .. 0x3c00 (1.0) are increasing: bisect for the first >= x.
+ */
+static u16 ref_16_to_half(u16 v)
+{
+	double x = v / 65535.0;
+	unsigned int lo = 0, hi = 0x3c00;
+
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (half_value(mid) < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && x - half_value(lo - 1) < half_value(lo) - x)
+		lo--;
+	return lo;
+}
+
+static u16 ref_to16(const struct layout *l, u32 v, unsigned int bits)
+{
+	if (is_f16(l))
+		return ref_half_to16(v);
+	if (bits == 8)
+		return pxref_8to16(v);
+	if (bits == 10)
+		return pxref_10to16(v);
+	return (v & 3) * 0x5555;	/* 2-bit alpha, exact */
+}
+
+static void test_read_packed(void)
+{
+	unsigned int i, v;
+
+	for (i = 0; i < ARRAY_SIZE(layouts); i++) {
+		const struct layout *l = &layouts[i];
+		unsigned int n = 1u << l->bits, na = 1u << l->abits;
+		u64 mask = l->bits == 16 ? 0xffff : n - 1;
+
+		for (v = 0; v < n; v++) {
+			u64 other = is_f16(l) ? 0x3c00 : mask; /* 1.0 */
+			u64 in;
+			struct vflipq_px px;
+
+			/* v in R, the others at 1.0 */
+			in = (u64)v << l->sr | other << l->sg | other << l->sb;
+			px = read1(l->format, in, l->bytes);
+			CHECK_EQ(px.r, ref_to16(l, v, l->bits));
+			CHECK_EQ(px.g, 0xffff);
+			CHECK_EQ(px.b, 0xffff);
+			/* v in G, then B */
+			px = read1(l->format, (u64)v << l->sg, l->bytes);
+			CHECK_EQ(px.g, ref_to16(l, v, l->bits));
+			CHECK_EQ(px.r, 0);
+			px = read1(l->format, (u64)v << l->sb, l->bytes);
+			CHECK_EQ(px.b, ref_to16(l, v, l->bits));
+			if (l->sa < 0)
+				CHECK_EQ(px.a, 0xffff);	/* X: opaque */
+		}
+		if (l->sa < 0)
+			continue;
+		for (v = 0; v < na; v++) {
+			struct vflipq_px px = read1(l->format,
+						    (u64)v << l->sa, l->bytes);
+
+			CHECK_EQ(px.a, ref_to16(l, v, l->abits));
+		}
+	}
+}
+
+static void test_read_rgb565(void)
+{
+	unsigned int v;
+
+	for (v = 0; v < 0x10000; v++) {
+		struct vflipq_px px = read1(DRM_FORMAT_RGB565, v, 2);
+
+		CHECK_EQ(px.r, pxref_rep16(v >> 11, 5));
+		CHECK_EQ(px.g, pxref_rep16(v >> 5, 6));
+		CHECK_EQ(px.b, pxref_rep16(v, 5));
+		CHECK_EQ(px.a, 0xffff);
+	}
+}
+
+static void test_write_packed(void)
+{
+	static u16 half_of[0x10000];
+	unsigned int i, v;
+
+	for (v = 0; v < 0x10000; v++)
+		half_of[v] = ref_16_to_half(v);
+	for (i = 0; i < ARRAY_SIZE(layouts); i++) {
+		const struct layout *l = &layouts[i];
+		u64 mask = l->bits == 16 ? 0xffff : (1u << l->bits) - 1;
+		u64 amask = l->abits == 16 ? 0xffff : (1u << l->abits) - 1;
+
+		/* vflipq writes back XRGB8888, ARGB8888, ABGR8888 and
+		 * XRGB2101010; every packed format has a writer.
+		 */
+		if (!ops(l->format)->write_row)
+			continue;
+		for (v = 0; v < 0x10000; v++) {
+			struct vflipq_px px = { .a = v, .r = v, .g = 0,
+						.b = 0xffff };
+			u64 out = write1(l->format, px, l->bytes);
+			u64 want = is_f16(l) ? half_of[v] :
+				   pxref_from16(v, l->bits);
+			u64 one = is_f16(l) ? 0x3c00 : mask;
+
+			CHECK_EQ(out >> l->sr & mask, want);
+			CHECK_EQ(out >> l->sg & mask, 0);
+			CHECK_EQ(out >> l->sb & mask, one);
+			if (l->sa >= 0)
+				CHECK_EQ(out >> l->sa & amask,
+					 is_f16(l) ? half_of[v] :
+					 pxref_from16(v, l->abits));
+			else	/* X formats write opaque padding */
+				CHECK_EQ(out >> (l->bytes * 8 - l->abits) &
+					 amask, is_f16(l) ? 0x3c00 : amask);
+		}
+	}
+}
+
+static void test_write_rgb565(void)
+{
+	unsigned int v;
+
+	for (v = 0; v < 0x10000; v++) {
+		struct vflipq_px px = { .a = 0xffff, .r = v, .g = v,
+					.b = 0xffff - v };
+		u64 out = write1(DRM_FORMAT_RGB565, px, 2);
+
+		CHECK_EQ(out >> 11, pxref_from16(v, 5));
+		CHECK_EQ(out >> 5 & 0x3f, pxref_from16(v, 6));
+		CHECK_EQ(out & 0x1f, pxref_from16(0xffff - v, 5));
+	}
+}
+
+/* 8- and 10-bit values survive the trip through the composer exactly. */
+static void test_round_trip(void)
+{
+	unsigned int v;
+
+	for (v = 0; v < 256; v++) {
+		u64 in = 0xff000000u | v << 16 | (255 - v) << 8 | v;
+
+		CHECK_EQ(write1(DRM_FORMAT_ARGB8888,
+				read1(DRM_FORMAT_XRGB8888, in, 4), 4), in);
+		CHECK_EQ(write1(DRM_FORMAT_ABGR8888,
+				read1(DRM_FORMAT_ABGR8888, in, 4), 4), in);
+	}
+	for (v = 0; v < 1024; v++) {
+		u64 in = 3u << 30 | v << 20 | (1023 - v) << 10 | v;
+
+		CHECK_EQ(write1(DRM_FORMAT_XRGB2101010,
+				read1(DRM_FORMAT_XRGB2101010, in, 4), 4), in);
+	}
+}
+
+/* BT.601 limited range, driver.rst: integer coefficients / 256, rounded. */
+static void test_read_nv12(void)
+{
+	u8 y[4], uv[2];
+	struct vflipq_src src = { .base = { y, uv }, .pitch = { 2, 2 } };
+	int Y, U, V;
+
+	for (Y = 0; Y < 256; Y += 5)
+		for (U = 0; U < 256; U += 3)
+			for (V = 0; V < 256; V += 7) {
+				struct vflipq_px px[2];
+				int c = Y - 16, d = U - 128, e = V - 128;
+				int r = (298 * c + 409 * e + 128) >> 8;
+				int g = (298 * c - 100 * d - 208 * e + 128) >> 8;
+				int b = (298 * c + 516 * d + 128) >> 8;
+
+				memset(y, Y, sizeof(y));
+				uv[0] = U;
+				uv[1] = V;
+				ops(DRM_FORMAT_NV12)->read_row(&src, 0, 0, 1, 0,
+							       2, px);
+				CHECK_EQ(px[1].r, pxref_8to16(clamp(r, 0, 255)));
+				CHECK_EQ(px[1].g, pxref_8to16(clamp(g, 0, 255)));
+				CHECK_EQ(px[1].b, pxref_8to16(clamp(b, 0, 255)));
+				CHECK_EQ(px[1].a, 0xffff);
+			}
+}
+
+static u32 rng = 12345;
+
+static u16 rnd16(void)
+{
+	rng = rng * 1103515245 + 12345;
+	return rng >> 8;
+}
+
+static const u16 edges[] = { 0, 1, 2, 127, 128, 255, 256, 257, 32767, 32768,
+			     65278, 65279, 65534, 65535 };
+
+static u16 pick(int i)
+{
+	return i < (int)ARRAY_SIZE(edges) ? edges[i] : rnd16();
+}
+
+/* The blend is the reference, exactly, in every mode. */
+static void test_blend_exact(void)
+{
+	static const struct {
+		u16 drm;
+		enum pxref_blend ref;
+	} modes[] = {
+		{ DRM_MODE_BLEND_PREMULTI, PXREF_PREMULTI },
+		{ DRM_MODE_BLEND_COVERAGE, PXREF_COVERAGE },
+		{ DRM_MODE_BLEND_PIXEL_NONE, PXREF_NONE },
+	};
+	unsigned int m;
+	int i, j;
+
+	for (m = 0; m < ARRAY_SIZE(modes); m++)
+		for (i = 0; i < 2000; i++)
+			for (j = 0; j < 100; j++) {
+				struct vflipq_px d = { 0xffff, pick(i), rnd16(),
+						       pick(j) };
+				struct vflipq_px s = { pick(j), rnd16(),
+						       pick(i), rnd16() };
+				struct vflipq_px bg = d;
+				u16 pa = j & 1 ? pick(j) : rnd16();
+
+				vflipq_blend_px(&d, &s, pa, modes[m].drm);
+				CHECK_EQ(d.r, pxref_blend(bg.r, s.r, s.a, pa,
+							  modes[m].ref));
+				CHECK_EQ(d.g, pxref_blend(bg.g, s.g, s.a, pa,
+							  modes[m].ref));
+				CHECK_EQ(d.b, pxref_blend(bg.b, s.b, s.a, pa,
+							  modes[m].ref));
+			}
+}
+
+/*
+ * ... and within 1.5 of the exact equation (two rounded products of at most
+ * 1/2 each, plus the rounded coverage once more: driver.rst's bound).
+ */
+static void test_blend_bound(void)
+{
+	int i;
+
+	for (i = 0; i < 200000; i++) {
+		struct vflipq_px s = { rnd16(), rnd16(), 0, 0 };
+		struct vflipq_px d = { 0xffff, rnd16(), 0, 0 };
+		u16 pa = rnd16(), bg = d.r;
+		double fa, exact;
+
+		if (s.r > s.a)
+			s.r = s.a;	/* valid premultiplied input */
+		vflipq_blend_px(&d, &s, pa, DRM_MODE_BLEND_PREMULTI);
+		fa = pa / 65535.0;
+		exact = fa * s.r + (1 - fa * s.a / 65535.0) * bg;
+		CHECK(fabs(d.r - exact) <= 1.5);
+	}
+}
+
+/* Every format a plane or writeback lists has a reader or writer. */
+static void test_format_lists(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < vflipq_num_overlay_formats; i++)
+		CHECK(vflipq_format_ops(vflipq_overlay_formats[i]) &&
+		      vflipq_format_ops(vflipq_overlay_formats[i])->read_row);
+	for (i = 0; i < vflipq_num_plane_formats; i++)
+		CHECK(vflipq_format_ops(vflipq_plane_formats[i]));
+	for (i = 0; i < vflipq_num_cursor_formats; i++)
+		CHECK(vflipq_format_ops(vflipq_cursor_formats[i]));
+	for (i = 0; i < vflipq_num_wb_formats; i++)
+		CHECK(vflipq_format_ops(vflipq_wb_formats[i]) &&
+		      vflipq_format_ops(vflipq_wb_formats[i])->write_row);
+	CHECK(!vflipq_format_ops(DRM_FORMAT_YUYV));
+}
+
+/* The walk of each rotation, against drm_rect_rotate()'s inverse. */
+static void test_xform(void)
+{
+	static const unsigned int rots[] = {
+		DRM_MODE_ROTATE_0, DRM_MODE_ROTATE_90, DRM_MODE_ROTATE_180,
+		DRM_MODE_ROTATE_270,
+		DRM_MODE_ROTATE_0 | DRM_MODE_REFLECT_X,
+		DRM_MODE_ROTATE_0 | DRM_MODE_REFLECT_Y,
+		DRM_MODE_ROTATE_90 | DRM_MODE_REFLECT_X,
+		DRM_MODE_ROTATE_270 | DRM_MODE_REFLECT_Y,
+	};
+	const int sx = 3, sy = 5, w = 7, h = 4;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rots); i++) {
+		unsigned int r = rots[i];
+		bool swap = r & (DRM_MODE_ROTATE_90 | DRM_MODE_ROTATE_270);
+		int dw = swap ? h : w, dh = swap ? w : h, X, Y;
+		struct vflipq_xform xf;
+
+		vflipq_xform_init(&xf, sx, sy, w, h, r);
+		for (Y = 0; Y < dh; Y++)
+			for (X = 0; X < dw; X++) {
+				int x, y;
+
+				switch (r & DRM_MODE_ROTATE_MASK) {
+				case DRM_MODE_ROTATE_90:
+					x = w - 1 - Y; y = X; break;
+				case DRM_MODE_ROTATE_180:
+					x = w - 1 - X; y = h - 1 - Y; break;
+				case DRM_MODE_ROTATE_270:
+					x = Y; y = h - 1 - X; break;
+				default:
+					x = X; y = Y; break;
+				}
+				if (r & DRM_MODE_REFLECT_X)
+					x = w - 1 - x;
+				if (r & DRM_MODE_REFLECT_Y)
+					y = h - 1 - y;
+				CHECK_EQ(xf.ox + X * xf.ux + Y * xf.vx, sx + x);
+				CHECK_EQ(xf.oy + X * xf.uy + Y * xf.vy, sy + y);
+			}
+	}
+}
+
+static void test_src_init(void)
+{
+	u8 a[4], b[4];
+	struct iosys_map map[2] = { { .vaddr = a }, { .vaddr = b } };
+	u32 pitches[2] = { 64, 32 };
+	struct vflipq_src src;
+
+	vflipq_src_init(&src, map, pitches, 1);
+	CHECK(src.base[0] == a && src.pitch[0] == 64);
+	CHECK(!src.base[1] && !src.pitch[1]);
+	vflipq_src_init(&src, map, pitches, 2);
+	CHECK(src.base[1] == b && src.pitch[1] == 32);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct unit_test tests[] = {
+		{ "read-packed", test_read_packed },
+		{ "read-rgb565", test_read_rgb565 },
+		{ "read-nv12", test_read_nv12 },
+		{ "write-packed", test_write_packed },
+		{ "write-rgb565", test_write_rgb565 },
+		{ "round-trip", test_round_trip },
+		{ "blend-exact", test_blend_exact },
+		{ "blend-bound", test_blend_bound },
+		{ "format-lists", test_format_lists },
+		{ "xform", test_xform },
+		{ "src-init", test_src_init },
+	};
+
+	return unit_run("formats", tests, ARRAY_SIZE(tests), argc, argv);
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reference pixel arithmetic of vflipq's composer, written from
+ * Documentation/vflipq/driver.rst ("Precision") and independently of the
+ * driver's code, in 16-bit integer arithmetic (intermediates in 64 bits).
+ *
+ * The rounding rule: every conversion to fewer bits and every product of
+ * two unorm values rounds to nearest, ties away from zero, i.e.
+ * floor(x + 1/2), written here as (2 * num + den) / (2 * den).  Products of
+ * unorm16 values never tie (65535 is odd), so for them the rule is exact.
+ *
+ * Used by the host unit tests (tests/unit) against the driver's own
+ * functions and by the igt tests against writeback and CRCs.
+ */
+#ifndef VFLIPQ_PXREF_H
+#define VFLIPQ_PXREF_H
+
+#include <stdint.h>
+
+/* round(num / den) for num, den >= 0, ties up */
+static inline uint64_t pxref_div_round(uint64_t num, uint64_t den)
+{
+	return (2 * num + den) / (2 * den);
+}
+
+/* unorm16 product: round(a * b / 65535) */
+static inline uint16_t pxref_mul16(uint16_t a, uint16_t b)
+{
+	return pxref_div_round((uint64_t)a * b, 65535);
+}
+
+/* unorm16 to n bits: round(v * (2^n - 1) / 65535) */
+static inline uint32_t pxref_from16(uint16_t v, unsigned int bits)
+{
+	return pxref_div_round((uint64_t)v * ((1u << bits) - 1), 65535);
+}
+
+/* 8 bits to 16: exact, v * 65535 / 255 */
+static inline uint16_t pxref_8to16(uint32_t v)
+{
+	return (v & 0xff) * (65535 / 255);
+}
+
+/* 10 bits to 16: bit replication (driver.rst), v * 64 + v / 16 */
+static inline uint16_t pxref_10to16(uint32_t v)
+{
+	v &= 0x3ff;
+	return v * 64 + v / 16;
+}
+
+/* 5 or 6 bits to 16: bit replication, repeating the n bits from the top */
+static inline uint16_t pxref_rep16(uint32_t v, unsigned int bits)
+{
+	uint32_t out = 0;
+	int shift = 16 - (int)bits;
+
+	v &= (1u << bits) - 1;
+	for (; shift > -(int)bits; shift -= bits)
+		out |= shift >= 0 ? v << shift : v >> -shift;
+	return out;
+}
+
+enum pxref_blend { PXREF_PREMULTI, PXREF_COVERAGE, PXREF_NONE };
+
+/*
+ * One channel of the blend equations of driver.rst, each product rounded:
+ *   None:           round(pa * fg) + round((1 - pa) * bg)
+ *   Pre-multiplied: round(pa * fg) + round((1 - round(pa * a)) * bg)
+ *   Coverage:       round(round(pa * a) * fg) + round((1 - round(pa * a)) * bg)
+ * saturating at 65535 (invalid premultiplied input).
+ */
+static inline uint16_t pxref_blend(uint16_t bg, uint16_t fg, uint16_t a,
+				   uint16_t pa, enum pxref_blend mode)
+{
+	uint32_t cover, out;
+
+	switch (mode) {
+	case PXREF_NONE:
+		cover = pa;
+		out = pxref_mul16(fg, pa);
+		break;
+	case PXREF_COVERAGE:
+		cover = pxref_mul16(a, pa);
+		out = pxref_mul16(fg, cover);
+		break;
+	default:
+		cover = pxref_mul16(a, pa);
+		out = pxref_mul16(fg, pa);
+		break;
+	}
+	out += pxref_mul16(bg, 65535 - cover);
+	return out > 65535 ? 65535 : out;
+}
+
+#endif
