@@ -12,6 +12,8 @@
 #   make KERNEL=6.1 ...   same against Debian's 6.1 kernel (default 6.12)
 #   make KERNEL=debug ... module/vm-check/demo/vm-cmd on the debug kernel
 #   make fuzz ITER=N SEED=S  the ioctl fuzzer in the VM (userspace/fuzz)
+#   make boot-soak N=200  boot the test kernel to /init and power off N times;
+#                         reports every boot that failed, with its console log
 #   make sparse | checkpatch | clean | help
 #
 # Kernels, .debs and the linux-source tree are cached in $(VFLIPQ_CACHE)
@@ -99,6 +101,13 @@ demo: all
 bench: all
 	@$(MAKE) -C $(USER_DIR) BUILD=$(BUILD)/userspace bench
 	@BUILD=$(BUILD) $(S)/bench.sh $(KERNEL)
+
+# Boots to /init and power-offs of $(KERNEL) (scripts/boot-soak.sh): N of them,
+# every failed one reported with its console log, none retried.
+N ?= 200
+.PHONY: boot-soak
+boot-soak: kernel
+	@$(S)/boot-soak.sh --kernel $(KERNEL) $(N)
 
 # Run one command in the VM:  make vm-cmd CMD='modetest -M vflipq -c'
 vm-cmd: all

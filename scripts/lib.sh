@@ -42,3 +42,9 @@ apt_update() {
 apt_ready() {
 	apt_lists_present || apt_update
 }
+
+# The QEMU CPU model of every test VM (scripts/vm-run.sh, scripts/boot-soak.sh).
+# VM_CPU overrides it (e.g. VM_CPU=max to compare with the old setting).
+vm_cpu() { echo "${VM_CPU:-max}"; }
+# The guest kernel command line every test VM starts from.
+VM_BASE_APPEND="console=ttyS0 panic=-1 quiet loglevel=4 log_buf_len=16M printk.devkmsg=on"
