@@ -12,6 +12,9 @@
 #   make KERNEL=6.1 ...   same against Debian's 6.1 kernel (default 6.12)
 #   make KERNEL=debug ... module/vm-check/demo/vm-cmd on the debug kernel
 #   make fuzz ITER=N SEED=S  the ioctl fuzzer in the VM (userspace/fuzz)
+#   make dkms-src | dkms-tarball   vflipq as a DKMS source tree / tarball in build/dkms
+#   make dkms-check       dkms build for $(KERNEL) in a private dkms tree, then a VM
+#                         smoke test of the module DKMS built
 #   make boot-soak N=200  boot the test kernel to /init and power off N times;
 #                         reports every boot that failed, with its console log
 #   make sparse | checkpatch | clean | help
@@ -101,6 +104,18 @@ demo: all
 bench: all
 	@$(MAKE) -C $(USER_DIR) BUILD=$(BUILD)/userspace bench
 	@BUILD=$(BUILD) $(S)/bench.sh $(KERNEL)
+
+# DKMS (dkms.conf, scripts/dkms.sh): the source tree "dkms add" takes, the
+# tarball "dkms ldtarball" takes, and dkms-check: dkms build + install for
+# $(KERNEL) into build/dkms/tree-<kver>/ (never the host's /lib/modules) and the
+# VM smoke test of that module (scripts/dkms-check.sh).
+.PHONY: dkms-src dkms-tarball dkms-check
+dkms-src:
+	@$(S)/dkms.sh src
+dkms-tarball:
+	@$(S)/dkms.sh tarball
+dkms-check: deps kernel igt userspace
+	@$(S)/dkms-check.sh $(KERNEL)
 
 # Boots to /init and power-offs of $(KERNEL) (scripts/boot-soak.sh): N of them,
 # every failed one reported with its console log, none retried.
