@@ -26,6 +26,11 @@ conf=$VFLIPQ_TOP/dkms.conf
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$conf")
 [ -n "$ver" ] || die "no PACKAGE_VERSION in $conf"
 name=vflipq-$ver
+# The package version follows the uAPI version (dkms.conf says so).
+uapi=$(awk '$1 == "#define" && $2 == "VFLIPQ_UAPI_VERSION_MAJOR" { M = $3 }
+	$1 == "#define" && $2 == "VFLIPQ_UAPI_VERSION_MINOR" { m = $3 }
+	END { print M "." m }' "$VFLIPQ_TOP/uapi/drm/vflipq_drm.h")
+[[ $ver == "$uapi".* ]] || die "dkms.conf: PACKAGE_VERSION $ver does not start with the uAPI version $uapi"
 
 make_src() { # DIR: the dkms source tree
 	local d=$1 f
