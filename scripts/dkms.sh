@@ -95,7 +95,10 @@ dkms_build() { # SERIES
 	} >"$log" 2>&1 </dev/null || {
 		cat "$log" >&2
 		d=$(find "$tree/dkms" -name make.log 2>/dev/null | head -n1)
-		[ -n "$d" ] && tail -n 40 "$d" >&2
+		if [ -n "$d" ]; then
+			echo "---- compiler errors in $d:" >&2
+			grep -E 'error:' "$d" | head -n 20 >&2 || tail -n 20 "$d" >&2
+		fi
 		die "dkms failed for $KVER (log: $log)"
 	}
 	d=$tree/dkms/vflipq/$ver/$KVER/$(uname -m)/log/make.log
