@@ -119,10 +119,11 @@ dkms-check: deps kernel igt userspace
 
 # Boots to /init and power-offs of $(KERNEL) (scripts/boot-soak.sh): N of them,
 # every failed one reported with its console log, none retried.
+# SOAK_TOGGLES=300: each boot also patches kernel text under a running CPU.
 N ?= 200
 .PHONY: boot-soak
 boot-soak: kernel
-	@$(S)/boot-soak.sh --kernel $(KERNEL) $(N)
+	@SOAK_TOGGLES='$(SOAK_TOGGLES)' $(S)/boot-soak.sh --kernel $(KERNEL) $(N)
 
 # Run one command in the VM:  make vm-cmd CMD='modetest -M vflipq -c'
 vm-cmd: all

@@ -8,7 +8,10 @@
 # CPUs and kernel command line) with a busybox-only initramfs whose /init
 # (scripts/guest/soak-init) waits until the guest's uptime reaches
 # SOAK_UPTIME (s, default 4: past the late boot work), checks dmesg with the
-# harness' patterns and powers off.  A boot fails on: no VFLIPQ-SOAK-DONE on
+# harness' patterns and powers off.  SOAK_TOGGLES=N (default 0) makes /init
+# first patch kernel text under a running CPU: N rounds of static-key flips
+# while CPU 1 forks nonstop (the cross-modifying-code test: red within a few
+# hundred rounds with VM_TCG_THREAD=multi, see scripts/lib.sh).  A boot fails on: no VFLIPQ-SOAK-DONE on
 # the console, a kernel problem in dmesg or on the console (panic, Oops,
 # double fault, WARNING, ...), QEMU exiting non-zero, or BOOT_TIMEOUT (s,
 # default 180).  No boot is retried.
@@ -34,6 +37,8 @@ BUILD=${BUILD:-$VFLIPQ_TOP/build}
 OUT=${OUT:-$VFLIPQ_TOP/out}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
 SOAK_UPTIME=${SOAK_UPTIME:-4}
+SOAK_TOGGLES=${SOAK_TOGGLES:-0}
+[[ $SOAK_TOGGLES =~ ^[0-9]+$ ]] || die "SOAK_TOGGLES=$SOAK_TOGGLES: not a number"
 eval "$("$VFLIPQ_TOP/scripts/kernel.sh" env "$series")"
 
 resdir=$OUT/boot-soak/$(date +%Y%m%d-%H%M%S)-$KVER
@@ -47,12 +52,12 @@ mkdir -p "$r"/{bin,dev,proc,sys,tmp}
 BUSYBOX=/bin/busybox
 [ -x $BUSYBOX ] || BUSYBOX=$(command -v busybox) || die "busybox not found (apt install busybox-static)"
 cp "$BUSYBOX" "$r/bin/busybox"
-for a in sh mount cat cut sed grep sleep dmesg poweroff reboot; do ln -s busybox "$r/bin/$a"; done
+for a in sh mount cat cut sed grep sleep dmesg poweroff reboot nproc taskset kill true; do ln -s busybox "$r/bin/$a"; done
 install -m 755 "$VFLIPQ_TOP/scripts/guest/soak-init" "$r/init"
 mknod -m 600 "$r/dev/console" c 5 1
 (cd "$r" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$work/initramfs.cpio"
 
-append="$VM_BASE_APPEND vflipq_soak_uptime=$SOAK_UPTIME"
+append="$VM_BASE_APPEND vflipq_soak_uptime=$SOAK_UPTIME vflipq_soak_toggles=$SOAK_TOGGLES"
 smp=${VM_SMP:-2}
 if [ "${KSERIES:-}" = debug ]; then
 	append+=" loglevel=5 kasan.fault=panic vflipq_debug_kernel=1"
@@ -60,11 +65,11 @@ if [ "${KSERIES:-}" = debug ]; then
 	[[ $smp =~ ^[0-9]+$ ]] && smp+=",sockets=$smp,cores=1,threads=1"
 fi
 append+=" ${VM_APPEND:-}"
-qemu=(qemu-system-x86_64 -accel tcg -cpu "$(vm_cpu)" -nodefaults -display none
+qemu=(qemu-system-x86_64 -accel "$(vm_accel)" -cpu "$(vm_cpu)" -nodefaults -display none
 	-serial stdio -monitor none -no-reboot -m "${VM_MEM:-2G}" -smp "$smp"
 	-kernel "$VMLINUZ" -initrd "$work/initramfs.cpio" -append "$append")
 echo "${qemu[*]}" >"$resdir/qemu-cmdline.txt"
-msg "boot-soak: $n boots of $KVER, -cpu $(vm_cpu); results in $resdir"
+msg "boot-soak: $n boots of $KVER, -accel $(vm_accel) -cpu $(vm_cpu); results in $resdir"
 
 problem_re='Kernel panic|Oops|double fault|(^|[^A-Za-z_])BUG([^A-Za-z_]|$)|WARNING:|Call Trace|general protection fault|VFLIPQ-SOAK-DMESG-BEGIN'
 fails=0 total=0 t0=$(now_s)
@@ -103,7 +108,7 @@ for i in $(seq 1 "$n"); do
 	fi
 done
 mean=$(awk '{ sub(/s$/, "", $3); s += $3 } END { if (NR) printf "%.1f", s / NR }' "$resdir/boots.txt")
-summary="boot-soak: $total boots of $KVER (-cpu $(vm_cpu)), $fails failed; $mean s a boot, $(elapsed "$t0") s in all"
+summary="boot-soak: $total boots of $KVER (-accel $(vm_accel) -cpu $(vm_cpu)), $fails failed; $mean s a boot, $(elapsed "$t0") s in all"
 echo "$summary" | tee "$resdir/summary.txt"
 [ $fails = 0 ] || echo "failed boots: $resdir/fail-*.log"
 echo "$((total - fails)) passed, $fails failed, 0 skipped"

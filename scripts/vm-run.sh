@@ -115,7 +115,7 @@ append=$VM_BASE_APPEND
 append+=" ${VM_APPEND:-}"
 smp=${VM_SMP:-2}
 [ $debug = 1 ] && [[ $smp =~ ^[0-9]+$ ]] && smp+=",sockets=$smp,cores=1,threads=1"
-qemu=(qemu-system-x86_64 -accel tcg -cpu "$(vm_cpu)" -nodefaults -display none
+qemu=(qemu-system-x86_64 -accel "$(vm_accel)" -cpu "$(vm_cpu)" -nodefaults -display none
 	-serial stdio -monitor none -no-reboot
 	-m "${VM_MEM:-2G}" -smp "$smp"
 	-kernel "$VMLINUZ" -initrd "$work/initramfs.cpio" -append "$append"
