@@ -54,4 +54,5 @@ apt_ready() {
 vm_accel() { echo "tcg,thread=${VM_TCG_THREAD:-single}"; }
 vm_cpu() { echo "${VM_CPU:-max}"; }
 # The guest kernel command line every test VM starts from.
+# shellcheck disable=SC2034 # used by the scripts that source this file
 VM_BASE_APPEND="console=ttyS0 panic=-1 quiet loglevel=4 log_buf_len=16M printk.devkmsg=on"
