@@ -16,7 +16,8 @@
 # double fault, WARNING, ...), QEMU exiting non-zero, or BOOT_TIMEOUT (s,
 # default 180).  No boot is retried.
 #
-# Env: VM_CPU (QEMU -cpu, default: scripts/lib.sh's vm_cpu), VM_MEM, VM_SMP,
+# Env: SOAK_VMLINUZ (boot this kernel image instead of SERIES'),
+# VM_CPU (QEMU -cpu, default: scripts/lib.sh's vm_cpu), VM_MEM, VM_SMP,
 # VM_APPEND, VM_LOCK (default 1: each boot waits for other VM runs, like
 # vm-run.sh, so that a soak interleaves with them instead of starving them).
 # Output: out/boot-soak/<date>-<kver>/{boots.txt,fail-NNN.log,summary.txt};
@@ -39,7 +40,13 @@ BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
 SOAK_UPTIME=${SOAK_UPTIME:-4}
 SOAK_TOGGLES=${SOAK_TOGGLES:-0}
 [[ $SOAK_TOGGLES =~ ^[0-9]+$ ]] || die "SOAK_TOGGLES=$SOAK_TOGGLES: not a number"
-eval "$("$VFLIPQ_TOP/scripts/kernel.sh" env "$series")"
+if [ -n "${SOAK_VMLINUZ:-}" ]; then
+	# Any kernel image (the initramfs needs no module of it).
+	[ -f "$SOAK_VMLINUZ" ] || die "SOAK_VMLINUZ=$SOAK_VMLINUZ not found"
+	VMLINUZ=$SOAK_VMLINUZ KVER=$(basename "$SOAK_VMLINUZ" | sed 's/^vmlinuz-//') KSERIES=
+else
+	eval "$("$VFLIPQ_TOP/scripts/kernel.sh" env "$series")"
+fi
 
 resdir=$OUT/boot-soak/$(date +%Y%m%d-%H%M%S)-$KVER
 mkdir -p "$resdir" "$BUILD"
