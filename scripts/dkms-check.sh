@@ -44,10 +44,11 @@ export VFLIPQ_TESTS='$(tr '\n' ' ' <<<"$DKMS_SMOKE")'
 vflipq-run-tests"
 set +e
 VFLIPQ_KO=$ko V=${V:-0} "$VFLIPQ_TOP/scripts/vm-run.sh" --kernel "$series" --cmd "$job" 2>&1 |
-	tee "$BUILD/dkms-check.log"
+	tee "$BUILD/dkms-check-$series.log"
 vrc=${PIPESTATUS[0]}
 set -e
-res=$(readlink -f "${OUT:-$VFLIPQ_TOP/out}/results/latest")
+# (Not results/latest: another VM run of this tree may have moved it.)
+res=$(sed -n 's/^results: \([^ ]*\) .*/\1/p' "$BUILD/dkms-check-$series.log" | tail -n1)
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$res/results.txt" 2>/dev/null | tail -n1 || true)
 p=0 f=0 s=0
 [ -n "$line" ] && read -r p _ f _ s _ <<<"${line//,/}"
