@@ -17,6 +17,11 @@
 #   make mutate           mutation check: every mutant of tests/mutants.txt
 #                         must turn its tests red (host ones also run in
 #                         "make check"; MUTANTS='glob ...' selects)
+#   make dkms-src | dkms-tarball   vflipq as a DKMS source tree / tarball in build/dkms
+#   make dkms-check       dkms build for $(KERNEL) in a private dkms tree, then a VM
+#                         smoke test of the module DKMS built
+#   make boot-soak N=200  boot the test kernel to /init and power off N times;
+#                         reports every boot that failed, with its console log
 #   make sparse | checkpatch | clean | help
 #
 # Kernels, .debs and the linux-source tree are cached in $(VFLIPQ_CACHE)
@@ -115,6 +120,26 @@ demo: all
 bench: all
 	@$(MAKE) -C $(USER_DIR) BUILD=$(BUILD)/userspace bench
 	@BUILD=$(BUILD) $(S)/bench.sh $(KERNEL)
+
+# DKMS (dkms.conf, scripts/dkms.sh): the source tree "dkms add" takes, the
+# tarball "dkms ldtarball" takes, and dkms-check: dkms build + install for
+# $(KERNEL) into build/dkms/tree-<kver>/ (never the host's /lib/modules) and the
+# VM smoke test of that module (scripts/dkms-check.sh).
+.PHONY: dkms-src dkms-tarball dkms-check
+dkms-src:
+	@$(S)/dkms.sh src
+dkms-tarball:
+	@$(S)/dkms.sh tarball
+dkms-check: deps kernel igt userspace
+	@$(S)/dkms-check.sh $(KERNEL)
+
+# Boots to /init and power-offs of $(KERNEL) (scripts/boot-soak.sh): N of them,
+# every failed one reported with its console log, none retried.
+# SOAK_TOGGLES=300: each boot also patches kernel text under a running CPU.
+N ?= 200
+.PHONY: boot-soak
+boot-soak: kernel
+	@SOAK_TOGGLES='$(SOAK_TOGGLES)' $(S)/boot-soak.sh --kernel $(KERNEL) $(N)
 
 # Run one command in the VM:  make vm-cmd CMD='modetest -M vflipq -c'
 vm-cmd: all

@@ -42,3 +42,17 @@ apt_update() {
 apt_ready() {
 	apt_lists_present || apt_update
 }
+
+# QEMU's accelerator and CPU model for every test VM (scripts/vm-run.sh,
+# scripts/boot-soak.sh).  TCG runs the vCPUs in one host thread
+# (thread=single): with one thread per vCPU (MTTCG, QEMU 7.2's default for
+# x86) a vCPU can go on executing a stale translation of kernel text that
+# another vCPU has just patched (static keys, static calls: the kernel's int3
+# protocol, text_poke_bp(), is correct on hardware), and the guest dies of
+# "Oops: int3" at a patch site (see README.md, "The test VM").  VM_TCG_THREAD=multi
+# and VM_CPU=... override them (e.g. to reproduce that).
+vm_accel() { echo "tcg,thread=${VM_TCG_THREAD:-single}"; }
+vm_cpu() { echo "${VM_CPU:-max}"; }
+# The guest kernel command line every test VM starts from.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+VM_BASE_APPEND="console=ttyS0 panic=-1 quiet loglevel=4 log_buf_len=16M printk.devkmsg=on"

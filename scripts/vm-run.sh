@@ -113,14 +113,14 @@ cat "$work/base.cpio" "$work/job.cpio" >"$work/initramfs.cpio"
 # Results disk: the guest writes a tar stream of its /out to it.
 truncate -s "${VM_DISK_SIZE:-1G}" "$work/disk.img"
 
-append="console=ttyS0 panic=-1 quiet loglevel=4 log_buf_len=16M printk.devkmsg=on"
+append=$VM_BASE_APPEND
 [ $debug = 1 ] && append+=" loglevel=5 kasan.fault=panic vflipq_debug_kernel=1"
 append+=" ${VM_APPEND:-}"
 smp=${VM_SMP:-2}
 if [[ $smp =~ ^[0-9]+$ ]] && ! grep -qs '^CONFIG_ACPI=y' "$KROOT/boot/config-$KVER"; then
 	smp+=",sockets=$smp,cores=1,threads=1"
 fi
-qemu=(qemu-system-x86_64 -accel tcg -cpu max -nodefaults -display none
+qemu=(qemu-system-x86_64 -accel "$(vm_accel)" -cpu "$(vm_cpu)" -nodefaults -display none
 	-serial stdio -monitor none -no-reboot
 	-m "${VM_MEM:-2G}" -smp "$smp"
 	-kernel "$VMLINUZ" -initrd "$work/initramfs.cpio" -append "$append"
