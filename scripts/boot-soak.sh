@@ -44,8 +44,10 @@ if [ -n "${SOAK_VMLINUZ:-}" ]; then
 	# Any kernel image (the initramfs needs no module of it).
 	[ -f "$SOAK_VMLINUZ" ] || die "SOAK_VMLINUZ=$SOAK_VMLINUZ not found"
 	VMLINUZ=$SOAK_VMLINUZ KVER=$(basename "$SOAK_VMLINUZ" | sed 's/^vmlinuz-//') KSERIES=
+	KCONFIG=$(dirname "$SOAK_VMLINUZ")/config-$KVER
 else
 	eval "$("$VFLIPQ_TOP/scripts/kernel.sh" env "$series")"
+	KCONFIG=$KROOT/boot/config-$KVER
 fi
 
 resdir=$OUT/boot-soak/$(date +%Y%m%d-%H%M%S)-$KVER
@@ -65,12 +67,8 @@ mknod -m 600 "$r/dev/console" c 5 1
 (cd "$r" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$work/initramfs.cpio"
 
 append="$VM_BASE_APPEND vflipq_soak_uptime=$SOAK_UPTIME vflipq_soak_toggles=$SOAK_TOGGLES"
-smp=${VM_SMP:-2}
-if [ "${KSERIES:-}" = debug ]; then
-	append+=" loglevel=5 kasan.fault=panic vflipq_debug_kernel=1"
-	# No ACPI on the debug kernel: one socket per CPU (see vm-run.sh).
-	[[ $smp =~ ^[0-9]+$ ]] && smp+=",sockets=$smp,cores=1,threads=1"
-fi
+smp=$(vm_smp "$KCONFIG")
+[ "${KSERIES:-}" = debug ] && append+=" loglevel=5 kasan.fault=panic vflipq_debug_kernel=1"
 append+=" ${VM_APPEND:-}"
 qemu=(qemu-system-x86_64 -accel "$(vm_accel)" -cpu "$(vm_cpu)" -nodefaults -display none
 	-serial stdio -monitor none -no-reboot -m "${VM_MEM:-2G}" -smp "$smp"

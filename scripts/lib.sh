@@ -53,6 +53,16 @@ apt_ready() {
 # and VM_CPU=... override them (e.g. to reproduce that).
 vm_accel() { echo "tcg,thread=${VM_TCG_THREAD:-single}"; }
 vm_cpu() { echo "${VM_CPU:-max}"; }
+# vm_smp CONFIG: QEMU's -smp for a kernel whose .config is CONFIG.  Kernels
+# built without ACPI (scripts/source-kernel.sh: debug, 7.x) get one socket
+# per CPU: their CPUs come from SeaBIOS' MP table, which lists one per package.
+vm_smp() {
+	local smp=${VM_SMP:-2}
+	if [[ $smp =~ ^[0-9]+$ ]] && ! grep -qs '^CONFIG_ACPI=y' "$1"; then
+		smp+=",sockets=$smp,cores=1,threads=1"
+	fi
+	echo "$smp"
+}
 # The guest kernel command line every test VM starts from.
 # shellcheck disable=SC2034 # used by the scripts that source this file
 VM_BASE_APPEND="console=ttyS0 panic=-1 quiet loglevel=4 log_buf_len=16M printk.devkmsg=on"

@@ -17,9 +17,7 @@
 #      V=1 (show the whole console), VM_LOCK (default 1: wait for any other
 #      VM run on this machine to end first), VM_LOCK_WAIT (s, default 3600).
 #
-# Kernels built without ACPI (those of scripts/source-kernel.sh: debug, 7.x)
-# get one QEMU socket per CPU: their CPUs come from SeaBIOS' MP table, which
-# lists one per package.
+# Kernels built without ACPI get one QEMU socket per CPU (lib.sh: vm_smp).
 #
 # --kernel debug: the debug kernel (scripts/source-kernel.sh: KASAN, KFENCE,
 # lockdep, kmemleak, UBSAN, ...).  The command line gains "loglevel=5
@@ -116,10 +114,7 @@ truncate -s "${VM_DISK_SIZE:-1G}" "$work/disk.img"
 append=$VM_BASE_APPEND
 [ $debug = 1 ] && append+=" loglevel=5 kasan.fault=panic vflipq_debug_kernel=1"
 append+=" ${VM_APPEND:-}"
-smp=${VM_SMP:-2}
-if [[ $smp =~ ^[0-9]+$ ]] && ! grep -qs '^CONFIG_ACPI=y' "$KROOT/boot/config-$KVER"; then
-	smp+=",sockets=$smp,cores=1,threads=1"
-fi
+smp=$(vm_smp "$KROOT/boot/config-$KVER")
 qemu=(qemu-system-x86_64 -accel "$(vm_accel)" -cpu "$(vm_cpu)" -nodefaults -display none
 	-serial stdio -monitor none -no-reboot
 	-m "${VM_MEM:-2G}" -smp "$smp"
