@@ -333,6 +333,10 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 	if (crtc_state->active && drm_dev_is_unplugged(crtc->dev))
 		return -ENODEV;
 
+	ret = vflipq_color_check(crtc_state);
+	if (ret)
+		return ret;
+
 	ret = drm_atomic_add_affected_planes(state, crtc);
 	if (ret)
 		return ret;
@@ -520,6 +524,9 @@ int vflipq_crtc_init(struct vflipq_output *out)
 	strscpy(out->crtc_timeline, out->crtc.timeline_name,
 		sizeof(out->crtc_timeline));
 	drm_crtc_helper_add(&out->crtc, &vflipq_crtc_helper_funcs);
+	ret = vflipq_color_init_crtc(&out->crtc);
+	if (ret)
+		return ret;
 
 	out->composer_wq = alloc_ordered_workqueue("vflipq-%d-crtc%u", 0,
 						   out->vdev->id, out->index);
