@@ -321,7 +321,7 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 	struct vflipq_plane_state **planes;
 	const struct drm_plane_state *ps;
 	struct drm_plane *plane;
-	unsigned int n = 0;
+	unsigned int i, n = 0;
 	int ret;
 
 	/*
@@ -363,6 +363,9 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 		if (ps && ps->visible)
 			planes[n++] = to_vflipq_plane_state((struct drm_plane_state *)ps);
 	}
+	if (drm_atomic_crtc_needs_modeset(crtc_state))
+		for (i = 0; i < n; i++)
+			vflipq_damage_full(planes[i]);
 	sort(planes, n, sizeof(*planes), cmp_zpos, NULL);
 
 	vstate->active_planes = planes;

@@ -124,6 +124,9 @@ struct vflipq_fq_event {
  * @dst: clipped destination rectangle on the CRTC
  * @xform: how destination pixels walk the source (rotation/reflection)
  * @reader: row reader for the framebuffer format
+ * @damage: what the commit that made this state changed in the
+ *	framebuffer, framebuffer coordinates inside @src (empty: nothing,
+ *	@src: everything); see vflipq_damage.c
  */
 struct vflipq_plane_state {
 	struct drm_shadow_plane_state base;
@@ -131,6 +134,7 @@ struct vflipq_plane_state {
 	struct drm_rect dst;
 	struct vflipq_xform xform;
 	const struct vflipq_format_ops *reader;
+	struct drm_rect damage;
 };
 
 /**
@@ -433,6 +437,15 @@ void vflipq_color_init(struct vflipq_color *cm,
 void vflipq_color_apply_row(const struct vflipq_color *cm,
 			    struct vflipq_px *row, unsigned int n);
 int vflipq_color_init_crtc(struct drm_crtc *crtc);
+
+/* vflipq_damage.c */
+int vflipq_damage_check(const struct drm_plane_state *new);
+void vflipq_damage_record(const struct drm_plane_state *old,
+			  struct vflipq_plane_state *vnew);
+void vflipq_damage_full(struct vflipq_plane_state *vstate);
+void vflipq_damage_print(struct drm_printer *p,
+			 const struct vflipq_plane_state *vstate);
+void vflipq_damage_init_plane(struct drm_plane *plane);
 
 /* vflipq_writeback.c */
 int vflipq_writeback_init(struct vflipq_output *out);
