@@ -9,6 +9,16 @@
 
 #include <linux/mm.h>
 
+/*
+ * Async page flips need nothing here: mode_config.async_page_flip enables
+ * DRM_MODE_PAGE_FLIP_ASYNC on the legacy page-flip ioctl on every
+ * supported kernel, and from 6.8 on ("drm: allow DRM_MODE_PAGE_FLIP_ASYNC
+ * for atomic commits", "drm: introduce DRM_CAP_ATOMIC_ASYNC_PAGE_FLIP")
+ * also on the atomic ioctl, where the core only lets such a commit change
+ * the primary plane's FB_ID.  On 6.1 the atomic ioctl refuses the flag
+ * with -EINVAL.
+ */
+
 static inline void vflipq_vma_forbid_write(struct vm_area_struct *vma)
 {
 #ifdef VFLIPQ_HAVE_VM_FLAGS_CLEAR

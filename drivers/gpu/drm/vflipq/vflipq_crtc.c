@@ -333,6 +333,12 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 	if (crtc_state->active && drm_dev_is_unplugged(crtc->dev))
 		return -ENODEV;
 
+	/* An async flip only replaces framebuffers of a lit pipe. */
+	if (crtc_state->async_flip &&
+	    (!crtc_state->active || drm_atomic_crtc_needs_modeset(crtc_state) ||
+	     crtc_state->color_mgmt_changed))
+		return -EINVAL;
+
 	ret = vflipq_color_check(crtc_state);
 	if (ret)
 		return ret;
@@ -465,10 +471,19 @@ static void vflipq_crtc_atomic_flush(struct drm_crtc *crtc,
 	spin_lock_irqsave(&out->lock, flags);
 	if (crtc->state->event) {
 		spin_lock(&crtc->dev->event_lock);
-		if (drm_crtc_vblank_get(crtc) != 0)
+		if (drm_crtc_vblank_get(crtc) != 0) {
 			drm_crtc_send_vblank_event(crtc, crtc->state->event);
-		else
+		} else if (crtc->state->async_flip) {
+			/*
+			 * Shown at once, like the flip queue's tearing flips.
+			 * The reference keeps the counter fresh: the event
+			 * carries the last vblank before the flip.
+			 */
+			drm_crtc_send_vblank_event(crtc, crtc->state->event);
+			drm_crtc_vblank_put(crtc);
+		} else {
 			drm_crtc_arm_vblank_event(crtc, crtc->state->event);
+		}
 		spin_unlock(&crtc->dev->event_lock);
 		crtc->state->event = NULL;
 	}
