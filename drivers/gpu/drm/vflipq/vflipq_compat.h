@@ -9,6 +9,25 @@
 
 #include <linux/mm.h>
 
+#include <drm/drm_connector.h>
+
+/*
+ * "Colorspace" with the values a compositor's HDR path sets: 6.5 ("drm/
+ * connector: Allow drivers to pass list of supported colorspaces") added
+ * the list; before, the property offers every DisplayPort colorimetry.
+ */
+static inline int
+vflipq_create_colorspace_property(struct drm_connector *connector)
+{
+#ifdef VFLIPQ_HAVE_COLORSPACE_LIST
+	return drm_mode_create_dp_colorspace_property(connector,
+						      BIT(DRM_MODE_COLORIMETRY_BT2020_RGB) |
+						      BIT(DRM_MODE_COLORIMETRY_BT2020_YCC));
+#else
+	return drm_mode_create_dp_colorspace_property(connector);
+#endif
+}
+
 /*
  * Async page flips need nothing here: mode_config.async_page_flip enables
  * DRM_MODE_PAGE_FLIP_ASYNC on the legacy page-flip ioctl on every

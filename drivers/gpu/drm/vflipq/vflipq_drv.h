@@ -447,6 +447,11 @@ void vflipq_damage_print(struct drm_printer *p,
 			 const struct vflipq_plane_state *vstate);
 void vflipq_damage_init_plane(struct drm_plane *plane);
 
+/* vflipq_hdr.c */
+int vflipq_hdr_check(struct drm_connector_state *conn_state);
+int vflipq_hdr_init_connector(struct drm_connector *connector);
+void vflipq_hdr_connector_reset(struct drm_connector *connector);
+
 /* vflipq_writeback.c */
 int vflipq_writeback_init(struct vflipq_output *out);
 
