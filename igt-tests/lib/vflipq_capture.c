@@ -166,3 +166,29 @@ void vfq_wb_capture_ok(struct vfq_dev *dev, int pipe, struct vfq_fb *out)
 	igt_assert_f(ret == 0, "writeback of CRTC %d into %s failed: %s\n",
 		     pipe, vfq_format_name(out->format), strerror(-ret));
 }
+
+uint32_t vfq_crc32_le(uint32_t crc, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	/* Bitwise: a frame reference per subtest is cheap enough. */
+	while (len--) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1));
+	}
+	return crc;
+}
+
+uint32_t vfq_frame_crc(const struct vfq_color *px, int w, int h)
+{
+	uint32_t crc = 0;
+
+	for (int i = 0; i < w * h; i++) {
+		/* the composer's pixel: a, r, g, b in CPU byte order */
+		const uint16_t c[4] = { px[i].a, px[i].r, px[i].g, px[i].b };
+
+		crc = vfq_crc32_le(crc, c, sizeof(c));
+	}
+	return crc;
+}

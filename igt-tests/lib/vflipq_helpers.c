@@ -434,6 +434,10 @@ static void req_reset_plane(drmModeAtomicReq *req, int fd, uint32_t plane,
 	}
 }
 
+static const char *const color_props[] = {
+	"DEGAMMA_LUT", "CTM", "GAMMA_LUT",
+};
+
 static void req_pipe_off(drmModeAtomicReq *req, struct vfq_dev *dev, int i)
 {
 	struct vfq_pipe *p = &dev->pipe[i];
@@ -454,6 +458,12 @@ static void req_pipe_off(drmModeAtomicReq *req, struct vfq_dev *dev, int i)
 	}
 	vfq_req_set(req, fd, p->crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", 0);
 	vfq_req_set(req, fd, p->crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", 0);
+	/* Colour management survives a modeset: clear it too. */
+	for (size_t k = 0; k < VFQ_ARRAY_SIZE(color_props); k++)
+		if (vfq_prop_lookup(fd, p->crtc_id, DRM_MODE_OBJECT_CRTC,
+				    color_props[k], NULL, NULL))
+			vfq_req_set(req, fd, p->crtc_id, DRM_MODE_OBJECT_CRTC,
+				    color_props[k], 0);
 }
 
 void vfq_dev_reset(struct vfq_dev *dev)

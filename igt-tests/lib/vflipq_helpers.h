@@ -303,6 +303,13 @@ int vfq_crc_read(struct vfq_crc *crc, int timeout_ms, uint32_t *frame,
 void vfq_crc_collect(struct vfq_crc *crc, uint32_t min_frame, int n,
 		     uint32_t *values);
 void vfq_crc_stop(struct vfq_crc *crc);
+/* The kernel's crc32_le(): reflected 0xedb88320, no final inversion. */
+uint32_t vfq_crc32_le(uint32_t crc, const void *buf, size_t len);
+/*
+ * The CRC vflipq reports for a composed frame of @w x @h 16-bit pixels
+ * (Documentation/vflipq/driver.rst, "CRC"): a reference for exact checks.
+ */
+uint32_t vfq_frame_crc(const struct vfq_color *px, int w, int h);
 /* Current vblank count of a CRTC (drmCrtcGetSequence). */
 uint64_t vfq_crtc_sequence(int fd, uint32_t crtc_id);
 

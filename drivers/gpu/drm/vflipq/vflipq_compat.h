@@ -12,9 +12,37 @@
 #include <linux/hrtimer.h>
 #include <linux/mm.h>
 
+#include <drm/drm_connector.h>
 #include <drm/drm_fourcc.h>
 #include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_prime.h>
+
+/*
+ * "Colorspace" with the values a compositor's HDR path sets: 6.5 ("drm/
+ * connector: Allow drivers to pass list of supported colorspaces") added
+ * the list; before, the property offers every DisplayPort colorimetry.
+ */
+static inline int
+vflipq_create_colorspace_property(struct drm_connector *connector)
+{
+#ifdef VFLIPQ_HAVE_COLORSPACE_LIST
+	return drm_mode_create_dp_colorspace_property(connector,
+						      BIT(DRM_MODE_COLORIMETRY_BT2020_RGB) |
+						      BIT(DRM_MODE_COLORIMETRY_BT2020_YCC));
+#else
+	return drm_mode_create_dp_colorspace_property(connector);
+#endif
+}
+
+/*
+ * Async page flips need nothing here: mode_config.async_page_flip enables
+ * DRM_MODE_PAGE_FLIP_ASYNC on the legacy page-flip ioctl on every
+ * supported kernel, and from 6.8 on ("drm: allow DRM_MODE_PAGE_FLIP_ASYNC
+ * for atomic commits", "drm: introduce DRM_CAP_ATOMIC_ASYNC_PAGE_FLIP")
+ * also on the atomic ioctl, where the core only lets such a commit change
+ * the primary plane's FB_ID.  On 6.1 the atomic ioctl refuses the flag
+ * with -EINVAL.
+ */
 
 /*
  * 7.2: struct drm_atomic_state is renamed struct drm_atomic_commit

@@ -168,6 +168,7 @@ static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 	static const struct vflipq_px background = { .a = 0xffff };
 	struct vflipq_layer layers[VFLIPQ_MAX_OVERLAYS + 2];
 	struct vflipq_line_bufs *lb = &out->line_bufs;
+	struct vflipq_color cm;
 	unsigned int w = cs->base.mode.hdisplay;
 	unsigned int h = cs->base.mode.vdisplay;
 	unsigned int n = cs->num_active_planes;
@@ -183,6 +184,7 @@ static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 
 	for (i = 0; i < n; i++)
 		layer_init(out, cs->active_planes[i], snap, &layers[i]);
+	vflipq_color_init(&cm, &cs->base);
 	if (wb)
 		wb_row = wb->data[0].vaddr;
 
@@ -195,6 +197,9 @@ static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 				continue;
 			compose_plane_row(lb, &layers[i], y);
 		}
+		/* Without colour management the row is final as blended. */
+		if (cm.active)
+			vflipq_color_apply_row(&cm, lb->out, w);
 
 		*crc = crc32_le(*crc, (const u8 *)lb->out,
 				w * sizeof(*lb->out));

@@ -356,7 +356,7 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 	struct vflipq_plane_state **planes;
 	const struct drm_plane_state *ps;
 	struct drm_plane *plane;
-	unsigned int n = 0;
+	unsigned int i, n = 0;
 	int ret;
 
 	/*
@@ -367,6 +367,16 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 	 */
 	if (crtc_state->active && drm_dev_is_unplugged(crtc->dev))
 		return -ENODEV;
+
+	/* An async flip only replaces framebuffers of a lit pipe. */
+	if (crtc_state->async_flip &&
+	    (!crtc_state->active || drm_atomic_crtc_needs_modeset(crtc_state) ||
+	     crtc_state->color_mgmt_changed))
+		return -EINVAL;
+
+	ret = vflipq_color_check(crtc_state);
+	if (ret)
+		return ret;
 
 	ret = drm_atomic_add_affected_planes(state, crtc);
 	if (ret)
@@ -394,6 +404,9 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 		if (ps && ps->visible)
 			planes[n++] = to_vflipq_plane_state((struct drm_plane_state *)ps);
 	}
+	if (drm_atomic_crtc_needs_modeset(crtc_state))
+		for (i = 0; i < n; i++)
+			vflipq_damage_full(planes[i]);
 	sort(planes, n, sizeof(*planes), cmp_zpos, NULL);
 
 	vstate->active_planes = planes;
@@ -493,10 +506,19 @@ static void vflipq_crtc_atomic_flush(struct drm_crtc *crtc,
 	spin_lock_irqsave(&out->lock, flags);
 	if (crtc->state->event) {
 		spin_lock(&crtc->dev->event_lock);
-		if (drm_crtc_vblank_get(crtc) != 0)
+		if (drm_crtc_vblank_get(crtc) != 0) {
 			drm_crtc_send_vblank_event(crtc, crtc->state->event);
-		else
+		} else if (crtc->state->async_flip) {
+			/*
+			 * Shown at once, like the flip queue's tearing flips.
+			 * The reference keeps the counter fresh: the event
+			 * carries the last vblank before the flip.
+			 */
+			drm_crtc_send_vblank_event(crtc, crtc->state->event);
+			drm_crtc_vblank_put(crtc);
+		} else {
 			drm_crtc_arm_vblank_event(crtc, crtc->state->event);
+		}
 		spin_unlock(&crtc->dev->event_lock);
 		crtc->state->event = NULL;
 	}
@@ -555,6 +577,9 @@ int vflipq_crtc_init(struct vflipq_output *out)
 	strscpy(out->crtc_timeline, out->crtc.timeline_name,
 		sizeof(out->crtc_timeline));
 	drm_crtc_helper_add(&out->crtc, &vflipq_crtc_helper_funcs);
+	ret = vflipq_color_init_crtc(&out->crtc);
+	if (ret)
+		return ret;
 
 	out->composer_wq = alloc_ordered_workqueue("vflipq-%d-crtc%u", 0,
 						   out->vdev->id, out->index);

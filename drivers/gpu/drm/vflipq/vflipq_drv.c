@@ -341,6 +341,11 @@ static int vflipq_modeset_init(struct vflipq_device *vdev)
 	drm->mode_config.preferred_depth = 24;
 	/* Planes are sorted by the zpos helpers before our atomic_check. */
 	drm->mode_config.normalize_zpos = true;
+	/*
+	 * DRM_MODE_PAGE_FLIP_ASYNC: legacy page flips, and atomic commits on
+	 * kernels with DRM_CAP_ATOMIC_ASYNC_PAGE_FLIP (see vflipq_compat.h).
+	 */
+	drm->mode_config.async_page_flip = true;
 
 	for (i = 0; i < vdev->config.crtcs; i++) {
 		ret = vflipq_output_init(vdev, i);

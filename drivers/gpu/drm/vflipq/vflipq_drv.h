@@ -37,6 +37,8 @@
 /* Frame durations a queued flip may ask for: 240 Hz down to 10 Hz. */
 #define VFLIPQ_MIN_PERIOD_NS	4166667ULL
 #define VFLIPQ_MAX_PERIOD_NS	100000000ULL
+/* Entries of DEGAMMA_LUT and GAMMA_LUT (the legacy gamma size too). */
+#define VFLIPQ_LUT_SIZE		256
 #define VFLIPQ_MIN_DIM		16
 #define VFLIPQ_MAX_DIM		8192
 
@@ -123,6 +125,9 @@ struct vflipq_fq_event {
  * @dst: clipped destination rectangle on the CRTC
  * @xform: how destination pixels walk the source (rotation/reflection)
  * @reader: row reader for the framebuffer format
+ * @damage: what the commit that made this state changed in the
+ *	framebuffer, framebuffer coordinates inside @src (empty: nothing,
+ *	@src: everything); see vflipq_damage.c
  */
 struct vflipq_plane_state {
 	struct drm_shadow_plane_state base;
@@ -130,6 +135,23 @@ struct vflipq_plane_state {
 	struct drm_rect dst;
 	struct vflipq_xform xform;
 	const struct vflipq_format_ops *reader;
+	struct drm_rect damage;
+};
+
+/**
+ * struct vflipq_color - colour management of one composed frame
+ * @degamma: DEGAMMA_LUT entries or NULL
+ * @gamma: GAMMA_LUT entries or NULL
+ * @ctm: CTM coefficients, row-major, S31.32 as two's complement
+ * @has_ctm: @ctm applies
+ * @active: any of the three applies (else the rows are left alone)
+ */
+struct vflipq_color {
+	const struct drm_color_lut *degamma;
+	const struct drm_color_lut *gamma;
+	s64 ctm[9];
+	bool has_ctm;
+	bool active;
 };
 
 /**
@@ -416,6 +438,28 @@ struct drm_plane *vflipq_plane_init(struct vflipq_output *out,
 void vflipq_composer_worker(struct work_struct *work);
 bool vflipq_composer_get(struct vflipq_output *out);
 void vflipq_composer_put(struct vflipq_output *out, bool vblank_ref);
+
+/* vflipq_color.c */
+int vflipq_color_check(struct drm_crtc_state *st);
+void vflipq_color_init(struct vflipq_color *cm,
+		       const struct drm_crtc_state *st);
+void vflipq_color_apply_row(const struct vflipq_color *cm,
+			    struct vflipq_px *row, unsigned int n);
+int vflipq_color_init_crtc(struct drm_crtc *crtc);
+
+/* vflipq_damage.c */
+int vflipq_damage_check(const struct drm_plane_state *new);
+void vflipq_damage_record(const struct drm_plane_state *old,
+			  struct vflipq_plane_state *vnew);
+void vflipq_damage_full(struct vflipq_plane_state *vstate);
+void vflipq_damage_print(struct drm_printer *p,
+			 const struct vflipq_plane_state *vstate);
+void vflipq_damage_init_plane(struct drm_plane *plane);
+
+/* vflipq_hdr.c */
+int vflipq_hdr_check(struct drm_connector_state *conn_state);
+int vflipq_hdr_init_connector(struct drm_connector *connector);
+void vflipq_hdr_connector_reset(struct drm_connector *connector);
 
 /* vflipq_writeback.c */
 int vflipq_writeback_init(struct vflipq_output *out);

@@ -7,6 +7,7 @@
 
 #include <linux/slab.h>
 
+#include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_connector.h>
 #include <drm/drm_edid.h>
@@ -53,14 +54,22 @@ vflipq_conn_detect(struct drm_connector *connector, bool force)
 	       connector_status_disconnected : connector_status_connected;
 }
 
+static int vflipq_conn_atomic_check(struct drm_connector *connector,
+				    struct drm_atomic_state *state)
+{
+	return vflipq_hdr_check(drm_atomic_get_new_connector_state(state,
+								   connector));
+}
+
 static const struct drm_connector_helper_funcs vflipq_conn_helper_funcs = {
 	.get_modes = vflipq_conn_get_modes,
+	.atomic_check = vflipq_conn_atomic_check,
 };
 
 static const struct drm_connector_funcs vflipq_conn_funcs = {
 	.detect			= vflipq_conn_detect,
 	.fill_modes		= drm_helper_probe_single_connector_modes,
-	.reset			= drm_atomic_helper_connector_reset,
+	.reset			= vflipq_hdr_connector_reset,
 	.atomic_duplicate_state	= drm_atomic_helper_connector_duplicate_state,
 	.atomic_destroy_state	= drm_atomic_helper_connector_destroy_state,
 };
@@ -136,6 +145,9 @@ int vflipq_output_init(struct vflipq_device *vdev, unsigned int index)
 	if (ret)
 		return ret;
 	drm_connector_helper_add(&out->connector, &vflipq_conn_helper_funcs);
+	ret = vflipq_hdr_init_connector(&out->connector);
+	if (ret)
+		return ret;
 
 	ret = drm_connector_attach_encoder(&out->connector, &out->encoder);
 	if (ret)

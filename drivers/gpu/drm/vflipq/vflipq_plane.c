@@ -44,6 +44,8 @@ vflipq_plane_duplicate_state(struct drm_plane *plane)
 	state->dst = old->dst;
 	state->xform = old->xform;
 	state->reader = old->reader;
+	/* Not checked again means unchanged: nothing damaged. */
+	state->damage = (struct drm_rect){ };
 	return &state->base.base;
 }
 
@@ -78,6 +80,12 @@ static bool vflipq_plane_format_mod_supported(struct drm_plane *plane,
 	return modifier == DRM_FORMAT_MOD_LINEAR;
 }
 
+static void vflipq_plane_print_state(struct drm_printer *p,
+				     const struct drm_plane_state *state)
+{
+	vflipq_damage_print(p, to_vflipq_plane_state((struct drm_plane_state *)state));
+}
+
 static const struct drm_plane_funcs vflipq_plane_funcs = {
 	.update_plane		= drm_atomic_helper_update_plane,
 	.disable_plane		= drm_atomic_helper_disable_plane,
@@ -85,6 +93,7 @@ static const struct drm_plane_funcs vflipq_plane_funcs = {
 	.atomic_duplicate_state	= vflipq_plane_duplicate_state,
 	.atomic_destroy_state	= vflipq_plane_destroy_state,
 	.format_mod_supported	= vflipq_plane_format_mod_supported,
+	.atomic_print_state	= vflipq_plane_print_state,
 };
 
 static bool plane_changes(const struct drm_plane_state *a,
@@ -145,6 +154,9 @@ static int vflipq_plane_atomic_check(struct drm_plane *plane,
 
 	if (fb->modifier != DRM_FORMAT_MOD_LINEAR)
 		return -EINVAL;
+	ret = vflipq_damage_check(new);
+	if (ret)
+		return ret;
 	ret = vflipq_caso_check_scanout(to_vflipq_device(plane->dev), fb);
 	if (ret)
 		return ret;
@@ -181,6 +193,8 @@ static int vflipq_plane_atomic_check(struct drm_plane *plane,
 	vflipq_xform_init(&vstate->xform, vstate->src.x1, vstate->src.y1,
 			  drm_rect_width(&vstate->src),
 			  drm_rect_height(&vstate->src), new->rotation);
+	vflipq_damage_record(drm_atomic_get_old_plane_state(state, plane),
+			     vstate);
 	return 0;
 }
 
@@ -337,6 +351,7 @@ struct drm_plane *vflipq_plane_init(struct vflipq_output *out,
 	vplane->out = out;
 
 	drm_plane_helper_add(&vplane->base, &vflipq_plane_helper_funcs);
+	vflipq_damage_init_plane(&vplane->base);
 	ret = vflipq_plane_props(&vplane->base, zpos, zmin, zmax);
 	if (ret)
 		return ERR_PTR(ret);

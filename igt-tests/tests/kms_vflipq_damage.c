@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+/*
+ * FB_DAMAGE_CLIPS: offered on every plane, validated, reduced to the damage
+ * the driver records in the plane state (read back from debugfs "state"),
+ * and a flip with clips shows exactly what the same flip without clips does.
+ */
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "igt.h"
+#include "vflipq_helpers.h"
+
+IGT_TEST_DESCRIPTION("vflipq FB_DAMAGE_CLIPS");
+
+#define W 640
+#define H 480
+#define OBJ_PLANE DRM_MODE_OBJECT_PLANE
+
+static struct vfq_dev dev;
+static drmModeModeInfo mode;
+static struct vfq_fb fb_a, fb_b, fb_c;
+
+static uint32_t clips_blob(const struct drm_mode_rect *r, size_t bytes)
+{
+	uint32_t id = 0;
+
+	igt_assert_eq(drmModeCreatePropertyBlob(dev.fd, r, bytes, &id), 0);
+	return id;
+}
+
+/*
+ * Commit @fb on the primary plane, source (sx, sy) of the plane's w x h at
+ * (cx, cy), with @n clips (n < 0: @bytes of clips, to test the blob size).
+ */
+static int commit_src(struct vfq_fb *fb, int sx, int sy, int cx, int cy,
+		      int w, int h, const struct drm_mode_rect *r, int n,
+		      uint32_t flags)
+{
+	const struct vfq_pipe *p = &dev.pipe[0];
+	drmModeAtomicReq *req = vfq_req_new();
+	uint32_t blob = n ? clips_blob(r, n * sizeof(*r)) : 0;
+	int ret;
+
+	vfq_req_plane_src(req, dev.fd, p->primary, p->crtc_id, fb->fb_id,
+			  sx, sy, w, h, cx, cy, w, h);
+	vfq_req_set(req, dev.fd, p->primary, OBJ_PLANE, "FB_DAMAGE_CLIPS",
+		    blob);
+	ret = vfq_req_commit(dev.fd, req, flags, NULL);
+	if (blob)
+		drmModeDestroyPropertyBlob(dev.fd, blob);
+	return ret;
+}
+
+static int commit(struct vfq_fb *fb, const struct drm_mode_rect *r, int n)
+{
+	return commit_src(fb, 0, 0, 0, 0, W, H, r, n, 0);
+}
+
+/* The "vflipq.damage=" value of @plane in debugfs dri/<card>/state. */
+static void recorded(uint32_t plane, char *out, size_t len)
+{
+	char path[128], *buf = malloc(1 << 20), tag[32], *at, *end, *d;
+	int fd, n = 0, r;
+
+	igt_assert(buf);
+	snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%d/state",
+		 vfq_card_index(dev.fd));
+	fd = open(path, O_RDONLY);
+	igt_assert_f(fd >= 0, "%s: %m\n", path);
+	while ((r = read(fd, buf + n, (1 << 20) - 1 - n)) > 0)
+		n += r;
+	close(fd);
+	buf[n] = '\0';
+	snprintf(tag, sizeof(tag), "plane[%u]:", plane);
+	at = strstr(buf, tag);
+	igt_assert_f(at, "no %s in %s\n", tag, path);
+	end = strstr(at + 1, "plane[");
+	d = strstr(at, "vflipq.damage=");
+	igt_assert_f(d && (!end || d < end), "no damage for %s\n", tag);
+	d += strlen("vflipq.damage=");
+	snprintf(out, len, "%.*s", (int)strcspn(d, "\n"), d);
+	free(buf);
+}
+
+static void assert_damage(const char *want, const char *why)
+{
+	char got[64];
+
+	recorded(dev.pipe[0].primary, got, sizeof(got));
+	igt_assert_f(strcmp(got, want) == 0, "%s: damage %s, expected %s\n",
+		     why, got, want);
+}
+
+static struct vfq_color expect_fb_c(int x, int y, void *data)
+{
+	(void)data;
+	return vfq_fb_get(&fb_c, x, y);
+}
+
+igt_main
+{
+	igt_fixture {
+		vfq_dev_init(&dev, vfq_open_default());
+		vfq_dev_reset(&dev);
+		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb_a);
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb_b);
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb_c);
+		vfq_fb_pattern(&fb_a, 11);
+		vfq_fb_pattern(&fb_b, 12);
+		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
+	}
+
+	igt_describe("Every plane of every CRTC has FB_DAMAGE_CLIPS");
+	igt_subtest("property") {
+		for (int i = 0; i < dev.n_pipes; i++) {
+			const struct vfq_pipe *p = &dev.pipe[i];
+			uint32_t planes[VFQ_MAX_OVERLAYS + 2];
+			int n = 0;
+
+			planes[n++] = p->primary;
+			if (p->cursor)
+				planes[n++] = p->cursor;
+			for (int k = 0; k < p->n_overlays; k++)
+				planes[n++] = p->overlays[k];
+			for (int k = 0; k < n; k++)
+				igt_assert_f(vfq_prop_lookup(dev.fd, planes[k],
+							     OBJ_PLANE,
+							     "FB_DAMAGE_CLIPS",
+							     NULL, NULL),
+					     "plane %u has no FB_DAMAGE_CLIPS\n",
+					     planes[k]);
+		}
+	}
+
+	igt_describe("Clips outside the framebuffer, empty or inverted, and "
+		     "blobs that are not whole rectangles fail with EINVAL");
+	igt_subtest("invalid") {
+		static const struct drm_mode_rect bad[] = {
+			{ 0, 0, W + 1, 10 },	/* past the right edge */
+			{ 0, H - 1, 10, H + 1 },	/* past the bottom */
+			{ -1, 0, 10, 10 },	/* negative */
+			{ 10, 10, 10, 20 },	/* empty */
+			{ 20, 10, 10, 20 },	/* inverted */
+		};
+		static const struct drm_mode_rect ok = { 0, 0, W, H };
+		const uint32_t t = DRM_MODE_ATOMIC_TEST_ONLY;
+		uint32_t id;
+
+		for (size_t i = 0; i < VFQ_ARRAY_SIZE(bad); i++)
+			igt_assert_eq(commit_src(&fb_b, 0, 0, 0, 0, W, H,
+						 &bad[i], 1, t), -EINVAL);
+		igt_assert_eq(commit_src(&fb_b, 0, 0, 0, 0, W, H, &ok, 1, t),
+			      0);
+		/* 1.5 rectangles */
+		igt_assert_eq(drmModeCreatePropertyBlob(dev.fd, bad, 24, &id),
+			      0);
+		{
+			drmModeAtomicReq *req = vfq_req_new();
+
+			vfq_req_set(req, dev.fd, dev.pipe[0].primary,
+				    OBJ_PLANE, "FB_DAMAGE_CLIPS", id);
+			igt_assert_eq(vfq_req_commit(dev.fd, req, t, NULL),
+				      -EINVAL);
+		}
+		drmModeDestroyPropertyBlob(dev.fd, id);
+	}
+
+	igt_describe("The plane state records the bounding box of the clips, "
+		     "cut to the visible source; no clips or a geometry change "
+		     "damage everything");
+	igt_subtest("recorded") {
+		static const struct drm_mode_rect two[] = {
+			{ 10, 20, 30, 40 }, { 100, 5, 120, 25 },
+		};
+		static const struct drm_mode_rect edge = { 600, 400, 640, 480 };
+		static const struct drm_mode_rect outside = { 0, 0, 8, 8 };
+		char full[32];
+
+		snprintf(full, sizeof(full), "%dx%d+0+0", W, H);
+		igt_assert_eq(commit(&fb_b, two, 2), 0);
+		assert_damage("110x35+10+5", "two clips");
+		igt_assert_eq(commit(&fb_a, NULL, 0), 0);
+		assert_damage(full, "no clips");
+		igt_assert_eq(commit(&fb_b, &edge, 1), 0);
+		assert_damage("40x80+600+400", "one clip");
+
+		/* a 320x240 window of the fb at (16, 16): clips are cut */
+		igt_assert_eq(commit_src(&fb_a, 16, 16, 0, 0, 320, 240, NULL, 0,
+					 0), 0);
+		assert_damage("320x240+16+16", "new source rectangle");
+		igt_assert_eq(commit_src(&fb_b, 16, 16, 0, 0, 320, 240, two, 2,
+					 0), 0);
+		assert_damage("104x24+16+16", "clips cut to the source");
+		igt_assert_eq(commit_src(&fb_a, 16, 16, 0, 0, 320, 240,
+					 &outside, 1, 0), 0);
+		assert_damage("none", "clip outside the source");
+		/* moving the plane damages all of it, clips or not */
+		igt_assert_eq(commit_src(&fb_a, 16, 16, 8, 8, 320, 240,
+					 &outside, 1, 0), 0);
+		assert_damage("320x240+16+16", "plane moved");
+		igt_assert_eq(commit(&fb_a, NULL, 0), 0);
+	}
+
+	igt_describe("A flip whose clips cover what changed shows exactly "
+		     "the new framebuffer (CRC and writeback), as a commit "
+		     "without clips does");
+	igt_subtest("screen-exact") {
+		static const struct drm_mode_rect changed = {
+			100, 100, 164, 148,
+		};
+		struct vfq_crc crc;
+		uint32_t with, without;
+		struct vfq_fb out;
+
+		igt_require(dev.caps.caps & VFLIPQ_CAP_WRITEBACK);
+		/* fb_c: fb_a with one rectangle changed */
+		vfq_fb_pattern(&fb_c, 11);
+		vfq_fb_fill_rect(&fb_c, 100, 100, 64, 48, vfq_rgb8(255, 0, 0));
+		igt_assert_eq(commit(&fb_c, NULL, 0), 0);
+		igt_assert_eq(vfq_crc_start(dev.fd, dev.pipe[0].index, &crc),
+			      0);
+		vfq_crc_collect(&crc, vfq_crtc_sequence(dev.fd,
+				dev.pipe[0].crtc_id) + 2, 1, &without);
+		igt_assert_eq(commit(&fb_a, NULL, 0), 0);
+		igt_assert_eq(commit(&fb_c, &changed, 1), 0);
+		assert_damage("64x48+100+100", "the changed rectangle");
+		vfq_crc_collect(&crc, vfq_crtc_sequence(dev.fd,
+				dev.pipe[0].crtc_id) + 2, 1, &with);
+		vfq_crc_stop(&crc);
+		igt_assert_eq_u32(with, without);
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &out);
+		memset(out.map, 0x5a, out.size);
+		vfq_wb_capture_ok(&dev, 0, &out);
+		igt_assert_eq(vfq_fb_check(&out, expect_fb_c, NULL, 8, 0), 0);
+		vfq_fb_destroy(&out);
+		igt_assert_eq(commit(&fb_a, NULL, 0), 0);
+	}
+
+	igt_fixture {
+		vfq_dev_reset(&dev);
+		vfq_fb_destroy(&fb_a);
+		vfq_fb_destroy(&fb_b);
+		vfq_fb_destroy(&fb_c);
+		vfq_dev_fini(&dev);
+	}
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The HDR connector properties ("max bpc", "Colorspace",
+ * HDR_OUTPUT_METADATA): present on every virtual connector, accepted,
+ * validated, read back as set, and without effect on the composed frame
+ * (the CRC stays the same).
+ */
+#include "igt.h"
+#include "vflipq_helpers.h"
+
+IGT_TEST_DESCRIPTION("vflipq HDR connector properties");
+
+#define W 640
+#define H 480
+#define OBJ_CONN DRM_MODE_OBJECT_CONNECTOR
+
+static struct vfq_dev dev;
+static drmModeModeInfo mode;
+static struct vfq_fb fb;
+
+static struct hdr_output_metadata pq_metadata(void)
+{
+	struct hdr_output_metadata m = { 0 };
+
+	m.metadata_type = 0;	/* HDMI_STATIC_METADATA_TYPE1 */
+	m.hdmi_metadata_type1.eotf = 2;	/* SMPTE ST 2084 (PQ) */
+	m.hdmi_metadata_type1.display_primaries[0].x = 35400;
+	m.hdmi_metadata_type1.display_primaries[0].y = 14600;
+	m.hdmi_metadata_type1.white_point.x = 15635;
+	m.hdmi_metadata_type1.white_point.y = 16450;
+	m.hdmi_metadata_type1.max_display_mastering_luminance = 1000;
+	m.hdmi_metadata_type1.max_cll = 1000;
+	m.hdmi_metadata_type1.max_fall = 400;
+	return m;
+}
+
+/* Commit @prop = @value on connector 0 (a blob of @len bytes if @data). */
+static int set_conn(const char *prop, uint64_t value, const void *data,
+		    size_t len, uint32_t flags)
+{
+	drmModeAtomicReq *req = vfq_req_new();
+	uint32_t blob = 0;
+	int ret;
+
+	if (data) {
+		igt_assert_eq(drmModeCreatePropertyBlob(dev.fd, data, len,
+							&blob), 0);
+		value = blob;
+	}
+	vfq_req_set(req, dev.fd, dev.pipe[0].conn_id, OBJ_CONN, prop, value);
+	ret = vfq_req_commit(dev.fd, req, flags |
+			     DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
+	if (blob)
+		drmModeDestroyPropertyBlob(dev.fd, blob);
+	return ret;
+}
+
+static uint32_t screen_crc(void)
+{
+	struct vfq_crc crc;
+	uint32_t v;
+
+	igt_assert_eq(vfq_crc_start(dev.fd, dev.pipe[0].index, &crc), 0);
+	vfq_crc_collect(&crc, vfq_crtc_sequence(dev.fd, dev.pipe[0].crtc_id) +
+			2, 1, &v);
+	vfq_crc_stop(&crc);
+	return v;
+}
+
+igt_main
+{
+	igt_fixture {
+		vfq_dev_init(&dev, vfq_open_default());
+		vfq_dev_reset(&dev);
+		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb);
+		vfq_fb_pattern(&fb, 31);
+		vfq_pipe_on(&dev, 0, &mode, fb.fb_id);
+	}
+
+	igt_describe("Every virtual connector has max bpc (6-16, default "
+		     "16), Colorspace (Default, BT2020_RGB) and "
+		     "HDR_OUTPUT_METADATA (0)");
+	igt_subtest("properties") {
+		for (int i = 0; i < dev.n_pipes; i++) {
+			uint32_t c = dev.pipe[i].conn_id;
+			drmModePropertyRes *p = vfq_prop_info(dev.fd, c,
+							      OBJ_CONN,
+							      "max bpc");
+
+			igt_assert(p->flags & DRM_MODE_PROP_RANGE);
+			igt_assert_eq_u64(p->values[0], 6);
+			igt_assert_eq_u64(p->values[1], 16);
+			drmModeFreeProperty(p);
+			igt_assert_eq_u64(vfq_prop_get(dev.fd, c, OBJ_CONN,
+						       "max bpc"), 16);
+			igt_assert_eq_u64(vfq_prop_get(dev.fd, c, OBJ_CONN,
+						       "Colorspace"),
+					  vfq_prop_enum_value(dev.fd, c,
+							      OBJ_CONN,
+							      "Colorspace",
+							      "Default"));
+			vfq_prop_enum_value(dev.fd, c, OBJ_CONN, "Colorspace",
+					    "BT2020_RGB");
+			igt_assert_eq_u64(vfq_prop_get(dev.fd, c, OBJ_CONN,
+						       "HDR_OUTPUT_METADATA"),
+					  0);
+		}
+	}
+
+	igt_describe("Values set are read back, and the composed frame does "
+		     "not change");
+	igt_subtest("set-and-read") {
+		const uint32_t c = dev.pipe[0].conn_id;
+		struct hdr_output_metadata m = pq_metadata();
+		uint64_t bt2020 = vfq_prop_enum_value(dev.fd, c, OBJ_CONN,
+						      "Colorspace",
+						      "BT2020_RGB");
+		uint32_t before = screen_crc();
+		drmModePropertyBlobRes *b;
+
+		igt_assert_eq(set_conn("max bpc", 10, NULL, 0, 0), 0);
+		igt_assert_eq(set_conn("Colorspace", bt2020, NULL, 0, 0), 0);
+		igt_assert_eq(set_conn("HDR_OUTPUT_METADATA", 0, &m, sizeof(m),
+				       0), 0);
+		igt_assert_eq_u64(vfq_prop_get(dev.fd, c, OBJ_CONN, "max bpc"),
+				  10);
+		igt_assert_eq_u64(vfq_prop_get(dev.fd, c, OBJ_CONN,
+					       "Colorspace"), bt2020);
+		b = drmModeGetPropertyBlob(dev.fd,
+					   vfq_prop_get(dev.fd, c, OBJ_CONN,
+							"HDR_OUTPUT_METADATA"));
+		igt_assert(b);
+		igt_assert_eq(b->length, sizeof(m));
+		igt_assert(memcmp(b->data, &m, sizeof(m)) == 0);
+		drmModeFreePropertyBlob(b);
+		igt_assert_eq_u32(screen_crc(), before);
+
+		igt_assert_eq(set_conn("HDR_OUTPUT_METADATA", 0, NULL, 0, 0),
+			      0);
+		igt_assert_eq(set_conn("Colorspace", 0, NULL, 0, 0), 0);
+		igt_assert_eq(set_conn("max bpc", 16, NULL, 0, 0), 0);
+	}
+
+	igt_describe("max bpc outside 6-16, HDR metadata of the wrong size, "
+		     "type or EOTF are refused with EINVAL");
+	igt_subtest("invalid") {
+		const uint32_t t = DRM_MODE_ATOMIC_TEST_ONLY;
+		struct hdr_output_metadata m = pq_metadata();
+
+		igt_assert_eq(set_conn("max bpc", 5, NULL, 0, t), -EINVAL);
+		igt_assert_eq(set_conn("max bpc", 17, NULL, 0, t), -EINVAL);
+		igt_assert_eq(set_conn("HDR_OUTPUT_METADATA", 0, &m,
+				       sizeof(m) - 2, t), -EINVAL);
+		m.metadata_type = 1;
+		igt_assert_eq(set_conn("HDR_OUTPUT_METADATA", 0, &m, sizeof(m),
+				       t), -EINVAL);
+		m = pq_metadata();
+		m.hdmi_metadata_type1.metadata_type = 1;
+		igt_assert_eq(set_conn("HDR_OUTPUT_METADATA", 0, &m, sizeof(m),
+				       t), -EINVAL);
+		m = pq_metadata();
+		m.hdmi_metadata_type1.eotf = 4;
+		igt_assert_eq(set_conn("HDR_OUTPUT_METADATA", 0, &m, sizeof(m),
+				       t), -EINVAL);
+		m.hdmi_metadata_type1.eotf = 3;	/* HLG */
+		igt_assert_eq(set_conn("HDR_OUTPUT_METADATA", 0, &m, sizeof(m),
+				       t), 0);
+	}
+
+	igt_fixture {
+		vfq_dev_reset(&dev);
+		vfq_fb_destroy(&fb);
+		vfq_dev_fini(&dev);
+	}
+}
