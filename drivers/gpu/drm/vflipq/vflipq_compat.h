@@ -35,6 +35,21 @@ vflipq_create_colorspace_property(struct drm_connector *connector)
 }
 
 /*
+ * 7.2: drm_connector_attach_hdr_output_metadata_property() returns void
+ * (it returned int, always 0, up to 7.1).
+ */
+static inline int
+vflipq_attach_hdr_output_metadata_property(struct drm_connector *connector)
+{
+#ifdef VFLIPQ_HAVE_HDR_ATTACH_VOID
+	drm_connector_attach_hdr_output_metadata_property(connector);
+	return 0;
+#else
+	return drm_connector_attach_hdr_output_metadata_property(connector);
+#endif
+}
+
+/*
  * Async page flips need nothing here: mode_config.async_page_flip enables
  * DRM_MODE_PAGE_FLIP_ASYNC on the legacy page-flip ioctl on every
  * supported kernel, and from 6.8 on ("drm: allow DRM_MODE_PAGE_FLIP_ASYNC

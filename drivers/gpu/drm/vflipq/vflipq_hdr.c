@@ -91,5 +91,5 @@ int vflipq_hdr_init_connector(struct drm_connector *connector)
 	ret = drm_connector_attach_colorspace_property(connector);
 	if (ret)
 		return ret;
-	return drm_connector_attach_hdr_output_metadata_property(connector);
+	return vflipq_attach_hdr_output_metadata_property(connector);
 }
