@@ -36,7 +36,6 @@ FUZZ_ITER ?= 0
 FUZZ_SEED ?= 1
 
 IGT_DIR := igt-tests
-USER_DIR := userspace
 
 .PHONY: all deps kernel module igt userspace sparse checkpatch host-tests \
 	check vm-check demo bench vm-cmd clean distclean help debug-kernel check-debug
@@ -63,12 +62,13 @@ igt: deps
 		$(MAKE) -C $(IGT_DIR) BUILD=$(BUILD)/igt; \
 	else echo "[vflipq] $(IGT_DIR)/Makefile not there yet, skipping igt tests"; fi
 
+# libpresent, tools, benchmarks, fuzzer: meson.build, built in build/meson
+# and installed into build/userspace/ (bin/ goes into the VM).
 userspace: deps
-	@if [ -f $(USER_DIR)/Makefile ]; then \
-		$(MAKE) -C $(USER_DIR) BUILD=$(BUILD)/userspace; \
-	else echo "[vflipq] $(USER_DIR)/Makefile not there yet, skipping userspace"; fi
+	@BUILD=$(BUILD) $(S)/meson.sh build
 
-# Host unit tests: "make check" of tests/unit, userspace, igt-tests (if any).
+# Host unit tests: "meson test" with ASan+UBSan and without (tests/unit,
+# userspace), then the igt harness self-test.
 host-tests: deps
 	@BUILD=$(BUILD) $(S)/host-tests.sh
 
@@ -97,7 +97,6 @@ demo: all
 
 # Benchmarks against vkms (built from linux-source): out/bench.{json,md}, PNGs.
 bench: all
-	@$(MAKE) -C $(USER_DIR) BUILD=$(BUILD)/userspace bench
 	@BUILD=$(BUILD) $(S)/bench.sh $(KERNEL)
 
 # Run one command in the VM:  make vm-cmd CMD='modetest -M vflipq -c'
