@@ -36,6 +36,8 @@ FUZZ_ITER ?= 0
 FUZZ_SEED ?= 1
 
 IGT_DIR := igt-tests
+# Plots are drawn on the host after the VM run (python3-matplotlib).
+USER_PLOT := userspace/plot
 
 .PHONY: all deps kernel module igt userspace sparse checkpatch host-tests \
 	check vm-check demo bench vm-cmd clean distclean help debug-kernel check-debug
@@ -94,6 +96,7 @@ check-debug: debug-kernel igt userspace
 
 demo: all
 	@$(S)/vm-run.sh --kernel $(KERNEL) --job demo
+	@$(USER_PLOT)/present_timing.py out/present-timing.csv out/present-timing.png
 
 # Benchmarks against vkms (built from linux-source): out/bench.{json,md}, PNGs.
 bench: all

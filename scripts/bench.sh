@@ -79,7 +79,7 @@ fi
 
 machine="$(nproc) x $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), QEMU TCG (-smp ${VM_SMP:-2}, ${VM_MEM:-2G})"
 set +e
-python3 "$VFLIPQ_TOP/userspace/bench/report.py" \
+"$VFLIPQ_TOP/userspace/bench/report.py" \
 	--raw "$resdir/bench-raw.txt" --data "$resdir/bench-data" --out "$OUT" \
 	--console "$console" \
 	--machine "$machine" --kernel "$(basename "$resdir" | sed 's/^[0-9]*-[0-9]*-//; s/-cmd.*$//')" \
