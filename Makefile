@@ -9,6 +9,7 @@
 #   make demo             boot the VM, run modetest, vflipq-capture and
 #                         present-demo (libpresent, hybrid pair) -> out/
 #   make bench            vflipq vs vkms benchmarks in one VM boot -> out/bench.*
+#   make trace            ftrace of the flip queue during the demo -> out/vflipq-trace.*
 #   make KERNEL=6.1 ...   same against Debian's 6.1 kernel (default 6.12)
 #   make KERNEL=debug ... module/vm-check/demo/vm-cmd on the debug kernel
 #   make fuzz ITER=N SEED=S  the ioctl fuzzer in the VM (userspace/fuzz)
@@ -40,7 +41,7 @@ IGT_DIR := igt-tests
 USER_PLOT := userspace/plot
 
 .PHONY: all deps kernel module igt userspace sparse checkpatch host-tests \
-	check vm-check demo bench vm-cmd clean distclean help debug-kernel check-debug
+	check vm-check demo bench trace vm-cmd clean distclean help debug-kernel check-debug
 
 all: module igt userspace
 
@@ -101,6 +102,12 @@ demo: all
 # Benchmarks against vkms (built from linux-source): out/bench.{json,md}, PNGs.
 bench: all
 	@BUILD=$(BUILD) $(S)/bench.sh $(KERNEL)
+
+# The flip queue's trace events, drm_vblank_event and the copy engine's
+# fences recorded during the demo -> out/vflipq-trace.systrace (Perfetto),
+# out/trace-timeline.png (Documentation/vflipq/tracing.rst).
+trace: all
+	@BUILD=$(BUILD) $(S)/trace.sh $(KERNEL)
 
 # Run one command in the VM:  make vm-cmd CMD='modetest -M vflipq -c'
 vm-cmd: all
