@@ -27,9 +27,9 @@ def lanes(items):
 def rows(tl, t_from, t_to):
     """[(label, kind, data)] for the window, top to bottom."""
     out = []
-    for pipe in sorted(tl.vblanks):
-        out.append(("vblanks, pipe %d" % pipe, "ticks",
-                    [t for t, _ in tl.vblanks[pipe] if t_from <= t <= t_to]))
+    for crtc in sorted(tl.vblanks):
+        out.append(("vblanks, %s" % crtc, "ticks",
+                    [t for t, _ in tl.vblanks[crtc] if t_from <= t <= t_to]))
     tracks = {}
     for p in tl.presents:
         end = p["end"] if p["end"] is not None else tl.t1
@@ -62,7 +62,7 @@ def draw(ax, tl, t_from, t_to, zero, scale, ids=False):
                 ax.broken_barh([((s - zero) * scale, max((e - s) * scale, 1e-3 * scale))],
                                (y + 0.1 + lane * lh, lh * 0.9), color=colors[what])
                 if ids and pid is not None:
-                    ax.text(x0 + 0.5, y + 0.1 + (lane + 0.45) * lh, str(pid), fontsize=7,
+                    ax.text(x0 + 0.5, y + 0.1 + (lane + 0.45) * lh, str(pid % 1000), fontsize=7,
                             va="center", color="white", clip_on=True)
         ticks.append(y + 0.5)
         labels.append(label)
@@ -99,7 +99,7 @@ def plot(tl, path):
     draw(zoom, tl, w0, w0 + WINDOW, w0, 1000.0, ids=True)
     zoom.set_xlabel("time (ms) from %.3f s of CLOCK_MONOTONIC" % w0)
     zoom.set_title("Zoom on the %d ms with the most copy-engine jobs: each bar a PresentId "
-                   "(number on it) from FLIPQ_SUBMIT to its vblank" % (WINDOW * 1000),
+                   "(its last 3 digits on it) from FLIPQ_SUBMIT to its vblank" % (WINDOW * 1000),
                    fontsize=10)
     # One legend for both panels: proxies for the bar colours.
     for color, label in ((SHOWN, "PresentId queued -> shown (ends at its vblank)"),

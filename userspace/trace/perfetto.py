@@ -4,8 +4,8 @@ text, with the flip queue's story added as atrace marks
 (tracing_mark_write lines, which Perfetto's systrace importer turns into
 tracks) under one pseudo process, "vflipq":
 
-- "vblank pipe N": an instant per drm_vblank_event (N = the CRTC's index
-  on its device, all that event carries);
+- "vblanks CRTC N": an instant per drm_vblank_event of that CRTC (see
+  ftrace_events.crtc_vblanks() for how they are told apart);
 - "flipq crtc C plane P": a slice per PresentId from FLIPQ_SUBMIT
   (vflipq_flip_queue) to the vblank that showed it (vflipq_flip_show's
   timestamp) or to its cancellation (a log entry with the cancelled mark);
@@ -25,9 +25,9 @@ def _mark(t, text):
 
 def marks(tl):
     out = []
-    for pipe, vbs in tl.vblanks.items():
+    for crtc, vbs in tl.vblanks.items():
         for t, seq in vbs:
-            out.append(_mark(t, "N|%d|vblank pipe %d|vblank %d" % (PID, pipe, seq)))
+            out.append(_mark(t, "N|%d|vblanks %s|vblank %d" % (PID, crtc, seq)))
     for cookie, p in enumerate(tl.presents, 1):
         crtc, plane, pid = p["key"]
         track = "flipq crtc %d plane %d" % (crtc, plane)

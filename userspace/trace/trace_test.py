@@ -46,8 +46,10 @@ def check(cond, what):
 
 def main():
     tl = ftrace_events.Timeline(TRACE.splitlines(True))
-    check(sorted(tl.vblanks) == [0, 1], "pipes %r" % sorted(tl.vblanks))
-    check([s for _, s in tl.vblanks[0]] == [100, 101], "pipe 0 seqs")
+    # Pipe 0's time= 10016667000 is the vblank that showed CRTC 51's flip.
+    check(sorted(tl.vblanks) == ["CRTC 51", "pipe 1 (no flip-queue flip)"],
+          "vblank rows %r" % sorted(tl.vblanks))
+    check([s for _, s in tl.vblanks.get("CRTC 51", [])] == [100, 101], "CRTC 51 seqs")
     got = {p["key"]: (p["how"], p["end"]) for p in tl.presents}
     check(len(tl.presents) == 4, "%d PresentIds" % len(tl.presents))
     check(got.get((51, 33, 1)) == ("shown", 10.016667), "id 1: %r" % (got.get((51, 33, 1)),))
@@ -57,6 +59,17 @@ def main():
     check(got.get((52, 40, 6)) == ("open", None), "id 6: %r" % (got.get((52, 40, 6)),))
     check([(c["key"], c["queued"], c["end"]) for c in tl.copies] ==
           [((7, 1), 10.003, 10.004)], "copies %r" % tl.copies)
+
+    # Two devices' pipe 0: B is created while A is idle and counts through
+    # values A stopped at; A ticks again 29 counts later after a pause.
+    vb = [(20.0, 20), (20.016667, 21), (20.5, 19), (20.516667, 20), (20.533334, 21),
+          (20.55, 22), (20.6, 50), (20.616667, 51)]
+    two = ftrace_events.Timeline(
+        ["  <idle>-0  [000] d.h2.  %.6f: drm_vblank_event: crtc=0, seq=%d, time=%d, "
+         "high-prec=true\n" % (t, q, round(t * 1e9)) for t, q in sorted(vb)])
+    check(sorted(len(v) for v in two.vblanks.values()) == [4, 4] and
+          sorted([q for _, q in v] for v in two.vblanks.values()) ==
+          [[19, 20, 21, 22], [20, 21, 50, 51]], "two devices' counters %r" % two.vblanks)
 
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "t.systrace")
@@ -68,7 +81,7 @@ def main():
           "every original event kept")
     ts = [float(re.search(r"\s(\d+\.\d+):", l).group(1)) for l in out if not l.startswith("#")]
     check(ts == sorted(ts), "lines in time order")
-    check(sum(m.startswith("N|99999|vblank pipe ") for m in marks) == 3, "vblank instants")
+    check(sum(m.startswith("N|99999|vblanks ") for m in marks) == 3, "vblank instants")
     begins = {m.split("|")[-1]: m for m in marks if m.startswith("G|")}
     ends = {m.split("|")[-1]: m for m in marks if m.startswith("H|")}
     check(len(begins) == 5 and len(ends) == 4, "G/H %d/%d" % (len(begins), len(ends)))
