@@ -64,8 +64,8 @@ def frametimes(data, out):
         plotstyle.vline(ax, PERIOD_MS, "one refresh period (%.1f ms): every vblank" % PERIOD_MS,
                         color="#009E73")
         ax.set_title("Composer, 1920x1080, CRC on: %s" % what)
-        ax.set_xlabel("time between distinct composed frames (ms); the bins are whole "
-                      "refresh periods")
+        ax.set_xlabel("time between distinct composed frames (ms); one bin per whole "
+                      "refresh period, the last one holds everything later")
         ax.set_ylabel("share of frames (%)")
         ax.set_xlim(bins[0], bins[-1])
         ax.legend(loc="upper right")
