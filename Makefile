@@ -9,6 +9,7 @@
 #   make demo             boot the VM, run modetest, vflipq-capture and
 #                         present-demo (libpresent, hybrid pair) -> out/
 #   make bench            vflipq vs vkms benchmarks in one VM boot -> out/bench.*
+#   make trace            ftrace of the flip queue during the demo -> out/vflipq-trace.*
 #   make KERNEL=6.1 ...   same against Debian's 6.1 kernel (default 6.12)
 #   make KERNEL=7.2 ...   same against Linux 7.2 (sid's linux-source-7.2), 7.3
 #                         likewise (experimental); built once with gcc-12
@@ -46,10 +47,11 @@ FUZZ_ITER ?= 0
 FUZZ_SEED ?= 1
 
 IGT_DIR := igt-tests
-USER_DIR := userspace
+# Plots are drawn on the host after the VM run (python3-matplotlib).
+USER_PLOT := userspace/plot
 
 .PHONY: all deps kernel module igt userspace sparse checkpatch host-tests \
-	check vm-check demo bench vm-cmd clean distclean help debug-kernel check-debug \
+	check vm-check demo bench trace vm-cmd clean distclean help debug-kernel check-debug \
 	mutate mutate-host
 
 all: module igt userspace
@@ -74,12 +76,13 @@ igt: deps
 		$(MAKE) -C $(IGT_DIR) BUILD=$(BUILD)/igt; \
 	else echo "[vflipq] $(IGT_DIR)/Makefile not there yet, skipping igt tests"; fi
 
+# libpresent, tools, benchmarks, fuzzer: meson.build, built in build/meson
+# and installed into build/userspace/ (bin/ goes into the VM).
 userspace: deps
-	@if [ -f $(USER_DIR)/Makefile ]; then \
-		$(MAKE) -C $(USER_DIR) BUILD=$(BUILD)/userspace; \
-	else echo "[vflipq] $(USER_DIR)/Makefile not there yet, skipping userspace"; fi
+	@BUILD=$(BUILD) $(S)/meson.sh build
 
-# Host unit tests: "make check" of tests/unit, userspace, igt-tests (if any).
+# Host unit tests: "meson test" with ASan+UBSan and without (tests/unit,
+# userspace), then the igt harness self-test.
 host-tests: deps
 	@BUILD=$(BUILD) $(S)/host-tests.sh
 
@@ -115,10 +118,10 @@ check-debug: debug-kernel igt userspace
 
 demo: all
 	@$(S)/vm-run.sh --kernel $(KERNEL) --job demo
+	@$(USER_PLOT)/present_timing.py out/present-timing.csv out/present-timing.png
 
 # Benchmarks against vkms (built from linux-source): out/bench.{json,md}, PNGs.
 bench: all
-	@$(MAKE) -C $(USER_DIR) BUILD=$(BUILD)/userspace bench
 	@BUILD=$(BUILD) $(S)/bench.sh $(KERNEL)
 
 # DKMS (dkms.conf, scripts/dkms.sh): the source tree "dkms add" takes, the
@@ -140,6 +143,12 @@ N ?= 200
 .PHONY: boot-soak
 boot-soak: kernel
 	@SOAK_TOGGLES='$(SOAK_TOGGLES)' $(S)/boot-soak.sh --kernel $(KERNEL) $(N)
+
+# The flip queue's trace events, drm_vblank_event and the copy engine's
+# fences recorded during the demo -> out/vflipq-trace.systrace (Perfetto),
+# out/trace-timeline.png (Documentation/vflipq/tracing.rst).
+trace: all
+	@BUILD=$(BUILD) $(S)/trace.sh $(KERNEL)
 
 # Run one command in the VM:  make vm-cmd CMD='modetest -M vflipq -c'
 vm-cmd: all

@@ -8,8 +8,8 @@
 # vkms.ko through mkinitramfs.sh's EXTRA_KO), runs every benchmark
 # (userspace/bench/guest-run.sh), then writes out/bench.json, out/bench.md
 # and out/bench-*.png (userspace/bench/report.py) and prints the table.
-# Assumes "make all" and "make -C userspace bench" were done (make bench
-# does both).
+# Assumes "make all" was done, which builds vflipq-bench (make bench
+# depends on it).
 #
 # Benchmarks are not tests: the numbers never fail the run; it fails when a
 # benchmark could not run (or the VM did not finish).  Kernel warnings in
@@ -28,7 +28,7 @@ t0=$(now_s)
 
 vkms_ko=$("$VFLIPQ_TOP/scripts/bench-vkms.sh" "$series")
 [ -x "$BUILD/userspace/bin/vflipq-bench" ] ||
-	die "vflipq-bench not built (run: make -C userspace bench)"
+	die "vflipq-bench not built (run: make userspace)"
 
 guest_cmd="BENCH_QUICK=${BENCH_QUICK:-0}"
 [ -n "${BENCH_ONLY:-}" ] && guest_cmd+=" BENCH_ONLY='$BENCH_ONLY'"
@@ -79,7 +79,7 @@ fi
 
 machine="$(nproc) x $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), QEMU TCG (-smp ${VM_SMP:-2}, ${VM_MEM:-2G})"
 set +e
-python3 "$VFLIPQ_TOP/userspace/bench/report.py" \
+"$VFLIPQ_TOP/userspace/bench/report.py" \
 	--raw "$resdir/bench-raw.txt" --data "$resdir/bench-data" --out "$OUT" \
 	--console "$console" \
 	--machine "$machine" --kernel "$(basename "$resdir" | sed 's/^[0-9]*-[0-9]*-//; s/-cmd.*$//')" \

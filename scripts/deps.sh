@@ -6,7 +6,8 @@ set -euo pipefail
 
 PKGS=(gcc-12 make bc dwarves kmod cpio xz-utils busybox-static qemu-system-x86
       libdrm-dev libdrm-tests sparse pkg-config linux-source-6.12 flex bison
-      libelf-dev libssl-dev python3 zlib1g-dev perl dpkg-dev dkms)
+      libelf-dev libssl-dev python3 zlib1g-dev perl dpkg-dev dkms
+      meson ninja-build libpng-dev python3-matplotlib)
 
 missing=()
 # dpkg-query prints "<pkg> <status>" for known packages; unknown ones go to stderr.

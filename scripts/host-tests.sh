@@ -1,7 +1,8 @@
 #!/bin/bash
-# Host-side unit tests: runs "make check" (or, failing that, "make selftest")
-# in every component that has such a target (tests/unit, userspace,
-# igt-tests), with BUILD=build/<component>.
+# Host-side unit tests: the meson tests (scripts/meson.sh test: every test
+# program under ASan+UBSan, then without sanitizers), then "make check" (or,
+# failing that, "make selftest") of every component still built by make
+# (igt-tests), with BUILD=build/<component>.
 # Every "[name: ]N passed, M failed[, K skipped]" line of a component's output
 # is added to the total (one per test program; print no extra grand total);
 # a component printing none counts as 1 passed or 1 failed by its exit status.
@@ -14,13 +15,39 @@ BUILD=${BUILD:-$VFLIPQ_TOP/build}
 MAKE=${MAKE:-make}
 mkdir -p "$BUILD"
 pass=0 fail=0 skip=0 ran=0
-for comp in tests/unit userspace igt-tests; do
+# count NAME LOG RC: add the counted lines of LOG (the output of NAME, which
+# exited with RC) to the totals.
+count() {
+	local name=$1 log=$2 rc=$3 lines cf=0 p f s
+	# Every "[word: ]N passed, M failed[, K skipped]" line counts (a component
+	# running several test programs prints one per program).
+	lines=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^([A-Za-z0-9_-]+: )?[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' || true)
+	if [ -n "$lines" ]; then
+		while read -r p f s; do
+			pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + ${s:-0})); cf=$((cf + f))
+		done < <(sed -E 's/^([A-Za-z0-9_-]+: )?//; s/[^0-9]+/ /g' <<<"$lines")
+		[ "$rc" != 0 ] && [ "$cf" = 0 ] && fail=$((fail + 1))
+	elif [ "$rc" = 0 ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+	fi
+	[ "$rc" = 0 ] || echo "FAIL host: $name (status $rc, log $log)"
+}
+
+if [ -f "$VFLIPQ_TOP/meson.build" ]; then
+	ran=1
+	log=$BUILD/host-tests-meson.log
+	set +e
+	BUILD=$BUILD "$VFLIPQ_TOP/scripts/meson.sh" test 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	count "meson test" "$log" "$rc"
+fi
+for comp in igt-tests; do
 	dir=$VFLIPQ_TOP/$comp
 	[ -f "$dir/Makefile" ] || continue
-	case $comp in
-	igt-tests) bdir=$BUILD/igt ;;          # same BUILD as "make igt"
-	*) bdir=$BUILD/${comp#tests/} ;;       # userspace, unit
-	esac
+	bdir=$BUILD/igt          # same BUILD as "make igt"
 	# Which test target does it have?  (make -q exits 2 for a missing target.)
 	target=""
 	for t in check selftest; do
@@ -38,21 +65,7 @@ for comp in tests/unit userspace igt-tests; do
 	$MAKE --no-print-directory -C "$dir" "$target" BUILD="$bdir" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	set -e
-	# Every "[word: ]N passed, M failed[, K skipped]" line counts (a component
-	# running several test programs prints one per program).
-	lines=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^([A-Za-z0-9_-]+: )?[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' || true)
-	if [ -n "$lines" ]; then
-		cf=0
-		while read -r p f s; do
-			pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + ${s:-0})); cf=$((cf + f))
-		done < <(sed -E 's/^([A-Za-z0-9_-]+: )?//; s/[^0-9]+/ /g' <<<"$lines")
-		[ "$rc" != 0 ] && [ "$cf" = 0 ] && fail=$((fail + 1))
-	elif [ "$rc" = 0 ]; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-	fi
-	[ "$rc" = 0 ] || echo "FAIL host: make -C $comp $target (status $rc, log $log)"
+	count "make -C $comp $target" "$log" "$rc"
 done
 summary="$pass passed, $fail failed, $skip skipped"
 echo "$summary" >"$BUILD/host-tests.summary"

@@ -1,7 +1,7 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """Turn the "BENCH {json}" lines of a bench VM run into out/bench.json,
-out/bench.md and PNG plots (drawn here: no plotting library needed).
+out/bench.md and PNG plots (userspace/plot/bench_plots.py, matplotlib).
 
   report.py --raw bench-raw.txt --data bench-data/ --out out/
             [--console console.log] [--machine TEXT] [--kernel KVER]
@@ -14,12 +14,12 @@ mandatory name without a value); the numbers themselves never fail it.
 import argparse
 import datetime
 import json
-import math
 import os
 import statistics
-import struct
 import sys
-import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plot"))
+import bench_plots  # noqa: E402
 
 MANDATORY = [
     "composer_fps_primary_1080p",
@@ -207,316 +207,6 @@ def build(recs):
     return entries
 
 
-# ---- PNG plotting --------------------------------------------------------------
-
-FONT = {
-    "0": "0E 11 13 15 19 11 0E", "1": "04 0C 04 04 04 04 0E",
-    "2": "0E 11 01 02 04 08 1F", "3": "1F 02 04 02 01 11 0E",
-    "4": "02 06 0A 12 1F 02 02", "5": "1F 10 1E 01 01 11 0E",
-    "6": "06 08 10 1E 11 11 0E", "7": "1F 01 02 04 08 08 08",
-    "8": "0E 11 11 0E 11 11 0E", "9": "0E 11 11 0F 01 02 0C",
-    "A": "0E 11 11 1F 11 11 11", "B": "1E 11 11 1E 11 11 1E",
-    "C": "0E 11 10 10 10 11 0E", "D": "1C 12 11 11 11 12 1C",
-    "E": "1F 10 10 1E 10 10 1F", "F": "1F 10 10 1E 10 10 10",
-    "G": "0E 11 10 17 11 11 0F", "H": "11 11 11 1F 11 11 11",
-    "I": "0E 04 04 04 04 04 0E", "J": "07 02 02 02 02 12 0C",
-    "K": "11 12 14 18 14 12 11", "L": "10 10 10 10 10 10 1F",
-    "M": "11 1B 15 15 11 11 11", "N": "11 11 19 15 13 11 11",
-    "O": "0E 11 11 11 11 11 0E", "P": "1E 11 11 1E 10 10 10",
-    "Q": "0E 11 11 11 15 12 0D", "R": "1E 11 11 1E 14 12 11",
-    "S": "0F 10 10 0E 01 01 1E", "T": "1F 04 04 04 04 04 04",
-    "U": "11 11 11 11 11 11 0E", "V": "11 11 11 11 11 0A 04",
-    "W": "11 11 11 15 15 15 0A", "X": "11 11 0A 04 0A 11 11",
-    "Y": "11 11 11 0A 04 04 04", "Z": "1F 01 02 04 08 10 1F",
-    " ": "00 00 00 00 00 00 00", ".": "00 00 00 00 00 0C 0C",
-    ",": "00 00 00 00 0C 04 08", "-": "00 00 00 1F 00 00 00",
-    "+": "00 04 04 1F 04 04 00", ":": "00 0C 0C 00 0C 0C 00",
-    "/": "00 01 02 04 08 10 00", "%": "18 19 02 04 08 13 03",
-    "(": "02 04 08 08 08 04 02", ")": "08 04 02 02 02 04 08",
-    "=": "00 00 1F 00 1F 00 00", "_": "00 00 00 00 00 00 1F",
-    "<": "02 04 08 10 08 04 02", ">": "08 04 02 01 02 04 08",
-    "#": "0A 0A 1F 0A 1F 0A 0A", "*": "00 04 15 0E 15 04 00",
-    "?": "0E 11 01 02 04 00 04", "'": "04 04 08 00 00 00 00",
-}
-GLYPHS = {c: [int(b, 16) for b in rows.split()] for c, rows in FONT.items()}
-
-COLORS = [(31, 119, 180), (214, 39, 40), (44, 160, 44), (255, 127, 14),
-          (148, 103, 189), (140, 86, 75)]
-
-
-class Canvas:
-    def __init__(self, w, h):
-        self.w, self.h = w, h
-        self.px = bytearray(b"\xff" * (w * h * 3))
-
-    def dot(self, x, y, c):
-        if 0 <= x < self.w and 0 <= y < self.h:
-            i = (y * self.w + x) * 3
-            self.px[i:i + 3] = bytes(c)
-
-    def rect(self, x0, y0, x1, y1, c):
-        x0, x1 = sorted((int(x0), int(x1)))
-        y0, y1 = sorted((int(y0), int(y1)))
-        x0, y0 = max(x0, 0), max(y0, 0)
-        x1, y1 = min(x1, self.w - 1), min(y1, self.h - 1)
-        row = bytes(c) * (x1 - x0 + 1)
-        for y in range(y0, y1 + 1):
-            i = (y * self.w + x0) * 3
-            self.px[i:i + len(row)] = row
-
-    def line(self, x0, y0, x1, y1, c):
-        x0, y0, x1, y1 = int(x0), int(y0), int(x1), int(y1)
-        dx, dy = abs(x1 - x0), -abs(y1 - y0)
-        sx, sy = (1 if x0 < x1 else -1), (1 if y0 < y1 else -1)
-        err = dx + dy
-        while True:
-            self.dot(x0, y0, c)
-            if x0 == x1 and y0 == y1:
-                break
-            e2 = 2 * err
-            if e2 >= dy:
-                err += dy
-                x0 += sx
-            if e2 <= dx:
-                err += dx
-                y0 += sy
-
-    def text(self, x, y, s, c=(0, 0, 0), scale=2, anchor="l", vertical=False):
-        s = str(s).upper()
-        width = len(s) * 6 * scale
-        if anchor == "c":
-            x -= width // 2
-        elif anchor == "r":
-            x -= width
-        for n, ch in enumerate(s):
-            rows = GLYPHS.get(ch, GLYPHS["?"])
-            for ry, bits in enumerate(rows):
-                for rx in range(5):
-                    if bits & (0x10 >> rx):
-                        for a in range(scale):
-                            for b in range(scale):
-                                gx = n * 6 * scale + rx * scale + a
-                                gy = ry * scale + b
-                                if vertical:
-                                    self.dot(x + gy, y + width - gx, c)
-                                else:
-                                    self.dot(x + gx, y + gy, c)
-
-    def png(self, path):
-        raw = b"".join(b"\x00" + bytes(self.px[y * self.w * 3:(y + 1) * self.w * 3])
-                       for y in range(self.h))
-
-        def chunk(t, d):
-            return (struct.pack(">I", len(d)) + t + d +
-                    struct.pack(">I", zlib.crc32(t + d) & 0xffffffff))
-        with open(path, "wb") as f:
-            f.write(b"\x89PNG\r\n\x1a\n")
-            f.write(chunk(b"IHDR", struct.pack(">IIBBBBB", self.w, self.h, 8, 2, 0, 0, 0)))
-            f.write(chunk(b"IDAT", zlib.compress(raw, 9)))
-            f.write(chunk(b"IEND", b""))
-
-
-def nice_ticks(lo, hi, n=6):
-    if hi <= lo:
-        hi = lo + 1
-    raw = (hi - lo) / n
-    mag = 10 ** math.floor(math.log10(raw))
-    step = min((m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw), default=10 * mag)
-    t = math.ceil(lo / step) * step
-    out = []
-    while t <= hi + step * 1e-9:
-        out.append(round(t, 10))
-        t += step
-    return out
-
-
-def fmt_tick(v):
-    if abs(v) >= 10000:
-        return "%dk" % round(v / 1000)
-    if v == int(v):
-        return "%d" % v
-    return ("%.2f" % v).rstrip("0")
-
-
-class Axes:
-    """A plot area inside a canvas: data -> pixel mapping, frame, ticks."""
-
-    def __init__(self, cv, x0, y0, x1, y1, xr, yr, title, xlabel, ylabel):
-        self.cv, self.box = cv, (x0, y0, x1, y1)
-        self.xr, self.yr = xr, yr
-        cv.text((x0 + x1) // 2, y0 - 30, title, anchor="c")
-        cv.text((x0 + x1) // 2, y1 + 34, xlabel, anchor="c")
-        cv.text(x0 - 78, y0, ylabel, vertical=True)
-        for t in nice_ticks(*xr):
-            px = self.x(t)
-            cv.line(px, y1, px, y1 + 5, (0, 0, 0))
-            cv.line(px, y0, px, y1, (230, 230, 230))
-            cv.text(px, y1 + 10, fmt_tick(t), anchor="c")
-        for t in nice_ticks(*yr):
-            py = self.y(t)
-            cv.line(x0 - 5, py, x0, py, (0, 0, 0))
-            cv.line(x0, py, x1, py, (230, 230, 230))
-            cv.text(x0 - 8, py - 7, fmt_tick(t), anchor="r")
-        cv.line(x0, y0, x0, y1, (0, 0, 0))
-        cv.line(x0, y1, x1, y1, (0, 0, 0))
-        cv.line(x1, y0, x1, y1, (0, 0, 0))
-        cv.line(x0, y0, x1, y0, (0, 0, 0))
-        self.nlegend = 0
-
-    def x(self, v):
-        x0, _, x1, _ = self.box
-        lo, hi = self.xr
-        return int(round(x0 + (v - lo) / (hi - lo) * (x1 - x0)))
-
-    def y(self, v):
-        _, y0, _, y1 = self.box
-        lo, hi = self.yr
-        v = min(max(v, lo), hi)
-        return int(round(y1 - (v - lo) / (hi - lo) * (y1 - y0)))
-
-    def legend(self, label, c):
-        x0, y0, x1, _ = self.box
-        ly = y0 + 10 + 22 * self.nlegend
-        lx = x1 - 24 - (len(label) + 3) * 12
-        self.cv.rect(lx, ly + 2, lx + 20, ly + 12, c)
-        self.cv.text(lx + 28, ly, label)
-        self.nlegend += 1
-
-
-def hist_panel(cv, box, title, xlabel, series, bins):
-    """Grouped bars of series [(label, values)] over the bin edges."""
-    counts = []
-    for _, vals in series:
-        h = [0] * (len(bins) - 1)
-        for v in vals:
-            for i in range(len(bins) - 1):
-                if bins[i] <= v < bins[i + 1] or (i == len(bins) - 2 and v >= bins[i + 1]):
-                    h[i] += 1
-                    break
-        n = max(len(vals), 1)
-        counts.append([100.0 * c / n for c in h])
-    ymax = max([max(c) for c in counts] + [1]) * 1.15
-    ax = Axes(cv, box[0], box[1], box[2], box[3], (bins[0], bins[-1]), (0, ymax),
-              title, xlabel, "% OF SAMPLES")
-    ns = len(series)
-    for i in range(len(bins) - 1):
-        x0, x1 = ax.x(bins[i]), ax.x(bins[i + 1])
-        bw = max((x1 - x0 - 2) // max(ns, 1), 1)
-        for k in range(ns):
-            if counts[k][i] > 0:
-                bx = x0 + 1 + k * bw
-                cv.rect(bx, ax.y(counts[k][i]), bx + bw - 1, ax.y(0), COLORS[k % len(COLORS)])
-    for k, (label, vals) in enumerate(series):
-        ax.legend("%s (%d)" % (label, len(vals)), COLORS[k % len(COLORS)])
-
-
-def plot_hist(path, title, xlabel, series, bins, width=1100, height=560):
-    cv = Canvas(width, height)
-    hist_panel(cv, (110, 60, width - 30, height - 70), title, xlabel, series, bins)
-    cv.png(path)
-
-
-def read_numbers(path, col=0):
-    out = []
-    if not os.path.exists(path):
-        return out
-    with open(path) as f:
-        for line in f:
-            if line.startswith("#") or not line.strip():
-                continue
-            out.append(float(line.split()[col]))
-    return out
-
-
-def plots(data, out, entries):
-    made = []
-    period_ms = 1000.0 / 60.0 * 1.0  # 1080p60 DMT timings: 60.00 Hz
-    # Composer frame times: vblanks between distinct CRCs -> ms, one panel
-    # per scene.
-    panels = []
-    for scene, what in (("primary", "PRIMARY XRGB8888"),
-                        ("overlays", "PRIMARY + 2 ARGB8888 OVERLAYS + CURSOR"),
-                        ("fp16", "FP16 PRIMARY + 10-BIT OVERLAY")):
-        series = []
-        for drv in ("vflipq", "vkms"):
-            v = read_numbers(os.path.join(data, "frametimes-%s-%s.txt" % (scene, drv)))
-            if v:
-                series.append((drv, [x * period_ms for x in v]))
-        if series:
-            panels.append((what, series))
-    if panels:
-        hi = max(max(v) for _, ss in panels for _, v in ss)
-        top = min(max(8, math.ceil(hi / period_ms) + 1), 24)
-        bins = [period_ms * (k + 0.5) for k in range(0, top)]
-        ph = 330
-        cv = Canvas(1100, ph * len(panels) + 20)
-        for n, (what, series) in enumerate(panels):
-            hist_panel(cv, (110, n * ph + 50, 1070, n * ph + ph - 50),
-                       "COMPOSER FRAME TIME, 1080P, CRC ON: " + what,
-                       "MS BETWEEN DISTINCT CRC FRAMES (MULTIPLES OF THE 16.7 MS PERIOD)",
-                       series, bins)
-        p = os.path.join(out, "bench-composer-frametimes.png")
-        cv.png(p)
-        made.append(p)
-    # Flip latency distribution.
-    series = []
-    for drv in ("vflipq", "vkms"):
-        v = read_numbers(os.path.join(data, "latency-%s.txt" % drv))
-        if v:
-            series.append((drv, [x / 1000.0 for x in v]))
-    if series:
-        hi = max(max(v) for _, v in series)
-        top = max(20, min(int(math.ceil(hi)) + 1, 50))
-        bins = list(range(0, top + 1))
-        p = os.path.join(out, "bench-flip-latency.png")
-        plot_hist(p, "FLIP LATENCY: ATOMIC COMMIT TO EVENT, 1080P60, RANDOM COMMIT PHASE",
-                  "LATENCY, MS (1 MS BINS)", series, bins)
-        made.append(p)
-    # Target vs actual of the queued flips.
-    path = os.path.join(data, "ontime.txt")
-    if os.path.exists(path):
-        rows, period = [], None
-        with open(path) as f:
-            for line in f:
-                if line.startswith("#"):
-                    period = float(line.split()[-1])
-                    continue
-                v = [int(x) for x in line.split()]
-                rows.append((v[0], v[1], v[2], v[3], v[4] if len(v) > 4 else 0))
-        if rows and period:
-            cv = Canvas(1100, 560)
-            ys = [(a - t) / 1e6 for _, t, _, a, _ in rows if a]
-            ymax = max([period / 1e6 * 2.2] + ys)
-            ax = Axes(cv, 110, 60, 1070, 490, (0, len(rows)), (-period / 1e6 * 0.3, ymax),
-                      "QUEUED FLIPS: SHOWN TIME MINUS TARGET TIME (%d FLIPS, TARGETS 1 PERIOD APART)" % len(rows),
-                      "FLIP NUMBER", "ACTUAL - TARGET, MS")
-            yexp = ax.y(period / 2e6)
-            cv.line(ax.box[0], yexp, ax.box[2], yexp, (44, 160, 44))
-            black, orange = (0, 0, 0), COLORS[3]
-            for k, t, e, a, sub in rows:
-                px = ax.x(k)
-                if sub and sub > e:	# submitted after its vblank
-                    cv.rect(px - 1, ax.box[3] - 8, px + 1, ax.box[3] - 2, orange)
-                if not a:
-                    cv.rect(px - 2, ax.y(0) - 2, px + 2, ax.y(0) + 2, black)
-                    continue
-                on = abs(a - e) <= period / 2
-                py = ax.y((a - t) / 1e6)
-                if on:
-                    cv.rect(px - 1, py - 1, px + 1, py + 1, COLORS[0])
-                else:
-                    cv.rect(px - 3, py - 3, px + 3, py + 3, COLORS[1])
-            ax.legend("ON THE EXPECTED VBLANK", COLORS[0])
-            ax.legend("OTHER VBLANK", COLORS[1])
-            ax.legend("CANCELLED (AT 0)", black)
-            ax.legend("SUBMITTED AFTER ITS VBLANK (TICK)", orange)
-            ax.legend("EXPECTED (TARGET + PERIOD/2)", (44, 160, 44))
-            p = os.path.join(out, "bench-flipq-ontime.png")
-            cv.png(p)
-            made.append(p)
-    return made
-
-
 # ---- output ----------------------------------------------------------------------
 
 def fmt(v, unit=None):
@@ -654,7 +344,7 @@ def main():
     for p in ("bench-composer-frametimes.png", "bench-flip-latency.png", "bench-flipq-ontime.png"):
         if os.path.exists(os.path.join(args.out, p)):
             os.remove(os.path.join(args.out, p))
-    made = plots(args.data, args.out, entries)
+    made = bench_plots.plots(args.data, args.out)
     order = MANDATORY + EXTRA + sorted(set(entries) - set(MANDATORY) - set(EXTRA))
     with open(os.path.join(args.out, "bench.json"), "w") as f:
         json.dump([entries[n] for n in order], f, indent=1)

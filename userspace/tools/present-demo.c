@@ -6,8 +6,9 @@
  * reason, frames presented, on their target vblank, missed, cancelled,
  * copies and bytes copied per frame, wake-ups per frame.  Saves the
  * scanned-out frame through the writeback connector (present.png and
- * present-<path>.png), a target-vs-actual plot (present-timing.png), the
- * table (present-table.txt) and the raw timing (present-timing.csv).
+ * present-<path>.png), the table (present-table.txt) and the timing of
+ * every frame (present-timing.csv, which the host turns into
+ * present-timing.png with scripts/plot-present-timing.py).
  *
  *   present-demo [--seconds S] [--interval N] [--out DIR] [--display ADAPTER]
  *
@@ -254,66 +255,11 @@ static void run_one(struct run *r, double seconds, unsigned int interval, const 
 	r->ok = !r->err[0];
 }
 
-/* ---- the plot: actual - target (ms) against time, one colour per run ---- */
-
-static void plot(struct run *runs, int nruns, const char *path, double period_ms)
+/* A run's name in the table and the CSV: the path, "/batch" when batched. */
+static const char *run_name(const struct run *r, char *buf, size_t len)
 {
-	const int W = 900, H = 420, L = 60, R = 20, T = 20, B = 40;
-	static const uint8_t col[MAX_RUNS][3] = { { 220, 40, 40 }, { 40, 160, 40 },
-						  { 40, 80, 220 }, { 200, 140, 0 } };
-	uint8_t *img = calloc((size_t)W * H, 3);
-	double tmax = 0, ymax = period_ms * 2;
-
-	if (!img)
-		return;
-	memset(img, 255, (size_t)W * H * 3);
-	for (int k = 0; k < nruns; k++)
-		for (int i = 0; i < runs[k].n; i++)
-			if (runs[k].target[i] > runs[k].t0) {
-				double t = (runs[k].target[i] - runs[k].t0) / 1e9;
-
-				if (t > tmax)
-					tmax = t;
-			}
-	if (tmax <= 0)
-		tmax = 1;
-#define PX(x, y, c) do { int _x = (x), _y = (y); if (_x >= 0 && _x < W && _y >= 0 && _y < H) \
-	memcpy(img + ((size_t)_y * W + _x) * 3, c, 3); } while (0)
-	{
-		static const uint8_t axis[3] = { 0, 0, 0 }, grid[3] = { 200, 200, 200 };
-
-		for (int x = L; x < W - R; x++) {
-			PX(x, H - B, axis);
-			/* 0 ms and one period: the vblank window of the target */
-			PX(x, H - B - (int)((H - T - B) * (period_ms / ymax)), grid);
-			PX(x, H - B - (int)((H - T - B) * (period_ms * 0.5 / ymax)), grid);
-		}
-		for (int y = T; y <= H - B; y++)
-			PX(L, y, axis);
-	}
-	for (int k = 0; k < nruns; k++)
-		for (int i = 0; i < runs[k].n; i++) {
-			double t, d;
-			int x, y;
-
-			if (!runs[k].actual[i] || runs[k].target[i] < runs[k].t0)
-				continue;	/* cancelled */
-			t = (runs[k].target[i] - runs[k].t0) / 1e9;
-			d = ((double)runs[k].actual[i] - (double)runs[k].target[i]) / 1e6;
-			x = L + (int)((W - L - R - 1) * t / tmax);
-			y = H - B - (int)((H - T - B) * (d < 0 ? 0 : d > ymax ? ymax : d) / ymax);
-			for (int dx = -1; dx <= 1; dx++)
-				for (int dy = -1; dy <= 1; dy++)
-					PX(x + dx, y + dy, col[k]);
-		}
-	/* legend: a coloured square per run at the top right */
-	for (int k = 0; k < nruns; k++)
-		for (int dx = 0; dx < 12; dx++)
-			for (int dy = 0; dy < 12; dy++)
-				PX(W - R - 20 - 20 * (nruns - 1 - k) + dx, T + dy, col[k]);
-#undef PX
-	png_write(path, W, H, 3, img, (size_t)W * 3);
-	free(img);
+	snprintf(buf, len, "%s%s", present_path_name(r->path.kind), r->batch ? "/batch" : "");
+	return buf;
 }
 
 int main(int argc, char **argv)
@@ -448,10 +394,8 @@ int main(int argc, char **argv)
 			}
 			char name[32];
 
-			snprintf(name, sizeof(name), "%s%s", present_path_name(r->path.kind),
-				 r->batch ? "/batch" : "");
 			fprintf(f, "%-21s %9llu %9llu %7llu %9llu %11.2f %12.0f %10.2f  %s\n",
-				name,
+				run_name(r, name, sizeof(name)),
 				(unsigned long long)r->ctr.presented,
 				(unsigned long long)r->ctr.on_target,
 				(unsigned long long)r->ctr.missed,
@@ -465,18 +409,23 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/present-timing.csv", outdir);
 	tf = fopen(path, "w");
 	if (tf) {
-		fprintf(tf, "path,frame,target_ns,actual_ns\n");
-		for (int k = 0; k < nruns; k++)
+		/* run: the table's name of the run; actual_ns 0: cancelled */
+		fprintf(tf, "run,frame,start_ns,target_ns,actual_ns,period_ns\n");
+		for (int k = 0; k < nruns; k++) {
+			char name[32];
+
+			if (!runs[k].path.reason[0])
+				continue;
+			run_name(&runs[k], name, sizeof(name));
 			for (int i = 0; i < runs[k].n; i++)
-				fprintf(tf, "%s,%d,%llu,%llu\n", present_path_name(runs[k].path.kind), i,
+				fprintf(tf, "%s,%d,%llu,%llu,%llu,%.0f\n", name, i,
+					(unsigned long long)runs[k].t0,
 					(unsigned long long)runs[k].target[i],
-					(unsigned long long)runs[k].actual[i]);
+					(unsigned long long)runs[k].actual[i], period_ms * 1e6);
+		}
 		fclose(tf);
+		printf("present-demo: timing of every frame in %s\n", path);
 	}
-	snprintf(path, sizeof(path), "%s/present-timing.png", outdir);
-	plot(runs, nruns, path, period_ms);
-	printf("present-demo: plot %s (actual - target in ms against time; red, green, blue, "
-	       "orange, black = runs in table order; grey lines at period/2 and period)\n", path);
 	printf("present-demo: %s%s/present.png\n", have_png ? "" : "no writeback capture, no ", outdir);
 	present_system_close(sys);
 	return failed ? 1 : 0;
