@@ -9,6 +9,8 @@
 #   make demo             boot the VM, run modetest, vflipq-capture and
 #                         present-demo (libpresent, hybrid pair) -> out/
 #   make bench            vflipq vs vkms benchmarks in one VM boot -> out/bench.*
+#   make clients          real clients (drm_info, libdrm tests, weston, kmscube)
+#                         in the VM, their screens captured -> out/clients/
 #   make KERNEL=6.1 ...   same against Debian's 6.1 kernel (default 6.12)
 #   make KERNEL=debug ... module/vm-check/demo/vm-cmd on the debug kernel
 #   make fuzz ITER=N SEED=S  the ioctl fuzzer in the VM (userspace/fuzz)
@@ -39,7 +41,8 @@ IGT_DIR := igt-tests
 USER_DIR := userspace
 
 .PHONY: all deps kernel module igt userspace sparse checkpatch host-tests \
-	check vm-check demo bench vm-cmd clean distclean help debug-kernel check-debug
+	check vm-check demo bench vm-cmd clean distclean help debug-kernel check-debug \
+	clients
 
 all: module igt userspace
 
@@ -94,6 +97,11 @@ check-debug: debug-kernel igt userspace
 
 demo: all
 	@$(S)/vm-run.sh --kernel $(KERNEL) --job demo
+
+# Debian's real clients against vflipq (scripts/guest/clients); the clients'
+# files are cached in $(VFLIPQ_CACHE)/clients (scripts/mkclients.sh).
+clients: all
+	@$(S)/vm-run.sh --kernel $(KERNEL) --job clients
 
 # Benchmarks against vkms (built from linux-source): out/bench.{json,md}, PNGs.
 bench: all
