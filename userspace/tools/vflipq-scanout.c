@@ -464,6 +464,8 @@ int main(int argc, char **argv)
 	fd = kms_open_card(o.card, &card);
 	if (fd < 0)
 		return 1;
+	/* The first opener becomes master: leave that to the client. */
+	drmDropMaster(fd);
 	drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1);
 	drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1);
 	res = drmModeGetResources(fd);
