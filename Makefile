@@ -10,6 +10,8 @@
 #                         present-demo (libpresent, hybrid pair) -> out/
 #   make bench            vflipq vs vkms benchmarks in one VM boot -> out/bench.*
 #   make trace            ftrace of the flip queue during the demo -> out/vflipq-trace.*
+#   make clients          real clients (drm_info, libdrm tests, weston, kmscube)
+#                         in the VM, their screens captured -> out/clients/
 #   make KERNEL=6.1 ...   same against Debian's 6.1 kernel (default 6.12)
 #   make KERNEL=7.2 ...   same against Linux 7.2 (sid's linux-source-7.2), 7.3
 #                         likewise (experimental); built once with gcc-12
@@ -52,7 +54,7 @@ USER_PLOT := userspace/plot
 
 .PHONY: all deps kernel module igt userspace sparse checkpatch host-tests \
 	check vm-check demo bench trace vm-cmd clean distclean help debug-kernel check-debug \
-	mutate mutate-host
+	mutate mutate-host clients
 
 all: module igt userspace
 
@@ -119,6 +121,11 @@ check-debug: debug-kernel igt userspace
 demo: all
 	@$(S)/vm-run.sh --kernel $(KERNEL) --job demo
 	@$(USER_PLOT)/present_timing.py out/present-timing.csv out/present-timing.png
+
+# Debian's real clients against vflipq (scripts/guest/clients); the clients'
+# files are cached in $(VFLIPQ_CACHE)/clients (scripts/mkclients.sh).
+clients: all
+	@$(S)/vm-run.sh --kernel $(KERNEL) --job clients
 
 # Benchmarks against vkms (built from linux-source): out/bench.{json,md}, PNGs.
 bench: all

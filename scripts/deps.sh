@@ -1,6 +1,9 @@
 #!/bin/bash
 # Install the host packages vflipq needs (Debian bookworm).  Cheap when they
 # are all present: one dpkg-query call.
+#   scripts/deps.sh            what the build and the tests need
+#   scripts/deps.sh clients    the real clients of "make clients", whose files
+#                              scripts/mkclients.sh copies into the VM
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -8,6 +11,10 @@ PKGS=(gcc-12 make bc dwarves kmod cpio xz-utils busybox-static qemu-system-x86
       libdrm-dev libdrm-tests sparse pkg-config linux-source-6.12 flex bison
       libelf-dev libssl-dev python3 zlib1g-dev perl dpkg-dev dkms
       meson ninja-build libpng-dev python3-matplotlib)
+if [ "${1:-}" = clients ]; then
+	PKGS=(drm-info libdrm-tests weston kmscube libgbm1 libegl1 libegl-mesa0
+	      libgl1-mesa-dri xkb-data)
+fi
 
 missing=()
 # dpkg-query prints "<pkg> <status>" for known packages; unknown ones go to stderr.

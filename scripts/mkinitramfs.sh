@@ -57,6 +57,8 @@ install -m 755 "$VFLIPQ_TOP/scripts/guest/init" "$r/init"
 install -m 755 "$VFLIPQ_TOP/scripts/guest/run-tests" "$r/bin/vflipq-run-tests"
 install -m 755 "$VFLIPQ_TOP/scripts/guest/demo" "$r/bin/vflipq-demo"
 install -m 755 "$VFLIPQ_TOP/scripts/guest/finish" "$r/bin/vflipq-finish"
+# The clients job (its programs come in scripts/mkclients.sh's cpio).
+install -m 755 "$VFLIPQ_TOP/scripts/guest/clients" "$r/bin/vflipq-clients"
 # The tests job on the debug kernel (scripts/vm-run.sh --kernel debug).
 [ "${KSERIES:-}" = debug ] && install -m 755 "$VFLIPQ_TOP/scripts/guest/debug-job" "$r/bin/vflipq-debug-job"
 

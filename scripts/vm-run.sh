@@ -7,6 +7,10 @@
 #   demo   modetest -M vflipq + vflipq-capture + present-demo; guest /out is
 #          copied to out/
 #   cmd    run the given shell command in the guest (after vgem/vflipq load)
+#   clients  real Debian clients (drm_info, modetest, vbltest, proptest,
+#          weston, kmscube) against vflipq (guest: vflipq-clients); their
+#          files come from scripts/mkclients.sh, appended to the initramfs
+#          for this job only; the PNGs are copied to out/clients/
 #
 # Env: VM_TIMEOUT (hard limit for the whole VM run, s, default 900),
 #      VFLIPQ_SUBTEST_TIMEOUT (default 120), VFLIPQ_TESTS (globs on
@@ -51,7 +55,7 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument $1" ;;
 	esac
 done
-case $job in tests|demo|cmd) ;; *) die "unknown job $job" ;; esac
+case $job in tests|demo|cmd|clients) ;; *) die "unknown job $job" ;; esac
 [ "$job" = cmd ] && [ -z "$cmd" ] && die "--job cmd needs --cmd"
 
 BUILD=${BUILD:-$VFLIPQ_TOP/build}
@@ -99,13 +103,17 @@ mkdir -p "$work/job"
 		fi ;;
 	demo)
 		echo 'exec vflipq-demo' ;;
+	clients)
+		echo 'exec vflipq-clients' ;;
 	cmd)
 		printf '%s\n' "$cmd" ;;
 	esac
 } >"$work/job/job.sh"
 chmod 755 "$work/job/job.sh"
 (cd "$work/job" && echo job.sh | cpio -o -H newc -R 0:0 --quiet) >"$work/job.cpio"
-cat "$work/base.cpio" "$work/job.cpio" >"$work/initramfs.cpio"
+clients_cpio=""
+[ "$job" = clients ] && clients_cpio=$("$VFLIPQ_TOP/scripts/mkclients.sh")
+cat "$work/base.cpio" $clients_cpio "$work/job.cpio" >"$work/initramfs.cpio"
 
 [ "$job" = demo ] && rm -f "$OUT/modetest.txt" "$OUT/writeback.png" "$OUT"/present*
 # Results disk: the guest writes a tar stream of its /out to it.
@@ -202,6 +210,12 @@ else
 fi
 if [ "$gdir" != "$resdir" ] && [ -f "$gdir/job-rc" ]; then mv "$gdir/job-rc" "$resdir/job-rc"; fi
 
+# The clients job's captures and logs, also under out/clients/.
+if [ "$job" = clients ] && [ -d "$resdir/artifacts/clients" ]; then
+	rm -rf "$OUT/clients"
+	cp -r "$resdir/artifacts/clients" "$OUT/clients"
+fi
+
 # --- verdict --------------------------------------------------------------------
 problems=()
 if grep -q '^ABORT: ' "$console"; then
@@ -251,7 +265,7 @@ if [ -n "$outside" ]; then
 fi
 
 pass=0 fail=0 skip=0
-if [ "$job" = tests ]; then
+if [ "$job" = tests ] || [ "$job" = clients ]; then
 	sumline=""
 	# (|| true: no summary at all, e.g. after a guest panic, is reported below.)
 	[ -f "$resdir/results.txt" ] && sumline=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$resdir/results.txt" | tail -n1 || true)
@@ -287,6 +301,7 @@ fi
 summary="$pass passed, $fail failed, $skip skipped"
 echo "$summary" >"$resdir/summary.txt"
 echo "results: $resdir (console.log, dmesg.log) [VM ${vm_secs}s, total $(elapsed "$t0")s]"
+[ "$job" = clients ] && echo "clients output: $OUT/clients/ (PNGs, logs)"
 if [ "$job" = demo ]; then
 	echo "demo output:"
 	for f in "$OUT/modetest.txt" "$OUT/writeback.png" "$OUT"/present*; do

@@ -231,6 +231,50 @@ static void expect_connection(int fd, uint32_t conn, drmModeConnection want)
  * "connected": outputs unplugged and plugged back while enabled; with
  * @uevent, each change must also reach udev's netlink group.
  */
+/*
+ * A new device's outputs are connected, with their modes, before any client
+ * probed them: GETCONNECTOR probes only for the master, and tools that are
+ * not master (drm_info next to a compositor) read what is there.
+ */
+static void test_connected_unprobed(void)
+{
+	const char *n = "igt-unprobed";
+	drmModeRes *res;
+	int card, fd;
+
+	card = vfq_cfs_create(n, (const char *[]){
+			"crtcs", "2", "modes", "640x480@60 800x600@60 1024x768@60",
+			NULL });
+	fd = vfq_open_card(card);
+	igt_assert_fd(fd);
+	/* The first opener may have become master: give it up, as drm_info. */
+	drmDropMaster(fd);
+	res = drmModeGetResources(fd);
+	igt_assert(res);
+	igt_assert_eq(res->count_connectors, 2);
+	for (int i = 0; i < res->count_connectors; i++) {
+		drmModeConnector *c;
+
+		/* No probe: reports what the connector holds now. */
+		c = drmModeGetConnectorCurrent(fd, res->connectors[i]);
+		igt_assert(c);
+		igt_assert_f(c->connection == DRM_MODE_CONNECTED,
+			     "connector %u: connection %d before a probe\n",
+			     c->connector_id, c->connection);
+		igt_assert_eq(c->count_modes, 3);
+		drmModeFreeConnector(c);
+		/* Not master: GETCONNECTOR does not probe either. */
+		c = drmModeGetConnector(fd, res->connectors[i]);
+		igt_assert(c);
+		igt_assert_eq(c->connection, DRM_MODE_CONNECTED);
+		igt_assert_eq(c->count_modes, 3);
+		drmModeFreeConnector(c);
+	}
+	drmModeFreeResources(res);
+	close(fd);
+	igt_assert_eq(vfq_cfs_rmdir(n), 0);
+}
+
 static void test_connected(bool uevent)
 {
 	const char *n = "igt-hotplug";
@@ -729,6 +773,11 @@ igt_main
 		     "time");
 	igt_subtest("connected-hotplug")
 		test_connected(false);
+
+	igt_describe("A new device's outputs are connected with their modes "
+		     "before anything probed them");
+	igt_subtest("connected-before-probe")
+		test_connected_unprobed();
 
 	igt_describe("connected: each change sends a hotplug uevent");
 	igt_subtest("connected-hotplug-uevent")

@@ -266,9 +266,17 @@ static void vflipq_atomic_commit_tail(struct drm_atomic_state *old_state)
 							 base)))
 			vflipq_flipq_drain(crtc_to_output(old_plane_state->crtc));
 
+	/*
+	 * CRTCs are enabled before the planes are committed: atomic_flush
+	 * arms the page-flip event, which needs vblank on to be sent at the
+	 * first vblank after the commit; with vblank still off it would be
+	 * sent at once with a stale sequence and timestamp (the order of
+	 * drm_atomic_helper_commit_tail_rpm()).  Until that flush the engine
+	 * composes the outgoing state, still valid here.
+	 */
 	drm_atomic_helper_commit_modeset_disables(drm, old_state);
-	drm_atomic_helper_commit_planes(drm, old_state, 0);
 	drm_atomic_helper_commit_modeset_enables(drm, old_state);
+	drm_atomic_helper_commit_planes(drm, old_state, 0);
 	drm_atomic_helper_fake_vblank(old_state);
 	drm_atomic_helper_commit_hw_done(old_state);
 	drm_atomic_helper_wait_for_flip_done(drm, old_state);
@@ -354,6 +362,7 @@ static int vflipq_modeset_init(struct vflipq_device *vdev)
 	}
 
 	drm_mode_config_reset(drm);
+	vflipq_output_probe_all(vdev);
 	return 0;
 }
 

@@ -417,6 +417,7 @@ void vflipq_configfs_unregister(void);
 /* vflipq_output.c */
 int vflipq_output_init(struct vflipq_device *vdev, unsigned int index);
 void vflipq_output_set_connected(struct vflipq_device *vdev, u32 mask);
+void vflipq_output_probe_all(struct vflipq_device *vdev);
 
 /* vflipq_crtc.c */
 int vflipq_crtc_init(struct vflipq_output *out);

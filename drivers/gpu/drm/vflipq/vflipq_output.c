@@ -166,6 +166,31 @@ int vflipq_output_init(struct vflipq_device *vdev, unsigned int index)
 }
 
 /**
+ * vflipq_output_probe_all - probe every connector once, before registration
+ * @vdev: device
+ *
+ * There is no fbdev client to probe them, and GETCONNECTOR probes only for
+ * the DRM master: without this, tools that are not master (drm_info) would
+ * see the always-connected outputs as "unknown" with no modes until a
+ * master asked.
+ */
+void vflipq_output_probe_all(struct vflipq_device *vdev)
+{
+	struct drm_device *drm = &vdev->drm;
+	struct drm_connector_list_iter iter;
+	struct drm_connector *connector;
+
+	mutex_lock(&drm->mode_config.mutex);
+	drm_connector_list_iter_begin(drm, &iter);
+	drm_for_each_connector_iter(connector, &iter)
+		connector->funcs->fill_modes(connector,
+					     drm->mode_config.max_width,
+					     drm->mode_config.max_height);
+	drm_connector_list_iter_end(&iter);
+	mutex_unlock(&drm->mode_config.mutex);
+}
+
+/**
  * vflipq_output_set_connected - plug and unplug outputs
  * @vdev: device
  * @mask: bit i set: output i connected

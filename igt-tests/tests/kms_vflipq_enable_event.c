@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The page-flip event of a commit that turns a CRTC on, and of the commits
+ * after it, carries the first emulated vblank after that commit
+ * (Documentation/vflipq/driver.rst, "Page-flip events"): its sequence is
+ * beyond every vblank the CRTC counted before, and its timestamp lies
+ * between the start of the commit and the moment the event is read.
+ * Compositors (weston) compute their repaint schedule from it.
+ */
+#include "igt.h"
+#include "vflipq_helpers.h"
+
+IGT_TEST_DESCRIPTION("vflipq: events of enabling commits carry a fresh vblank");
+
+/* Time the pipe stays off: the stale timestamp would be this old. */
+#define OFF_TIME_US 300000
+
+static struct vfq_dev dev;
+static drmModeModeInfo mode;
+static struct vfq_fb fbs[2];
+
+struct last {
+	uint64_t seq, ts;	/* newest vblank seen on the CRTC so far */
+};
+
+/*
+ * Checks one event of a commit started at @t0 against everything seen
+ * before on the CRTC and returns it.
+ */
+static struct vfq_event check_event(const char *what, uint64_t t0,
+				    struct last *last, void *user_data)
+{
+	struct vfq_event ev;
+	uint64_t t_read;
+
+	igt_assert_f(vfq_read_event(dev.fd, 2000, &ev) == 1,
+		     "%s: no flip event within 2 s\n", what);
+	t_read = vfq_now_ns();
+	igt_assert_eq_u32(ev.type, DRM_EVENT_FLIP_COMPLETE);
+	igt_assert(ev.user_data == (uint64_t)(uintptr_t)user_data);
+	igt_assert_eq_u32(ev.crtc_id, dev.pipe[0].crtc_id);
+	igt_info("%s: sequence %llu (last %llu), timestamp %.3f ms after the "
+		 "commit's start, read %.3f ms after it\n", what,
+		 (unsigned long long)ev.sequence,
+		 (unsigned long long)last->seq,
+		 ((double)ev.ts_ns - (double)t0) / 1e6,
+		 ((double)t_read - (double)ev.ts_ns) / 1e6);
+	igt_assert_f(ev.sequence > last->seq,
+		     "%s: sequence %llu not after %llu\n", what,
+		     (unsigned long long)ev.sequence,
+		     (unsigned long long)last->seq);
+	igt_assert_f(ev.ts_ns > t0,
+		     "%s: vblank timestamp %.3f ms before the commit\n", what,
+		     ((double)t0 - (double)ev.ts_ns) / 1e6);
+	igt_assert_f(ev.ts_ns <= t_read, "%s: vblank timestamp in the future\n",
+		     what);
+	last->seq = ev.sequence;
+	last->ts = ev.ts_ns;
+	return ev;
+}
+
+/* Nonblocking or blocking commit of @req with an event; returns its start. */
+static uint64_t commit_event(drmModeAtomicReq *req, uint32_t flags,
+			     void *user_data)
+{
+	uint64_t t0 = vfq_now_ns();
+	int ret = vfq_req_commit(dev.fd, req, flags |
+				 DRM_MODE_PAGE_FLIP_EVENT, user_data);
+
+	igt_assert_f(ret == 0, "commit (flags %#x) failed: %s\n", flags,
+		     strerror(-ret));
+	return t0;
+}
+
+static uint64_t enable_pipe(uint32_t flags, int fb)
+{
+	drmModeAtomicReq *req = vfq_req_new();
+	uint32_t blob;
+	uint64_t t0;
+
+	vfq_req_pipe_on(req, &dev, 0, &mode, fbs[fb].fb_id, &blob);
+	t0 = commit_event(req, flags | DRM_MODE_ATOMIC_ALLOW_MODESET,
+			  (void *)(uintptr_t)(0xe0 + fb));
+	drmModeDestroyPropertyBlob(dev.fd, blob);
+	return t0;
+}
+
+static uint64_t flip_to(int fb)
+{
+	drmModeAtomicReq *req = vfq_req_new();
+
+	vfq_req_set(req, dev.fd, dev.pipe[0].primary, DRM_MODE_OBJECT_PLANE,
+		    "FB_ID", fbs[fb].fb_id);
+	return commit_event(req, DRM_MODE_ATOMIC_NONBLOCK,
+			    (void *)(uintptr_t)(0xf0 + fb));
+}
+
+/*
+ * Turn the pipe on with an event, flip twice, turn it off and keep it off,
+ * and again: every event is a vblank of its own commit.
+ */
+static void enable_cycles(uint32_t enable_flags)
+{
+	struct last last = { 0, 0 };
+	uint64_t t0;
+
+	for (int cycle = 0; cycle < 2; cycle++) {
+		const char *on = cycle ? "re-enabling commit" :
+					 "enabling commit";
+
+		t0 = enable_pipe(enable_flags, 0);
+		check_event(on, t0, &last, (void *)(uintptr_t)0xe0);
+		for (int i = 1; i <= 2; i++) {
+			t0 = flip_to(i & 1);
+			check_event(cycle ? "flip after re-enable" :
+					    "flip after enable",
+				    t0, &last, (void *)(uintptr_t)(0xf0 + (i & 1)));
+		}
+		/* What the vblank counter says now is "before" for the next. */
+		last.seq = vfq_crtc_sequence(dev.fd, dev.pipe[0].crtc_id);
+		vfq_pipe_off(&dev, 0);
+		usleep(OFF_TIME_US);
+	}
+}
+
+igt_main
+{
+	igt_fixture {
+		vfq_dev_init(&dev, vfq_open_default());
+		vfq_dev_reset(&dev);
+		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, 1024, 768, 60, &mode);
+		for (int i = 0; i < 2; i++) {
+			vfq_fb_create(dev.fd, mode.hdisplay, mode.vdisplay,
+				      DRM_FORMAT_XRGB8888, &fbs[i]);
+			vfq_fb_pattern(&fbs[i], i + 1);
+		}
+	}
+
+	igt_describe("Blocking enabling commits and the flips after them get "
+		     "events of a vblank after the commit, also after a "
+		     "disable");
+	igt_subtest("blocking") {
+		enable_cycles(0);
+	}
+
+	igt_describe("The same with nonblocking enabling commits");
+	igt_subtest("nonblocking") {
+		enable_cycles(DRM_MODE_ATOMIC_NONBLOCK);
+	}
+
+	igt_fixture {
+		vfq_dev_reset(&dev);
+		for (int i = 0; i < 2; i++)
+			vfq_fb_destroy(&fbs[i]);
+		vfq_dev_fini(&dev);
+	}
+}
