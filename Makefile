@@ -3,6 +3,9 @@
 #
 #   make [all]            deps + kernel + module + igt tests + userspace
 #   make check            host unit tests + all igt subtests in the VM
+#   make igt              upstream IGT (sid's igt-gpu-tools) under igt_runner in
+#                         the VM, judged against igt/xfails/; IGT_TESTS=ci for
+#                         CI's subset, DRIVER=vkms for the baseline run
 #   make check-debug      all igt subtests on the debug kernel (KASAN, lockdep,
 #                         kmemleak, UBSAN, ...; built once from linux-source);
 #                         FUZZ_ITER=1000000 [FUZZ_SEED=S] adds a long fuzzer pass
@@ -38,10 +41,10 @@ FUZZ_SEED ?= 1
 IGT_DIR := igt-tests
 USER_DIR := userspace
 
-.PHONY: all deps kernel module igt userspace sparse checkpatch host-tests \
+.PHONY: all deps kernel module igt igt-tests userspace sparse checkpatch host-tests \
 	check vm-check demo bench vm-cmd clean distclean help debug-kernel check-debug
 
-all: module igt userspace
+all: module igt-tests userspace
 
 deps:
 	@$(S)/deps.sh
@@ -58,7 +61,8 @@ sparse: kernel
 checkpatch: deps
 	@$(S)/checkpatch.sh
 
-igt: deps
+# The in-tree IGT-style tests (igt-tests/) -> build/igt/bin.
+igt-tests: deps
 	@if [ -f $(IGT_DIR)/Makefile ]; then \
 		$(MAKE) -C $(IGT_DIR) BUILD=$(BUILD)/igt; \
 	else echo "[vflipq] $(IGT_DIR)/Makefile not there yet, skipping igt tests"; fi
@@ -88,12 +92,19 @@ vm-check: kernel
 debug-kernel: deps
 	@$(S)/debug-kernel.sh build
 
-check-debug: debug-kernel igt userspace
+check-debug: debug-kernel igt-tests userspace
 	@$(S)/build-module.sh debug
 	@FUZZ_ITER='$(FUZZ_ITER)' FUZZ_SEED='$(FUZZ_SEED)' $(S)/vm-run.sh --kernel debug --job tests
 
 demo: all
 	@$(S)/vm-run.sh --kernel $(KERNEL) --job demo
+
+# Upstream IGT in the VM (scripts/igt.sh): DRIVER=vflipq|vkms,
+# IGT_TESTS=all|ci|'regex...', IGT_TIMEOUT (per test, s).
+DRIVER ?= vflipq
+IGT_TESTS ?= all
+igt: all
+	@DRIVER='$(DRIVER)' IGT_TESTS='$(IGT_TESTS)' BUILD=$(BUILD) $(S)/igt.sh $(KERNEL)
 
 # Benchmarks against vkms (built from linux-source): out/bench.{json,md}, PNGs.
 bench: all

@@ -18,7 +18,7 @@ for comp in tests/unit userspace igt-tests; do
 	dir=$VFLIPQ_TOP/$comp
 	[ -f "$dir/Makefile" ] || continue
 	case $comp in
-	igt-tests) bdir=$BUILD/igt ;;          # same BUILD as "make igt"
+	igt-tests) bdir=$BUILD/igt ;;          # same BUILD as "make igt-tests"
 	*) bdir=$BUILD/${comp#tests/} ;;       # userspace, unit
 	esac
 	# Which test target does it have?  (make -q exits 2 for a missing target.)

@@ -7,6 +7,7 @@
 #   demo   modetest -M vflipq + vflipq-capture + present-demo; guest /out is
 #          copied to out/
 #   cmd    run the given shell command in the guest (after vgem/vflipq load)
+#   igt    upstream IGT's igt_runner (scripts/igt.sh: run it through make igt)
 #
 # Env: VM_TIMEOUT (hard limit for the whole VM run, s, default 900),
 #      VFLIPQ_SUBTEST_TIMEOUT (default 120), VFLIPQ_TESTS (globs on
@@ -14,7 +15,8 @@
 #      2G), VM_SMP (default 2), VM_APPEND (extra kernel command line),
 #      VM_SILENCE_TIMEOUT (stop the VM after that many seconds without
 #      console output; tests job default: subtest timeout + 120, else off),
-#      V=1 (show the whole console), VM_LOCK (default 1: wait for any other
+#      V=1 (show the whole console), VM_EXTRA_CPIO (archives appended to the
+#      initramfs, space separated; the igt job's sysroot), VM_LOCK (default 1: wait for any other
 #      VM run on this machine to end first), VM_LOCK_WAIT (s, default 3600).
 #
 # --kernel debug: the debug kernel (scripts/debug-kernel.sh: KASAN, KFENCE,
@@ -50,7 +52,7 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument $1" ;;
 	esac
 done
-case $job in tests|demo|cmd) ;; *) die "unknown job $job" ;; esac
+case $job in tests|demo|cmd|igt) ;; *) die "unknown job $job" ;; esac
 [ "$job" = cmd ] && [ -z "$cmd" ] && die "--job cmd needs --cmd"
 
 BUILD=${BUILD:-$VFLIPQ_TOP/build}
@@ -98,13 +100,17 @@ mkdir -p "$work/job"
 		fi ;;
 	demo)
 		echo 'exec vflipq-demo' ;;
+	igt)
+		printf 'export IGT_DRIVER=%q IGT_TIMEOUT=%q\n' "${IGT_DRIVER:-vflipq}" "${IGT_TIMEOUT:-120}"
+		echo 'exec vflipq-igt' ;;
 	cmd)
 		printf '%s\n' "$cmd" ;;
 	esac
 } >"$work/job/job.sh"
 chmod 755 "$work/job/job.sh"
 (cd "$work/job" && echo job.sh | cpio -o -H newc -R 0:0 --quiet) >"$work/job.cpio"
-cat "$work/base.cpio" "$work/job.cpio" >"$work/initramfs.cpio"
+# shellcheck disable=SC2086 # VM_EXTRA_CPIO: a list of paths
+cat "$work/base.cpio" ${VM_EXTRA_CPIO:-} "$work/job.cpio" >"$work/initramfs.cpio"
 
 [ "$job" = demo ] && rm -f "$OUT/modetest.txt" "$OUT/writeback.png" "$OUT"/present*
 # Results disk: the guest writes a tar stream of its /out to it.
@@ -126,6 +132,8 @@ echo "${qemu[*]}" >"$resdir/qemu-cmdline.txt"
 # timeout (+ kill grace), so a longer silence means the guest is wedged.
 if [ "$job" = tests ]; then
 	silence=${VM_SILENCE_TIMEOUT:-$(( ${VFLIPQ_SUBTEST_TIMEOUT:-120} + 120 ))}
+elif [ "$job" = igt ]; then
+	silence=${VM_SILENCE_TIMEOUT:-$(( ${IGT_TIMEOUT:-120} + 120 ))}
 else
 	silence=${VM_SILENCE_TIMEOUT:-0}
 fi
@@ -140,7 +148,7 @@ if [ "${VM_LOCK:-1}" = 1 ]; then
 	fi
 fi
 msg "booting $KVER ($job job, timeout ${VM_TIMEOUT}s); console: $resdir/console.log"
-show_re='^(PASS|FAIL|SKIP|ABORT:?) |^[0-9]+ passed, |^VFLIPQ-INIT|^demo: |Kernel panic|^run-tests: (timeout|kernel oops|\(re\)loading|reloading|modprobe)'
+show_re='^(PASS|FAIL|SKIP|ABORT:?) |^[0-9]+ passed, |^VFLIPQ-INIT|^(demo|igt): |^\[[0-9]+/[0-9]+\] |Kernel panic|^run-tests: (timeout|kernel oops|\(re\)loading|reloading|modprobe)'
 tboot=$(now_s)
 # QEMU runs in the background writing into a FIFO, so that we know its pid and
 # can stop it when interrupted or when the console goes silent
