@@ -9,9 +9,10 @@
 #      not judged), IGT_TESTS (all, default: every binary not in
 #      igt/exclude.txt; ci: the subset of igt/ci.txt; or regexes on
 #      igt@binary@subtest, space separated), IGT_TIMEOUT (per test, s,
-#      default 120), VM_TIMEOUT (default 14400 for all, 1200 otherwise).
+#      default 120), VM_TIMEOUT (default 14400 for all, 1200 otherwise),
+#      IGT_NAME (names the run's copy in out/igt/ instead of all, ci, custom).
 # Results: out/results/<date>-<kver>-igt/ (console, dmesg, igt/results.json),
-# copied to out/igt/<driver>-<kver>-<tests>.json; out/igt/<driver>-summary.txt
+# copied to out/igt/<driver>-<kver>-<IGT_NAME or all|ci|custom>.json; out/igt/<driver>-summary.txt
 # (the differences from the expected results) and out/igt/table.md (vflipq
 # against vkms, from the newest run of each on this kernel and test set).
 # Fails on any difference from igt/xfails/vflipq-{fails,flakes,skips}.txt,
@@ -50,9 +51,10 @@ ci) sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$IGTDIR/ci.txt" |
 	awk '{ print "^igt@" $1 "$" }' >"$j/igt-job/include"; tag=ci ;;
 *) printf '%s\n' $tests >"$j/igt-job/include"; tag=custom ;;
 esac
+tag=${IGT_NAME:-$tag}
 (cd "$j" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$work/job.cpio"
 
-if [ "$tag" = all ]; then vmt=${VM_TIMEOUT:-14400}; else vmt=${VM_TIMEOUT:-1200}; fi
+if [ "$tests" = all ]; then vmt=${VM_TIMEOUT:-14400}; else vmt=${VM_TIMEOUT:-1200}; fi
 log=$work/vm.log
 set +e
 EXTRA_KO="$extra_ko" VM_EXTRA_CPIO="$cpio $work/job.cpio" VM_TIMEOUT=$vmt \

@@ -148,7 +148,7 @@ if [ "${VM_LOCK:-1}" = 1 ]; then
 	fi
 fi
 msg "booting $KVER ($job job, timeout ${VM_TIMEOUT}s); console: $resdir/console.log"
-show_re='^(PASS|FAIL|SKIP|ABORT:?) |^[0-9]+ passed, |^VFLIPQ-INIT|^(demo|igt): |^\[[0-9]+/[0-9]+\] |Kernel panic|^run-tests: (timeout|kernel oops|\(re\)loading|reloading|modprobe)'
+show_re='^(PASS|FAIL|SKIP|ABORT:?) |^[0-9]+ passed, |^VFLIPQ-INIT|^(demo|igt): |^(\[ *[0-9.]+\] )?\[[0-9]+/[0-9]+\] |Kernel panic|^run-tests: (timeout|kernel oops|\(re\)loading|reloading|modprobe)'
 tboot=$(now_s)
 # QEMU runs in the background writing into a FIFO, so that we know its pid and
 # can stop it when interrupted or when the console goes silent
