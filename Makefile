@@ -112,8 +112,10 @@ bench: all
 	@BUILD=$(BUILD) $(S)/bench.sh $(KERNEL)
 
 # Run one command in the VM:  make vm-cmd CMD='modetest -M vflipq -c'
+# IGT=1 adds upstream IGT:  make vm-cmd IGT=1 CMD='vflipq-igt run kms_addfb_basic'
 vm-cmd: all
-	@V=1 $(S)/vm-run.sh --kernel $(KERNEL) --cmd '$(CMD)'
+	@V=1 $(if $(IGT),VM_EXTRA_CPIO="$$($(S)/igt.sh --cpio)") \
+		$(S)/vm-run.sh --kernel $(KERNEL) --cmd '$(CMD)'
 
 clean:
 	rm -rf build out

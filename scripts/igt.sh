@@ -20,8 +20,21 @@
 # did not finish.  The last line is "N passed, M failed, K skipped": passed
 # counts the tests with their expected pass, failure or flake result,
 # failed the differences and VM problems.
+#
+#   scripts/igt.sh --cpio   only print the archives that give any VM run the
+#                           IGT sysroot and vflipq-igt (make vm-cmd IGT=1)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+if [ "${1:-}" = --cpio ]; then
+	tool=${BUILD:-$VFLIPQ_TOP/build}/igt-tool
+	rm -rf "$tool"
+	mkdir -p "$tool/bin"
+	install -m 755 "$VFLIPQ_TOP/scripts/guest/igt" "$tool/bin/vflipq-igt"
+	(cd "$tool" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$tool.cpio"
+	echo "$("$VFLIPQ_TOP/scripts/igt-sysroot.sh") $tool.cpio"
+	exit 0
+fi
 
 series=${1:-${KERNEL:-6.12}}
 driver=${DRIVER:-vflipq}
