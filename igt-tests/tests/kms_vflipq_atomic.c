@@ -609,6 +609,53 @@ igt_main
 	}
 
 	/*
+	 * Made-up modes must have a refresh rate the vblank engine can keep,
+	 * 1-240 Hz like configfs modes (driver.rst).  IGT's kms_invalid_mode
+	 * sets a clock of INT_MAX kHz and a vscan whose product with the
+	 * totals overflows 32 bits; both used to be accepted.
+	 */
+	igt_describe("Made-up modes: refresh rates outside 1-240 Hz are "
+		     "refused, the limits themselves accepted");
+	igt_subtest("mode-refresh-limits") {
+		static const struct { int clock, vscan, ok; } t[] = {
+			{ 0x7fffffff, 0, 0 },	/* kms_invalid_mode@int-max-clock */
+			{ -1, 0xffff, 0 },	/* overflow: vscan x totals */
+			{ -2, 0, 1 },		/* 240 Hz */
+			{ -3, 0, 0 },		/* 241 Hz */
+			{ -4, 0, 1 },		/* 1 Hz */
+			{ -5, 0, 0 },		/* 0.4 Hz */
+		};
+		uint64_t px = (uint64_t)mode.htotal * mode.vtotal;
+
+		for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+			drmModeModeInfo m = mode;
+			drmModeAtomicReq *req = vfq_req_new();
+			uint32_t blob;
+			int ret;
+
+			switch (t[i].clock) {
+			case -1: m.vtotal = m.vsync_end + 1; m.htotal = 0xffff;
+				 m.clock = mode.clock; break;
+			case -2: m.clock = (int)(px * 240 / 1000); break;
+			case -3: m.clock = (int)(px * 241 / 1000); break;
+			case -4: m.clock = (int)((px + 999) / 1000); break;
+			case -5: m.clock = (int)(px * 4 / 10000); break;
+			default: m.clock = t[i].clock;
+			}
+			m.vscan = t[i].vscan;
+			vfq_req_pipe_on(req, &dev, 0, &m, fb_a.fb_id, &blob);
+			ret = vfq_req_commit(dev.fd, req,
+					     DRM_MODE_ATOMIC_TEST_ONLY |
+					     DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
+			drmModeDestroyPropertyBlob(dev.fd, blob);
+			igt_assert_f(t[i].ok ? ret == 0 : ret == -EINVAL,
+				     "mode %d (clock %d kHz, %dx%d total, vscan "
+				     "%d): %s\n", i, m.clock, m.htotal, m.vtotal,
+				     m.vscan, ret ? strerror(-ret) : "accepted");
+		}
+	}
+
+	/*
 	 * A software composer has no cursor size limit: generic clients
 	 * (IGT's kms_plane_alpha_blend picks the cursor plane for its alpha
 	 * property and gives it a full-screen fb; kms_cursor_crc uses 32x10
