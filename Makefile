@@ -3,6 +3,9 @@
 #
 #   make [all]            deps + kernel + module + igt tests + userspace
 #   make check            host unit tests + all igt subtests in the VM
+#   make igt              upstream IGT (sid's igt-gpu-tools) under igt_runner in
+#                         the VM, judged against igt/xfails/; IGT_TESTS=ci for
+#                         CI's subset, DRIVER=vkms for the baseline run
 #   make check-debug      all igt subtests on the debug kernel (KASAN, lockdep,
 #                         kmemleak, UBSAN, ...; built once from linux-source);
 #                         FUZZ_ITER=1000000 [FUZZ_SEED=S] adds a long fuzzer pass
@@ -52,11 +55,11 @@ IGT_DIR := igt-tests
 # Plots are drawn on the host after the VM run (python3-matplotlib).
 USER_PLOT := userspace/plot
 
-.PHONY: all deps kernel module igt userspace sparse checkpatch host-tests \
+.PHONY: all deps kernel module igt igt-tests userspace sparse checkpatch host-tests \
 	check vm-check demo bench trace vm-cmd clean distclean help debug-kernel check-debug \
 	mutate mutate-host clients
 
-all: module igt userspace
+all: module igt-tests userspace
 
 deps:
 	@$(S)/deps.sh
@@ -73,7 +76,8 @@ sparse: kernel
 checkpatch: deps
 	@$(S)/checkpatch.sh
 
-igt: deps
+# The in-tree IGT-style tests (igt-tests/) -> build/igt/bin.
+igt-tests: deps
 	@if [ -f $(IGT_DIR)/Makefile ]; then \
 		$(MAKE) -C $(IGT_DIR) BUILD=$(BUILD)/igt; \
 	else echo "[vflipq] $(IGT_DIR)/Makefile not there yet, skipping igt tests"; fi
@@ -114,7 +118,7 @@ vm-check: kernel
 debug-kernel: deps
 	@$(S)/source-kernel.sh build debug
 
-check-debug: debug-kernel igt userspace
+check-debug: debug-kernel igt-tests userspace
 	@$(S)/build-module.sh debug
 	@FUZZ_ITER='$(FUZZ_ITER)' FUZZ_SEED='$(FUZZ_SEED)' $(S)/vm-run.sh --kernel debug --job tests
 
@@ -126,6 +130,13 @@ demo: all
 # files are cached in $(VFLIPQ_CACHE)/clients (scripts/mkclients.sh).
 clients: all
 	@$(S)/vm-run.sh --kernel $(KERNEL) --job clients
+
+# Upstream IGT in the VM (scripts/igt.sh): DRIVER=vflipq|vkms,
+# IGT_TESTS=all|ci|'regex...', IGT_TIMEOUT (per test, s).
+DRIVER ?= vflipq
+IGT_TESTS ?= all
+igt: all
+	@DRIVER='$(DRIVER)' IGT_TESTS='$(IGT_TESTS)' BUILD=$(BUILD) $(S)/igt.sh $(KERNEL)
 
 # Benchmarks against vkms (built from linux-source): out/bench.{json,md}, PNGs.
 bench: all
@@ -140,7 +151,7 @@ dkms-src:
 	@$(S)/dkms.sh src
 dkms-tarball:
 	@$(S)/dkms.sh tarball
-dkms-check: deps kernel igt userspace
+dkms-check: deps kernel igt-tests userspace
 	@$(S)/dkms-check.sh $(KERNEL)
 
 # Boots to /init and power-offs of $(KERNEL) (scripts/boot-soak.sh): N of them,
@@ -158,8 +169,10 @@ trace: all
 	@BUILD=$(BUILD) $(S)/trace.sh $(KERNEL)
 
 # Run one command in the VM:  make vm-cmd CMD='modetest -M vflipq -c'
+# IGT=1 adds upstream IGT:  make vm-cmd IGT=1 CMD='vflipq-igt run kms_addfb_basic'
 vm-cmd: all
-	@V=1 $(S)/vm-run.sh --kernel $(KERNEL) --cmd '$(CMD)'
+	@V=1 $(if $(IGT),VM_EXTRA_CPIO="$$($(S)/igt.sh --cpio)") \
+		$(S)/vm-run.sh --kernel $(KERNEL) --cmd '$(CMD)'
 
 clean:
 	rm -rf build out

@@ -47,7 +47,7 @@ fi
 for comp in igt-tests; do
 	dir=$VFLIPQ_TOP/$comp
 	[ -f "$dir/Makefile" ] || continue
-	bdir=$BUILD/igt          # same BUILD as "make igt"
+	bdir=$BUILD/igt          # same BUILD as "make igt-tests"
 	# Which test target does it have?  (make -q exits 2 for a missing target.)
 	target=""
 	for t in check selftest; do

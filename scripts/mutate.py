@@ -130,7 +130,7 @@ def host_test(scratch, test, log):
 def vm_tests(scratch, m, log):
     """Build module + tests, one VM boot: 'pass', 'fail', 'nobuild', 'error'."""
     env = dict(os.environ)
-    if run(["make", "-s", "module", "igt", "userspace"], scratch, log,
+    if run(["make", "-s", "module", "igt-tests", "userspace"], scratch, log,
            env=env) != 0:
         return "nobuild", ""
     env["VFLIPQ_TESTS"] = " ".join(m["tests"])

@@ -11,6 +11,7 @@
 #          weston, kmscube) against vflipq (guest: vflipq-clients); their
 #          files come from scripts/mkclients.sh, appended to the initramfs
 #          for this job only; the PNGs are copied to out/clients/
+#   igt    upstream IGT's igt_runner (scripts/igt.sh: run it through make igt)
 #
 # Env: VM_TIMEOUT (hard limit for the whole VM run, s, default 900),
 #      VFLIPQ_SUBTEST_TIMEOUT (default 120), VFLIPQ_TESTS (globs on
@@ -18,7 +19,8 @@
 #      2G), VM_SMP (default 2), VM_APPEND (extra kernel command line),
 #      VM_SILENCE_TIMEOUT (stop the VM after that many seconds without
 #      console output; tests job default: subtest timeout + 120, else off),
-#      V=1 (show the whole console), VM_LOCK (default 1: wait for any other
+#      V=1 (show the whole console), VM_EXTRA_CPIO (archives appended to the
+#      initramfs, space separated; the igt job's sysroot), VM_LOCK (default 1: wait for any other
 #      VM run on this machine to end first), VM_LOCK_WAIT (s, default 3600).
 #
 # Kernels built without ACPI get one QEMU socket per CPU (lib.sh: vm_smp).
@@ -55,7 +57,7 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument $1" ;;
 	esac
 done
-case $job in tests|demo|cmd|clients) ;; *) die "unknown job $job" ;; esac
+case $job in tests|demo|cmd|clients|igt) ;; *) die "unknown job $job" ;; esac
 [ "$job" = cmd ] && [ -z "$cmd" ] && die "--job cmd needs --cmd"
 
 BUILD=${BUILD:-$VFLIPQ_TOP/build}
@@ -105,6 +107,9 @@ mkdir -p "$work/job"
 		echo 'exec vflipq-demo' ;;
 	clients)
 		echo 'exec vflipq-clients' ;;
+	igt)
+		printf 'export IGT_DRIVER=%q IGT_TIMEOUT=%q\n' "${IGT_DRIVER:-vflipq}" "${IGT_TIMEOUT:-120}"
+		echo 'exec vflipq-igt' ;;
 	cmd)
 		printf '%s\n' "$cmd" ;;
 	esac
@@ -113,7 +118,8 @@ chmod 755 "$work/job/job.sh"
 (cd "$work/job" && echo job.sh | cpio -o -H newc -R 0:0 --quiet) >"$work/job.cpio"
 clients_cpio=""
 [ "$job" = clients ] && clients_cpio=$("$VFLIPQ_TOP/scripts/mkclients.sh")
-cat "$work/base.cpio" $clients_cpio "$work/job.cpio" >"$work/initramfs.cpio"
+# shellcheck disable=SC2086 # VM_EXTRA_CPIO: a list of paths
+cat "$work/base.cpio" $clients_cpio ${VM_EXTRA_CPIO:-} "$work/job.cpio" >"$work/initramfs.cpio"
 
 [ "$job" = demo ] && rm -f "$OUT/modetest.txt" "$OUT/writeback.png" "$OUT"/present*
 # Results disk: the guest writes a tar stream of its /out to it.
@@ -134,6 +140,8 @@ echo "${qemu[*]}" >"$resdir/qemu-cmdline.txt"
 # timeout (+ kill grace), so a longer silence means the guest is wedged.
 if [ "$job" = tests ]; then
 	silence=${VM_SILENCE_TIMEOUT:-$(( ${VFLIPQ_SUBTEST_TIMEOUT:-120} + 120 ))}
+elif [ "$job" = igt ]; then
+	silence=${VM_SILENCE_TIMEOUT:-$(( ${IGT_TIMEOUT:-120} + 120 ))}
 else
 	silence=${VM_SILENCE_TIMEOUT:-0}
 fi
@@ -148,7 +156,7 @@ if [ "${VM_LOCK:-1}" = 1 ]; then
 	fi
 fi
 msg "booting $KVER ($job job, timeout ${VM_TIMEOUT}s); console: $resdir/console.log"
-show_re='^(PASS|FAIL|SKIP|ABORT:?) |^[0-9]+ passed, |^VFLIPQ-INIT|^demo: |Kernel panic|^run-tests: (timeout|kernel oops|\(re\)loading|reloading|modprobe)'
+show_re='^(PASS|FAIL|SKIP|ABORT:?) |^[0-9]+ passed, |^VFLIPQ-INIT|^(demo|igt): |^(\[ *[0-9.]+\] )?\[[0-9]+/[0-9]+\] |Kernel panic|^run-tests: (timeout|kernel oops|\(re\)loading|reloading|modprobe)'
 tboot=$(now_s)
 # QEMU runs in the background writing into a FIFO, so that we know its pid and
 # can stop it when interrupted or when the console goes silent

@@ -4,6 +4,7 @@
  * with events, legacy page flips, DPMS, and refused configurations.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "igt.h"
 #include "vflipq_helpers.h"
@@ -72,6 +73,21 @@ static void check_crtc_mode(int pipe, const drmModeModeInfo *want)
 		igt_assert(!c->mode_valid);
 	}
 	drmModeFreeCrtc(c);
+}
+
+/* A cursor fb of vfq_pattern8(seed) at (x, y); elsewhere unchecked. */
+struct cursor_area {
+	int x, y, w, h;
+	uint32_t seed;
+};
+
+static struct vfq_color expect_cursor(int x, int y, void *data)
+{
+	const struct cursor_area *a = data;
+
+	if (x < a->x || y < a->y || x >= a->x + a->w || y >= a->y + a->h)
+		return (struct vfq_color){ 0, 0, 0, 0 };
+	return vfq_pattern8(x - a->x, y - a->y, a->seed);
 }
 
 /* The vblank counter of @pipe advances (the OBJ_CRTC is really running). */
@@ -592,29 +608,93 @@ igt_main
 		vfq_dev_reset(&dev);
 	}
 
-	igt_describe("Cursor up to 512x512; larger is refused");
-	igt_subtest("cursor-size-limit") {
-		struct vfq_pipe *p = &dev.pipe[0];
-		struct vfq_fb big, too_big;
-		drmModeAtomicReq *req;
+	/*
+	 * Made-up modes must have a refresh rate the vblank engine can keep,
+	 * 1-240 Hz like configfs modes (driver.rst).  IGT's kms_invalid_mode
+	 * sets a clock of INT_MAX kHz and a vscan whose product with the
+	 * totals overflows 32 bits; both used to be accepted.
+	 */
+	igt_describe("Made-up modes: refresh rates outside 1-240 Hz are "
+		     "refused, the limits themselves accepted");
+	igt_subtest("mode-refresh-limits") {
+		static const struct { int clock, vscan, ok; } t[] = {
+			{ 0x7fffffff, 0, 0 },	/* kms_invalid_mode@int-max-clock */
+			{ -1, 0xffff, 0 },	/* overflow: vscan x totals */
+			{ -2, 0, 1 },		/* 240 Hz */
+			{ -3, 0, 0 },		/* 241 Hz */
+			{ -4, 0, 1 },		/* 1 Hz */
+			{ -5, 0, 0 },		/* 0.4 Hz */
+		};
+		uint64_t px = (uint64_t)mode.htotal * mode.vtotal;
 
-		igt_require(p->cursor);
-		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
-		vfq_fb_create(dev.fd, 512, 512, DRM_FORMAT_ARGB8888, &big);
-		vfq_fb_create(dev.fd, 520, 64, DRM_FORMAT_ARGB8888, &too_big);
-		req = vfq_req_new();
-		vfq_req_plane(req, dev.fd, p->cursor, p->crtc_id, big.fb_id,
-			      10, 10, 512, 512);
-		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
-		req = vfq_req_new();
-		vfq_req_plane(req, dev.fd, p->cursor, p->crtc_id,
-			      too_big.fb_id, 10, 10, 520, 64);
-		igt_assert_eq(vfq_req_commit(dev.fd, req,
-					     DRM_MODE_ATOMIC_TEST_ONLY, NULL),
-			      -EINVAL);
-		vfq_dev_reset(&dev);
-		vfq_fb_destroy(&big);
-		vfq_fb_destroy(&too_big);
+		for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+			drmModeModeInfo m = mode;
+			drmModeAtomicReq *req = vfq_req_new();
+			uint32_t blob;
+			int ret;
+
+			switch (t[i].clock) {
+			case -1: m.vtotal = m.vsync_end + 1; m.htotal = 0xffff;
+				 m.clock = mode.clock; break;
+			case -2: m.clock = (int)(px * 240 / 1000); break;
+			case -3: m.clock = (int)(px * 241 / 1000); break;
+			case -4: m.clock = (int)((px + 999) / 1000); break;
+			case -5: m.clock = (int)(px * 4 / 10000); break;
+			default: m.clock = t[i].clock;
+			}
+			m.vscan = t[i].vscan;
+			vfq_req_pipe_on(req, &dev, 0, &m, fb_a.fb_id, &blob);
+			ret = vfq_req_commit(dev.fd, req,
+					     DRM_MODE_ATOMIC_TEST_ONLY |
+					     DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
+			drmModeDestroyPropertyBlob(dev.fd, blob);
+			igt_assert_f(t[i].ok ? ret == 0 : ret == -EINVAL,
+				     "mode %d (clock %d kHz, %dx%d total, vscan "
+				     "%d): %s\n", i, m.clock, m.htotal, m.vtotal,
+				     m.vscan, ret ? strerror(-ret) : "accepted");
+		}
+	}
+
+	/*
+	 * A software composer has no cursor size limit: generic clients
+	 * (IGT's kms_plane_alpha_blend picks the cursor plane for its alpha
+	 * property and gives it a full-screen fb; kms_cursor_crc uses 32x10
+	 * cursors) must not get -EINVAL.  Checked in the writeback output.
+	 */
+	igt_describe("Cursor planes of any size, full-screen and below 16x16, "
+		     "are accepted and composed");
+	igt_subtest("cursor-any-size") {
+		static const struct { int x, y, w, h; } c[] = {
+			{ 0, 0, W, H }, { 100, 50, 32, 10 }, { 7, 9, 1, 1 },
+		};
+		struct vfq_pipe *p = &dev.pipe[0];
+
+		igt_require(p->cursor && p->wb_conn_id);
+		for (unsigned int i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+			struct cursor_area a = { c[i].x, c[i].y, c[i].w,
+						 c[i].h, 0x5eed + i };
+			struct vfq_fb cur, out;
+			drmModeAtomicReq *req;
+			int bad;
+
+			vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
+			vfq_fb_create(dev.fd, a.w, a.h, DRM_FORMAT_ARGB8888,
+				      &cur);
+			vfq_fb_pattern(&cur, a.seed);
+			req = vfq_req_new();
+			vfq_req_plane(req, dev.fd, p->cursor, p->crtc_id,
+				      cur.fb_id, a.x, a.y, a.w, a.h);
+			igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+			vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &out);
+			memset(out.map, 0x5a, out.size);
+			vfq_wb_capture_ok(&dev, 0, &out);
+			bad = vfq_fb_check(&out, expect_cursor, &a, 8, 0);
+			igt_assert_f(bad == 0, "%d pixels of the %dx%d cursor "
+				     "differ\n", bad, a.w, a.h);
+			vfq_dev_reset(&dev);
+			vfq_fb_destroy(&out);
+			vfq_fb_destroy(&cur);
+		}
 	}
 
 	igt_describe("Planes partially off-screen, and a primary not covering "

@@ -344,6 +344,30 @@ static int cmp_zpos(const void *a, const void *b)
 }
 
 /*
+ * The engine's timer fires once per frame of the mode, so a mode a client
+ * made up must have a refresh rate the engine can keep: 1 to
+ * VFLIPQ_MODE_MAX_REFRESH Hz (rounded), as for configfs modes.  IGT's
+ * kms_invalid_mode: a clock of INT_MAX kHz would fire it every few
+ * nanoseconds, a vscan whose product overflows 32 bits would stall it.
+ * Computed in 64 bits, unlike drm_mode_vrefresh().
+ */
+static bool vflipq_mode_refresh_ok(const struct drm_display_mode *m)
+{
+	u64 lines = (u64)m->htotal * m->vtotal;
+	u64 mhz;
+
+	if (m->clock <= 0 || !lines)
+		return false;
+	if (m->flags & DRM_MODE_FLAG_DBLSCAN)
+		lines *= 2;
+	if (m->vscan > 1)
+		lines *= m->vscan;
+	mhz = div64_u64((u64)m->clock * 1000000 *
+			(m->flags & DRM_MODE_FLAG_INTERLACE ? 2 : 1), lines);
+	return mhz >= 500 && mhz < VFLIPQ_MODE_MAX_REFRESH * 1000ULL + 500;
+}
+
+/*
  * Snapshot the visible planes in blending order.  The array belongs to the
  * state, so the composer reads it without locks.
  */
@@ -377,6 +401,10 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 	ret = vflipq_color_check(crtc_state);
 	if (ret)
 		return ret;
+
+	if (crtc_state->enable && drm_atomic_crtc_needs_modeset(crtc_state) &&
+	    !vflipq_mode_refresh_ok(&crtc_state->mode))
+		return -EINVAL;
 
 	ret = drm_atomic_add_affected_planes(state, crtc);
 	if (ret)

@@ -344,8 +344,8 @@ static int vflipq_modeset_init(struct vflipq_device *vdev)
 	drm->mode_config.min_height = VFLIPQ_MIN_DIM;
 	drm->mode_config.max_width = VFLIPQ_MAX_DIM;
 	drm->mode_config.max_height = VFLIPQ_MAX_DIM;
-	drm->mode_config.cursor_width = VFLIPQ_CURSOR_MAX;
-	drm->mode_config.cursor_height = VFLIPQ_CURSOR_MAX;
+	drm->mode_config.cursor_width = VFLIPQ_CURSOR_HINT;
+	drm->mode_config.cursor_height = VFLIPQ_CURSOR_HINT;
 	drm->mode_config.preferred_depth = 24;
 	/* Planes are sorted by the zpos helpers before our atomic_check. */
 	drm->mode_config.normalize_zpos = true;

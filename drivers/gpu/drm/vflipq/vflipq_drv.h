@@ -29,7 +29,12 @@
 #define VFLIPQ_DRIVER_NAME	"vflipq"
 #define VFLIPQ_DRIVER_DESC	"vflipq virtual display adapter"
 
-#define VFLIPQ_CURSOR_MAX	512
+/*
+ * The cursor size advertised as DRM_CAP_CURSOR_WIDTH/HEIGHT (what a legacy
+ * cursor client allocates).  Not a limit: the composer blends a cursor
+ * plane like any other, so any size up to the framebuffer limits works.
+ */
+#define VFLIPQ_CURSOR_HINT	512
 #define VFLIPQ_LOG_MAX_ENTRIES	65536
 #define VFLIPQ_FQ_EVENTS	64
 /* Missed vblanks a late engine interrupt still latches flips for. */
@@ -39,7 +44,8 @@
 #define VFLIPQ_MAX_PERIOD_NS	100000000ULL
 /* Entries of DEGAMMA_LUT and GAMMA_LUT (the legacy gamma size too). */
 #define VFLIPQ_LUT_SIZE		256
-#define VFLIPQ_MIN_DIM		16
+/* Framebuffers: a software composer needs no minimum (kms_cursor_crc: 32x10). */
+#define VFLIPQ_MIN_DIM		1
 #define VFLIPQ_MAX_DIM		8192
 
 struct vflipq_device;

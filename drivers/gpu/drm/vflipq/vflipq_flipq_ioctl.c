@@ -196,9 +196,6 @@ static int fq_prepare(struct vflipq_output *out, struct drm_file *file,
 		tmp.rotation = r->rotation;
 	if (!src_in_fb(&tmp, fb))
 		goto err_fb;
-	if (plane->type == DRM_PLANE_TYPE_CURSOR &&
-	    (tmp.crtc_w > VFLIPQ_CURSOR_MAX || tmp.crtc_h > VFLIPQ_CURSOR_MAX))
-		goto err_fb;
 	if (drm_atomic_helper_check_plane_state(&tmp, out->crtc.state,
 						DRM_PLANE_NO_SCALING,
 						DRM_PLANE_NO_SCALING,

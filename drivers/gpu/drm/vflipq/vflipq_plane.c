@@ -174,10 +174,6 @@ static int vflipq_plane_atomic_check(struct drm_plane *plane,
 	if (!new->visible)
 		return 0;
 
-	if (plane->type == DRM_PLANE_TYPE_CURSOR &&
-	    (new->crtc_w > VFLIPQ_CURSOR_MAX || new->crtc_h > VFLIPQ_CURSOR_MAX))
-		return -EINVAL;
-
 	/* Sub-pixel source offsets would need filtering, which we lack. */
 	if ((new->src.x1 | new->src.y1 | new->src.x2 | new->src.y2) & 0xffff)
 		return -EINVAL;

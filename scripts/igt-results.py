@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Judge igt_runner's results.json against the expected results, and tabulate.
+
+  igt-results.py check RESULTS.json XFAILS_DIR DRIVER [--out FILE]
+      Compare with XFAILS_DIR/DRIVER-{fails,flakes,skips}.txt; print every
+      difference and the counts; exit 1 on any difference.
+  igt-results.py counts RESULTS.json
+      Per-binary pass/fail/skip counts as JSON.
+  igt-results.py table NAME=RESULTS.json...
+      One Markdown table: binary, then pass/fail/skip per named run.
+
+Expected-results files (drm-ci style): one test a line, a regular expression
+matched against the whole name without "igt@" (kms_flip@basic-flip-vs-dpms,
+kms_cursor_crc@cursor-onscreen-.*), then at least one blank and the reason
+(required).  '#' starts a comment line.
+  fails   the test must end in a failing result (fail, timeout, crash, warn,
+          dmesg-warn, dmesg-fail, incomplete, abort)
+  flakes  the test may pass or fail (not skip)
+  skips   the test must skip
+Any other test must pass.  An entry that matches no test of a binary that ran
+is reported as stale, an unexpected pass of a listed failure as a difference:
+the lists cannot rot.
+"""
+import json
+import re
+import sys
+
+FAILING = {'fail', 'timeout', 'crash', 'warn', 'dmesg-warn', 'dmesg-fail',
+           'incomplete', 'abort', 'notrun'}
+
+
+# Kernel messages at warning level that igt_runner turns into dmesg-warn but
+# that say nothing about the driver: under TCG the host deschedules the
+# emulated CPUs, and the kernel reports the first hrtimer interrupt that ran
+# long (pr_warn_once).  Real warnings (WARNING:, BUG, ...) also fail the
+# whole run in scripts/vm-run.sh.
+TCG_NOISE = re.compile(r'hrtimer: interrupt took [0-9]+ ns')
+WARN_LEVEL = re.compile(r'<[0-4]>')
+
+
+def result_of(t):
+    r = t['result']
+    if r in ('dmesg-warn', 'dmesg-fail'):
+        warn = [l for l in t.get('dmesg', '').splitlines() if WARN_LEVEL.match(l)]
+        if warn and all(TCG_NOISE.search(l) for l in warn):
+            return 'pass' if r == 'dmesg-warn' else 'fail'
+    return r
+
+
+def load(path):
+    with open(path) as f:
+        tests = json.load(f)['tests']
+    return {name[len('igt@'):] if name.startswith('igt@') else name: result_of(t)
+            for name, t in tests.items()}
+
+
+def kind(result):
+    if result == 'pass':
+        return 'pass'
+    if result == 'skip':
+        return 'skip'
+    return 'fail'
+
+
+def binary(name):
+    return name.split('@')[0]
+
+
+def read_list(path):
+    entries = []
+    try:
+        f = open(path)
+    except FileNotFoundError:
+        return entries
+    with f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip('\n')
+            if not line.strip() or line.lstrip().startswith('#'):
+                continue
+            parts = line.split(None, 1)
+            if len(parts) < 2 or not parts[1].strip():
+                sys.exit(f'{path}:{n}: no reason given for {parts[0]}')
+            try:
+                rx = re.compile(parts[0])
+            except re.error as e:
+                sys.exit(f'{path}:{n}: bad regular expression {parts[0]}: {e}')
+            entries.append((parts[0], rx, parts[1].strip(), f'{path}:{n}'))
+    return entries
+
+
+def check(results_path, xdir, driver, out=None):
+    res = load(results_path)
+    lists = {k: read_list(f'{xdir}/{driver}-{k}.txt') for k in ('fails', 'flakes', 'skips')}
+    ran_binaries = {binary(n) for n in res}
+    diffs = []
+    counts = {'pass': 0, 'expected-fail': 0, 'flake': 0, 'skip': 0}
+    used = set()
+    for name in sorted(res):
+        r = res[name]
+        exp = None
+        for k in ('flakes', 'fails', 'skips'):
+            for pat, rx, reason, where in lists[k]:
+                if rx.fullmatch(name):
+                    exp = k
+                    used.add(where)
+                    break
+            if exp:
+                break
+        k = kind(r)
+        if exp == 'flakes':
+            ok = k != 'skip'
+            counts['flake'] += ok
+        elif exp == 'fails':
+            ok = k == 'fail'
+            counts['expected-fail'] += ok
+        elif exp == 'skips':
+            ok = k == 'skip'
+            counts['skip'] += ok
+        else:
+            ok = k == 'pass'
+            counts['pass'] += ok
+        if not ok:
+            want = {'flakes': 'pass or fail', 'fails': 'a failure',
+                    'skips': 'skip'}.get(exp, 'pass')
+            diffs.append(f'{name}: {r}, expected {want}')
+    for k, entries in lists.items():
+        for pat, rx, reason, where in entries:
+            if where in used:
+                continue
+            b = pat.split('@')[0]
+            if b in ran_binaries:
+                diffs.append(f'{where}: stale {k} entry {pat}: no such test ran')
+    lines = [f'{len(res)} tests: {counts["pass"]} passed, {counts["expected-fail"]} failed '
+             f'as expected, {counts["flake"]} flakes, {counts["skip"]} skipped; '
+             f'{len(diffs)} differences from {xdir}/{driver}-*.txt']
+    lines += ['DIFF ' + d for d in diffs]
+    text = '\n'.join(lines) + '\n'
+    sys.stdout.write(text)
+    if out:
+        with open(out, 'w') as f:
+            f.write(text)
+    # The summary line every vflipq runner prints last.
+    print(f'{counts["pass"] + counts["expected-fail"] + counts["flake"]} passed, '
+          f'{len(diffs)} failed, {counts["skip"]} skipped')
+    return 1 if diffs else 0
+
+
+def counts(path):
+    c = {}
+    for name, r in load(path).items():
+        b = c.setdefault(binary(name), {'pass': 0, 'fail': 0, 'skip': 0})
+        b[kind(r)] += 1
+    return c
+
+
+def table(runs):
+    cs = [(n, counts(p)) for n, p in runs]
+    bins = sorted(set().union(*(c.keys() for _, c in cs)))
+    head = '| binary | ' + ' | '.join(f'{n} pass | {n} fail | {n} skip' for n, _ in cs) + ' |'
+    print(head)
+    print('| --- |' + ' ---: |' * (3 * len(cs)))
+    tot = [[0, 0, 0] for _ in cs]
+    for b in bins:
+        row = []
+        for i, (_, c) in enumerate(cs):
+            if b in c:
+                v = [c[b]['pass'], c[b]['fail'], c[b]['skip']]
+                tot[i] = [x + y for x, y in zip(tot[i], v)]
+                row += [str(x) for x in v]
+            else:
+                row += ['-'] * 3
+        print(f'| {b} | ' + ' | '.join(row) + ' |')
+    print('| **total** | ' + ' | '.join(f'**{x}**' for t in tot for x in t) + ' |')
+
+
+def main(argv):
+    if len(argv) >= 4 and argv[0] == 'check':
+        out = argv[argv.index('--out') + 1] if '--out' in argv else None
+        return check(argv[1], argv[2], argv[3], out)
+    if len(argv) == 2 and argv[0] == 'counts':
+        json.dump(counts(argv[1]), sys.stdout, indent=1, sort_keys=True)
+        print()
+        return 0
+    if len(argv) >= 2 and argv[0] == 'table':
+        table([a.split('=', 1) for a in argv[1:]])
+        return 0
+    sys.exit(__doc__)
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
