@@ -50,14 +50,25 @@ vflipq_attach_hdr_output_metadata_property(struct drm_connector *connector)
 }
 
 /*
- * Async page flips need nothing here: mode_config.async_page_flip enables
- * DRM_MODE_PAGE_FLIP_ASYNC on the legacy page-flip ioctl on every
- * supported kernel, and from 6.8 on ("drm: allow DRM_MODE_PAGE_FLIP_ASYNC
- * for atomic commits", "drm: introduce DRM_CAP_ATOMIC_ASYNC_PAGE_FLIP")
- * also on the atomic ioctl, where the core only lets such a commit change
- * the primary plane's FB_ID.  On 6.1 the atomic ioctl refuses the flag
- * with -EINVAL.
+ * Async page flips: mode_config.async_page_flip enables
+ * DRM_MODE_PAGE_FLIP_ASYNC on the legacy page-flip ioctl on every supported
+ * kernel, and from 6.8 on ("drm: allow DRM_MODE_PAGE_FLIP_ASYNC for atomic
+ * commits", "drm: introduce DRM_CAP_ATOMIC_ASYNC_PAGE_FLIP") also on the
+ * atomic ioctl, where the core only lets such a commit change the primary
+ * plane's FB_ID.  vflipq offers them only where the core can also say which
+ * formats an async flip takes: the IN_FORMATS_ASYNC plane property
+ * (drm_plane_funcs.format_mod_supported_async, "drm/plane: Add new plane
+ * property IN_FORMATS_ASYNC": in 7.2, not in 6.12).  Generic clients that
+ * know the property expect it next to the caps (upstream IGT 2.5 warns on
+ * every KMS test otherwise), so 6.1 and 6.12 get no async page flips.
  */
+#ifdef VFLIPQ_HAVE_IN_FORMATS_ASYNC
+#define VFLIPQ_ASYNC_PAGE_FLIP	true
+#define VFLIPQ_PLANE_FORMAT_MOD_ASYNC(fn)	.format_mod_supported_async = (fn),
+#else
+#define VFLIPQ_ASYNC_PAGE_FLIP	false
+#define VFLIPQ_PLANE_FORMAT_MOD_ASYNC(fn)
+#endif
 
 /*
  * 7.2: struct drm_atomic_state is renamed struct drm_atomic_commit

@@ -350,10 +350,10 @@ static int vflipq_modeset_init(struct vflipq_device *vdev)
 	/* Planes are sorted by the zpos helpers before our atomic_check. */
 	drm->mode_config.normalize_zpos = true;
 	/*
-	 * DRM_MODE_PAGE_FLIP_ASYNC: legacy page flips, and atomic commits on
-	 * kernels with DRM_CAP_ATOMIC_ASYNC_PAGE_FLIP (see vflipq_compat.h).
+	 * DRM_MODE_PAGE_FLIP_ASYNC: legacy page flips and atomic commits, on
+	 * kernels with IN_FORMATS_ASYNC (see vflipq_compat.h).
 	 */
-	drm->mode_config.async_page_flip = true;
+	drm->mode_config.async_page_flip = VFLIPQ_ASYNC_PAGE_FLIP;
 
 	for (i = 0; i < vdev->config.crtcs; i++) {
 		ret = vflipq_output_init(vdev, i);
