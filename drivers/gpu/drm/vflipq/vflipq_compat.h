@@ -70,10 +70,8 @@ vflipq_attach_hdr_output_metadata_property(struct drm_connector *connector)
  */
 #if defined(VFLIPQ_HAVE_IN_FORMATS_ASYNC) && defined(VFLIPQ_ASYNC_FLIPS)
 #define VFLIPQ_ASYNC_PAGE_FLIP	true
-#define VFLIPQ_PLANE_FORMAT_MOD_ASYNC(fn)	.format_mod_supported_async = (fn),
 #else
 #define VFLIPQ_ASYNC_PAGE_FLIP	false
-#define VFLIPQ_PLANE_FORMAT_MOD_ASYNC(fn)
 #endif
 
 /*

@@ -93,8 +93,6 @@ static const struct drm_plane_funcs vflipq_plane_funcs = {
 	.atomic_duplicate_state	= vflipq_plane_duplicate_state,
 	.atomic_destroy_state	= vflipq_plane_destroy_state,
 	.format_mod_supported	= vflipq_plane_format_mod_supported,
-	/* An async flip takes every format a synchronous one does. */
-	VFLIPQ_PLANE_FORMAT_MOD_ASYNC(vflipq_plane_format_mod_supported)
 	.atomic_print_state	= vflipq_plane_print_state,
 };
 
