@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The flip-queue back end: the completion log, the interrupt target and
+ * queued flips.
+ *
+ * One exception to "libdrm for every DRM call": DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT
+ * goes through ioctl(2).  drmIoctl() (and drmCommandWriteRead(), built on
+ * it) repeats a call failing with EAGAIN until it succeeds, which would spin
+ * on a refused submission and hide the drain hints the driver returns with
+ * -EAGAIN.  present_adapter_removed() (adapter.c) also probes with ioctl(2)
+ * for the same reason (one attempt, the errno as is).
+ */
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+#include "swapchain_internal.h"
+
+int sc_flipq_setup(struct present_swapchain *sc)
+{
+	struct drm_vflipq_set_log s = { .crtc_id = sc->crtc_id, .plane_id = sc->plane_id,
+					.num_entries = LOG_ENTRIES };
+	struct drm_vflipq_update_log u = { .crtc_id = sc->crtc_id, .plane_id = sc->plane_id };
+	struct drm_mode_map_dumb m = { 0 };
+	void *p;
+
+	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG, &s))
+		return -errno;
+	m.handle = s.handle;
+	if (drmIoctl(sc->dfd, DRM_IOCTL_MODE_MAP_DUMB, &m))
+		return -errno;
+	p = mmap(NULL, s.size, PROT_READ, MAP_SHARED, sc->dfd, m.offset);
+	if (p == MAP_FAILED)
+		return -errno;
+	sc->log = p;
+	sc->log_handle = s.handle;
+	sc->log_size = s.size;
+	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_UPDATE_LOG, &u) == 0)
+		sc->log_next = u.first_free;
+	/* PresentIds only grow per plane, across swap chains too: start
+	 * above what an earlier chain (of any process) used -- the shown one
+	 * and, for cancelled ones above it, the clock in microseconds */
+	sc->next_present_id = u.present_id_shown + 1;
+	if (sc->next_present_id < present_now_ns() / 1000)
+		sc->next_present_id = present_now_ns() / 1000;
+	return 0;
+}
+
+void sc_flipq_teardown(struct present_swapchain *sc)
+{
+	struct drm_vflipq_set_log s = { .crtc_id = sc->crtc_id, .plane_id = sc->plane_id };
+
+	if (!sc->log)
+		return;
+	munmap((void *)sc->log, sc->log_size);
+	drmCloseBufferHandle(sc->dfd, sc->log_handle);
+	drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG, &s);
+	sc->log = NULL;
+}
+
+void sc_set_irq_target(struct present_swapchain *sc, uint64_t target)
+{
+	struct drm_vflipq_set_irq_target t = { .crtc_id = sc->crtc_id, .plane_id = sc->plane_id,
+					       .target = target };
+
+	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET, &t))
+		sc_errno(sc, errno, "SET_IRQ_TARGET");
+}
+
+int sc_read_log(struct present_swapchain *sc)
+{
+	struct drm_vflipq_update_log u = { .crtc_id = sc->crtc_id, .plane_id = sc->plane_id };
+	int n = 0;
+
+	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_UPDATE_LOG, &u))
+		return sc_errno(sc, errno, "UPDATE_LOG");
+	while (sc->log_next != u.first_free) {
+		struct drm_vflipq_log_entry e = sc->log[sc->log_next % LOG_ENTRIES];
+
+		sc->log_next = (sc->log_next + 1) % LOG_ENTRIES;
+		/* entries older than the head belong to an earlier chain */
+		while (sc->nframes && sc->frames[0].present_id < e.present_id) {
+			/* never logged (should not happen): count as cancelled */
+			sc_retire_head(sc, 0);
+			n++;
+		}
+		if (sc->nframes && sc->frames[0].present_id == e.present_id) {
+			sc_retire_head(sc, e.timestamp_ns == VFLIPQ_TIMESTAMP_CANCELLED ? 0 :
+				       e.timestamp_ns);
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * A queued flip changes the buffer; the plane keeps (with no
+ * VFLIPQ_FLIP_PLANE_GEOMETRY) the rectangles sc_show_blank() or the modeset
+ * set up for the path's buffers.  Since uAPI 1.3 each flip also carries the
+ * chain's rotation, so a commit of another client in between cannot leave
+ * the buffers turned the wrong way; an older driver keeps the rotation of
+ * the last commit, and takes the 64-byte plane as its zero tail is ignored.
+ */
+int sc_submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t fb, uint32_t mode)
+{
+	struct drm_vflipq_flip_plane p = {
+		.plane_id = sc->plane_id, .fb_id = fb, .present_id = f->present_id, .mode = mode,
+	};
+	struct drm_vflipq_flip_submit s = {
+		.crtc_id = sc->crtc_id, .target_ns = f->target_ns,
+		.duration_ns = sc->next_duration_ns,
+		.planes_ptr = (uintptr_t)&p, .num_planes = 1, .plane_size = sizeof(p),
+	};
+
+	if (sc->rot_prop && (sc->display->info.vflipq_caps & VFLIPQ_CAP_FLIPQ_ROTATION)) {
+		p.flags |= VFLIPQ_FLIP_PLANE_ROTATION;
+		p.rotation = sc->plane_rot;
+	}
+	for (int tries = 0; tries < 100; tries++) {
+		/* ioctl(2), not drmIoctl(): see the top of this file */
+		if (ioctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s) == 0) {
+			sc->next_duration_ns = 0;
+			return 0;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN)
+			return sc_errno(sc, errno, "FLIPQ_SUBMIT");
+		/* drain hint: wait for the pending flips, then resubmit */
+		if (!sc->nframes)
+			return sc_fail(sc, PRESENT_E_IO, "FLIPQ_SUBMIT: retry with nothing pending");
+		sc->ctr.drain_waits++;
+		while (sc->nframes) {
+			int r = present_swapchain_dispatch(sc, 1000);
+
+			if (r < 0 && r != PRESENT_E_TIMEOUT)
+				return r;
+		}
+		s.drain_flags = s.drain_planes = 0;
+	}
+	return sc_fail(sc, PRESENT_E_BUSY, "FLIPQ_SUBMIT: still refused after draining");
+}

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The swap chain's internals (not installed), shared by its files:
+ *
+ *   swapchain.c          create, destroy, buffers, present
+ *   swapchain_path.c     path facts and the path's buffers (the decision
+ *                        itself: path.c, a table)
+ *   swapchain_buffers.c  dumb buffers, framebuffers, PRIME imports
+ *   swapchain_blit.c     present-time copies (CPU blt, copy engine)
+ *   swapchain_atomic.c   atomic back end: modeset, blank buffer, page flips
+ *   swapchain_flipq.c    flip-queue back end: log, interrupt target, submit
+ *   swapchain_retire.c   frames retiring, counters, statistics, waits
+ *   swapchain_pacing.c   refresh grid, boost, latency, statistics getters
+ *   swapchain_output.c   output and mode changes, hotplug, requeueing
+ */
+#ifndef PRESENT_SWAPCHAIN_INTERNAL_H
+#define PRESENT_SWAPCHAIN_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+#define MAX_BUFS	16
+#define MAX_FRAMES	32
+#define TIMING_RING	4096
+#define LOG_ENTRIES	256
+
+struct bo {
+	int fd;			/* device it lives on */
+	uint32_t handle, pitch, width, height, format, fb_id;
+	uint64_t size;
+	void *map;
+};
+
+struct frame {
+	uint64_t present_id;
+	uint32_t present_count;
+	uint32_t buf;		/* scan_fb index shown */
+	uint32_t back;		/* back buffer it holds (blt model: copied from) */
+	uint64_t target_ns;	/* 0: as soon as possible */
+	uint64_t expect_ns;	/* the first vblank >= target (predicted) */
+	uint64_t submit_ns;
+	unsigned int interval;
+};
+
+struct present_swapchain {
+	pthread_mutex_t lock;		/* every public call, see sc_lock() */
+	struct present_adapter *render, *display;
+	struct present_swapchain_desc desc;
+	struct present_path path;
+	struct present_path_facts facts;
+	int dfd;			/* display fd */
+	uint32_t connector_id, crtc_id, crtc_index, plane_id;
+	uint32_t rot_prop;		/* the plane's "rotation" property, 0: none */
+	uint32_t plane_rots;		/* DRM_MODE_ROTATE_* bits it lists */
+	uint32_t plane_rot;		/* DRM_MODE_ROTATE_* chain buffers scan with */
+	uint32_t src_w, src_h;		/* what the plane scans of a buffer */
+	int output;			/* index in the display adapter */
+	char output_name[32];
+	bool output_gone;		/* seen disconnected, not moved yet */
+	drmModeModeInfo mode;
+	uint64_t period_ns;		/* fixed refresh: intervals count these */
+	uint64_t grid_ns;		/* period the CRTC runs at (boosted or not) */
+	uint64_t fastest_ns;		/* boost period, 0: cannot boost */
+	bool boost;			/* running at fastest_ns */
+	uint32_t disp_format;
+
+	struct bo back[MAX_BUFS];	/* render adapter, app draws here */
+	uint32_t scan_fb[MAX_BUFS];	/* display fb per back buffer: the buffer
+					   itself (direct), imported (one-copy)
+					   or a display-local copy */
+	uint32_t import_fb[MAX_BUFS];	/* two-copy engine: copy source */
+	struct bo local[MAX_BUFS];	/* display-local buffers */
+	struct bo blank;		/* shown at creation/destroy, square: see
+					   blank_create() */
+	unsigned int cur;		/* back buffer to draw into */
+	bool blt_model;			/* blt swap effect, see disp_index() */
+	unsigned int slot;		/* blt model: next display-side buffer */
+
+	bool flipq;			/* hardware flip queue in use */
+	uint32_t depth;
+	volatile struct drm_vflipq_log_entry *log;
+	uint32_t log_handle;
+	uint64_t log_size;
+	uint32_t log_next;		/* next entry to read */
+	uint64_t next_present_id;
+	uint64_t next_duration_ns;	/* refresh change carried by the next flip */
+	bool requeueing;		/* cancelled frames go to requeue[] */
+	struct frame requeue[MAX_FRAMES];
+	unsigned int nrequeue;
+
+	struct frame frames[MAX_FRAMES];	/* FIFO of queued frames */
+	unsigned int nframes;
+	bool flip_pending;		/* atomic: a page flip in flight */
+	int onscreen;			/* back buffer index on screen, -1 */
+
+	struct present_latency lat;
+	int efd;			/* waitable object, -1 */
+	struct present_mailbox mbox;	/* this CRTC's events, see events.c */
+	bool efd_signalled;
+
+	uint64_t ref_vbl_ns;		/* a known vblank: time, sequence */
+	uint64_t ref_vbl_seq;
+	uint64_t last_vbl_ns;		/* expected vblank of the last frame */
+
+	uint32_t present_count;
+	struct present_frame_statistics stats;
+	bool stats_valid;
+	struct present_counters ctr;
+	uint64_t *t_target, *t_actual;
+	uint64_t timing_n;
+
+	char err[256];
+};
+
+/*
+ * Threading: every public function but present_swapchain_waitable_fd()
+ * holds the chain's (recursive) lock for its whole call, waits included,
+ * as DXGI serializes the methods of a swap chain.  SC_LOCK() takes it and
+ * releases it when the calling function returns.
+ */
+static inline struct present_swapchain *sc_lock(struct present_swapchain *sc)
+{
+	pthread_mutex_lock(&sc->lock);
+	return sc;
+}
+
+static inline void sc_unlock(struct present_swapchain **scp)
+{
+	pthread_mutex_unlock(&(*scp)->lock);
+}
+
+#define SC_LOCK(sc) \
+	struct present_swapchain *sc_held_ __attribute__((cleanup(sc_unlock))) = sc_lock(sc)
+
+/* swapchain.c */
+int sc_fail(struct present_swapchain *sc, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int sc_errno(struct present_swapchain *sc, int err, const char *what);
+bool sc_removed(struct present_swapchain *sc);
+int sc_check_removed(struct present_swapchain *sc);
+
+/* swapchain_path.c */
+int sc_find_primary_plane(struct present_swapchain *sc);
+int sc_decide(struct present_swapchain *sc);
+int sc_build(struct present_swapchain *sc);
+int sc_redecide_after_failed_flip(struct present_swapchain *sc);
+
+/* swapchain_buffers.c */
+uint32_t sc_bpp_of(uint32_t format);
+int sc_bo_create(struct present_swapchain *sc, int fd, uint32_t w, uint32_t h, uint32_t format,
+		 bool fb, struct bo *bo);
+void sc_bo_destroy(struct bo *bo);
+int sc_import_fb(struct present_swapchain *sc, const struct bo *bo, uint32_t *fb_id);
+int sc_blank_create(struct present_swapchain *sc, struct bo *bo);
+void sc_free_display_side(struct present_swapchain *sc);
+void sc_free_buffers(struct present_swapchain *sc);
+
+/* swapchain_blit.c */
+int sc_do_copies(struct present_swapchain *sc, unsigned int b, unsigned int d);
+
+/* swapchain_atomic.c */
+int sc_add_prop(drmModeAtomicReq *req, int fd, uint32_t obj, uint32_t type, const char *name,
+		uint64_t v);
+void sc_plane_unrotated(struct present_swapchain *sc);
+int sc_show_blank(struct present_swapchain *sc);
+int sc_commit_modeset(struct present_swapchain *sc, uint32_t fb, uint32_t w, uint32_t h,
+		      bool test);
+int sc_submit_atomic(struct present_swapchain *sc, struct frame *f, uint32_t fb, bool tear);
+
+/* swapchain_flipq.c */
+int sc_flipq_setup(struct present_swapchain *sc);
+void sc_flipq_teardown(struct present_swapchain *sc);
+void sc_set_irq_target(struct present_swapchain *sc, uint64_t target);
+int sc_read_log(struct present_swapchain *sc);
+int sc_submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t fb, uint32_t mode);
+
+/* swapchain_retire.c */
+bool sc_buf_busy(struct present_swapchain *sc, unsigned int b);
+unsigned int sc_disp_index(const struct present_swapchain *sc);
+bool sc_ready(struct present_swapchain *sc);
+void sc_retire_head(struct present_swapchain *sc, uint64_t ts);
+void sc_update_waitable(struct present_swapchain *sc);
+void sc_cancel_queued(struct present_swapchain *sc);
+
+/* swapchain_pacing.c */
+void sc_set_period(struct present_swapchain *sc, uint64_t period_ns);
+uint64_t sc_mode_period(const drmModeModeInfo *m);
+void sc_reference_vblank(struct present_swapchain *sc);
+uint64_t sc_expect_of(struct present_swapchain *sc, uint64_t t);
+
+/* swapchain_output.c */
+int sc_setup_output(struct present_swapchain *sc, int output);
+void sc_cancel_for_requeue(struct present_swapchain *sc);
+int sc_requeue_frames(struct present_swapchain *sc, bool copy);
+int sc_check_output(struct present_swapchain *sc);
+
+#endif

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Output changes: choosing the output, moving to another one, mode
+ * changes (ours or someone else's), hotplug, and requeueing the frames a
+ * change cancelled.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "swapchain_internal.h"
+
+/* Pick the output, its CRTC and mode. */
+int sc_setup_output(struct present_swapchain *sc, int output)
+{
+	struct present_adapter *d = sc->display;
+	const struct present_output *o;
+	drmModeConnector *c;
+	int ret, best = -1;
+
+	if (output < 0)
+		output = present_adapter_default_output(d);
+	if (output < 0)
+		return sc_fail(sc, PRESENT_E_NOT_FOUND, "display adapter has no connected output");
+	ret = present_adapter_output(d, output, &o);
+	if (ret)
+		return sc_fail(sc, ret, "no output %d", output);
+	if (o->writeback)
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "output %s is a writeback connector", o->name);
+	if (!o->connected)
+		return sc_fail(sc, PRESENT_E_DISCONNECTED, "output %s is disconnected", o->name);
+	sc->output = output;
+	snprintf(sc->output_name, sizeof(sc->output_name), "%s", o->name);
+	sc->connector_id = o->connector_id;
+	sc->crtc_id = o->crtc_id;
+	sc->crtc_index = o->crtc_index;
+	if (!sc->crtc_id && o->crtc_index < d->num_crtc_ids)
+		sc->crtc_id = d->crtc_ids[o->crtc_index];
+	if (!sc->crtc_id)
+		return sc_fail(sc, PRESENT_E_NOT_FOUND, "no CRTC for output %s", o->name);
+	c = drmModeGetConnector(sc->dfd, sc->connector_id);
+	if (!c)
+		return sc_errno(sc, errno, "connector");
+	/* keep the current mode when the CRTC is on, else the preferred */
+	{
+		drmModeCrtc *crtc = drmModeGetCrtc(sc->dfd, sc->crtc_id);
+
+		if (crtc && crtc->mode_valid) {
+			sc->mode = crtc->mode;
+			best = 0;
+		}
+		drmModeFreeCrtc(crtc);
+	}
+	if (best < 0) {
+		for (int i = 0; i < c->count_modes && best < 0; i++)
+			if (c->modes[i].type & DRM_MODE_TYPE_PREFERRED)
+				best = i;
+		if (best < 0 && c->count_modes)
+			best = 0;
+		if (best >= 0)
+			sc->mode = c->modes[best];
+	}
+	drmModeFreeConnector(c);
+	if (best < 0)
+		return sc_fail(sc, PRESENT_E_NOT_FOUND, "output %s has no mode", o->name);
+	sc_set_period(sc, sc_mode_period(&sc->mode));
+	ret = present_router_attach(&d->events, &sc->mbox, sc->crtc_id);
+	if (ret)
+		return sc_errno(sc, -ret, "eventfd");
+	return 0;
+}
+
+static bool same_mode(const drmModeModeInfo *a, const drmModeModeInfo *b)
+{
+	return a->hdisplay == b->hdisplay && a->vdisplay == b->vdisplay &&
+	       a->htotal == b->htotal && a->vtotal == b->vtotal && a->clock == b->clock &&
+	       a->flags == b->flags;
+}
+
+/*
+ * The output a chain may move to: index of @output (-1: the default) after
+ * re-reading the outputs (hotplug), or a negative error code.
+ */
+static int pick_output(struct present_swapchain *sc, int output)
+{
+	const struct present_output *o;
+	int ret = present_adapter_refresh(sc->display);
+
+	if (ret)
+		return sc_fail(sc, ret, "re-reading the outputs: %s", present_strerror(ret));
+	if (output < 0)
+		output = present_adapter_default_output(sc->display);
+	if (output < 0)
+		return sc_fail(sc, PRESENT_E_DISCONNECTED, "no connected output");
+	if (present_adapter_output(sc->display, output, &o))
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "no output %d", output);
+	if (o->writeback)
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "output %s is a writeback connector",
+			       o->name);
+	if (!o->connected)
+		return sc_fail(sc, PRESENT_E_DISCONNECTED, "output %s is disconnected", o->name);
+	return output;
+}
+
+/* Turn the chain's CRTC off (the chain moves to another output). */
+static void release_output(struct present_swapchain *sc)
+{
+	drmModeAtomicReq *req = drmModeAtomicAlloc();
+
+	if (!req)
+		return;
+	sc_add_prop(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID", 0);
+	sc_add_prop(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_ID", 0);
+	sc_add_prop(req, sc->dfd, sc->connector_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", 0);
+	sc_add_prop(req, sc->dfd, sc->crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", 0);
+	sc_add_prop(req, sc->dfd, sc->crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", 0);
+	drmModeAtomicCommit(sc->dfd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
+	drmModeAtomicFree(req);
+}
+
+/* Cancel the queued frames into requeue[] (not counted as cancelled). */
+void sc_cancel_for_requeue(struct present_swapchain *sc)
+{
+	sc->requeueing = true;
+	sc->nrequeue = 0;
+	sc_cancel_queued(sc);
+	sc->requeueing = false;
+}
+
+/*
+ * Submit again the frames sc_cancel_for_requeue() kept, with targets computed
+ * on the grid of now (WDDM requeues flips whose target no longer holds);
+ * @copy: the path changed, so the copy paths copy the back buffers again.
+ * Without a flip queue only the newest goes (one flip in flight), the
+ * others count as replaced.
+ */
+int sc_requeue_frames(struct present_swapchain *sc, bool copy)
+{
+	unsigned int first = 0;
+	int ret = 0;
+
+	if (!sc->flipq && sc->nrequeue > 1) {
+		first = sc->nrequeue - 1;
+		sc->ctr.cancelled += first;
+	}
+	sc->last_vbl_ns = 0;
+	for (unsigned int i = first; i < sc->nrequeue; i++) {
+		struct frame f = sc->requeue[i];
+		uint64_t prev = sc->nframes ? sc->last_vbl_ns : sc->ref_vbl_ns;
+		uint64_t now = present_now_ns(), p = sc->period_ns;
+
+		if (!sc->nframes && p && now > prev)
+			prev += (now - prev) / p * p;
+		f.present_id = sc->next_present_id++;
+		f.target_ns = present_interval_target(prev, p, f.interval ? f.interval : 1,
+						      sc->fastest_ns);
+		f.submit_ns = now;
+		f.expect_ns = sc_expect_of(sc, f.target_ns);
+		ret = copy ? sc_do_copies(sc, f.back, f.buf) : 0;
+		if (!ret && sc->flipq)
+			ret = sc_submit_flipq(sc, &f, sc->scan_fb[f.buf], VFLIPQ_FLIP_ON_NEXT_VSYNC);
+		else if (!ret)
+			ret = sc_submit_atomic(sc, &f, sc->scan_fb[f.buf], false);
+		if (ret) {
+			/* the rest is lost: count it */
+			sc->ctr.cancelled += sc->nrequeue - i;
+			break;
+		}
+		present_latency_submit(&sc->lat);
+		sc->frames[sc->nframes++] = f;
+		sc->last_vbl_ns = f.expect_ns;
+		sc->ctr.requeued++;
+		if (sc->flipq)
+			sc_set_irq_target(sc, f.present_id);
+	}
+	sc->nrequeue = 0;
+	sc_update_waitable(sc);
+	return ret;
+}
+
+/*
+ * The chain's output or its mode changed (a mode set by someone else, a
+ * move, a reconnect): light the output in sc->mode with a new blank buffer,
+ * then decide the path again for the back buffers as they are (their
+ * contents stay).  The caller cancelled the queued frames for requeueing.
+ */
+static int redecide_output(struct present_swapchain *sc)
+{
+	struct bo blank = { 0 };
+	uint32_t old_rot, old_w, old_h;
+	int ret;
+
+	ret = sc_blank_create(sc, &blank);
+	if (!ret && !sc->plane_id)
+		ret = sc_find_primary_plane(sc);
+	if (ret) {
+		sc_bo_destroy(&blank);
+		return ret;
+	}
+	/* the old path's rotation and size need not hold in this mode */
+	old_rot = sc->plane_rot;
+	old_w = sc->src_w;
+	old_h = sc->src_h;
+	sc_plane_unrotated(sc);
+	ret = sc_commit_modeset(sc, blank.fb_id, sc->src_w, sc->src_h, false);
+	if (ret) {
+		sc->plane_rot = old_rot;
+		sc->src_w = old_w;
+		sc->src_h = old_h;
+		sc_bo_destroy(&blank);
+		return ret;
+	}
+	/* the blank buffer is on screen: the old path's buffers can go */
+	sc_bo_destroy(&sc->blank);
+	sc->blank = blank;
+	sc->onscreen = -1;
+	sc_free_display_side(sc);
+	sc->boost = false;
+	sc_set_period(sc, sc_mode_period(&sc->mode));
+	sc->next_duration_ns = 0;
+	sc_reference_vblank(sc);
+	ret = sc_decide(sc);
+	if (!ret)
+		ret = sc_show_blank(sc);
+	if (!ret)
+		snprintf(sc->path.reason + strlen(sc->path.reason),
+			 sizeof(sc->path.reason) - strlen(sc->path.reason), " (on %s, %ux%u)",
+			 sc->output_name, sc->mode.hdisplay, sc->mode.vdisplay);
+	return ret;
+}
+
+/*
+ * Before each present: is the output still connected, still in the chain's
+ * mode?  A disconnected output fails (its queued frames cancelled: nobody
+ * would see them); a mode changed under the chain, or a CRTC found off
+ * after a reconnect, re-decides the path there and requeues the frames.
+ */
+int sc_check_output(struct present_swapchain *sc)
+{
+	drmModeConnector *c = drmModeGetConnectorCurrent(sc->dfd, sc->connector_id);
+	drmModeCrtc *crtc;
+	drmModeModeInfo m;
+	bool gone, changed;
+	int ret;
+
+	if (!c)
+		return sc_errno(sc, errno, "connector");
+	/* "unknown" (never probed) is not gone */
+	gone = c->connection == DRM_MODE_DISCONNECTED;
+	drmModeFreeConnector(c);
+	if (gone) {
+		if (!sc->output_gone)
+			sc_cancel_queued(sc);
+		sc->output_gone = true;
+		return sc_fail(sc, PRESENT_E_DISCONNECTED,
+			       "output %s disconnected: present_swapchain_set_output() moves the chain",
+			       sc->output_name);
+	}
+	crtc = drmModeGetCrtc(sc->dfd, sc->crtc_id);
+	if (!crtc)
+		return sc_errno(sc, errno, "CRTC");
+	changed = !crtc->mode_valid || !same_mode(&crtc->mode, &sc->mode);
+	m = crtc->mode_valid ? crtc->mode : sc->mode;
+	drmModeFreeCrtc(crtc);
+	if (!changed && !sc->output_gone)
+		return 0;
+	sc_cancel_for_requeue(sc);
+	sc->mode = m;
+	sc->output_gone = false;
+	ret = redecide_output(sc);
+	if (!ret)
+		ret = sc_requeue_frames(sc, true);
+	else
+		sc->nrequeue = 0;
+	return ret;
+}
+
+int present_swapchain_set_output(struct present_swapchain *sc, int output)
+{
+	uint32_t old_connector, old_crtc;
+	int ret;
+
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
+	ret = sc_check_removed(sc);
+	output = ret ? ret : pick_output(sc, output);
+	if (output < 0)
+		return output;
+	if (output == sc->output && !sc->output_gone)
+		return 0;
+	sc_cancel_for_requeue(sc);
+	old_connector = sc->connector_id;
+	old_crtc = sc->crtc_id;
+	sc_flipq_teardown(sc);
+	ret = sc_setup_output(sc, output);
+	if (!ret && sc->crtc_id != old_crtc) {
+		uint32_t c = sc->connector_id, k = sc->crtc_id;
+
+		/* off with the old CRTC, nothing of ours on it any more */
+		sc->connector_id = old_connector;
+		sc->crtc_id = old_crtc;
+		release_output(sc);
+		sc->connector_id = c;
+		sc->crtc_id = k;
+		sc->plane_id = 0;
+	}
+	sc->output_gone = false;
+	if (!ret)
+		ret = redecide_output(sc);
+	if (!ret && sc->flipq && sc_flipq_setup(sc)) {
+		/* the new CRTC takes page flips instead */
+		sc->flipq = false;
+		sc->depth = 1;
+	}
+	if (!ret)
+		return sc_requeue_frames(sc, true);
+	sc->ctr.cancelled += sc->nrequeue;
+	sc->nrequeue = 0;
+	return ret;
+}
+
+int present_swapchain_output(struct present_swapchain *sc)
+{
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
+	return sc->output;
+}
+
+int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_index,
+			       bool resize_buffers)
+{
+	drmModeConnector *c;
+	drmModeModeInfo old;
+	int ret;
+
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
+	ret = sc_check_removed(sc);
+	if (ret)
+		return ret;
+	c = drmModeGetConnector(sc->dfd, sc->connector_id);
+	if (!c)
+		return sc_errno(sc, errno, "connector");
+	if (mode_index >= (unsigned int)c->count_modes) {
+		drmModeFreeConnector(c);
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "mode %u of %d", mode_index, c->count_modes);
+	}
+	old = sc->mode;
+	sc->mode = c->modes[mode_index];
+	drmModeFreeConnector(c);
+	if (!resize_buffers) {
+		/* the back buffers stay: queued frames go on in the new mode */
+		sc_cancel_for_requeue(sc);
+		ret = redecide_output(sc);
+		if (ret) {
+			sc->mode = old;
+			sc->ctr.cancelled += sc->nrequeue;
+			sc->nrequeue = 0;
+			return ret;
+		}
+		present_adapter_refresh(sc->display);
+		return sc_requeue_frames(sc, true);
+	}
+	/* new buffers (DXGI ResizeBuffers): queued frames complete or are
+	 * cancelled first */
+	sc_cancel_queued(sc);
+	sc_bo_destroy(&sc->blank);
+	ret = sc_blank_create(sc, &sc->blank);
+	sc_plane_unrotated(sc);
+	if (!ret)
+		ret = sc_commit_modeset(sc, sc->blank.fb_id, sc->src_w, sc->src_h, false);
+	if (ret) {
+		sc->mode = old;
+		return ret;
+	}
+	sc->onscreen = -1;
+	/* a mode set restores the mode's own period, unboosted */
+	sc->boost = false;
+	sc_set_period(sc, sc_mode_period(&sc->mode));
+	sc->next_duration_ns = 0;
+	sc_reference_vblank(sc);
+	present_adapter_refresh(sc->display);
+	/* buffers of the new output size, the path decided again */
+	return present_swapchain_resize(sc, 0, 0, 0, 0);
+}

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Frames retiring: page-flip events and the flip-queue log, the counters
+ * and frame statistics they update, the waits (dispatch, wait_idle), the
+ * waitable object and cancelling.
+ */
+#include <poll.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "swapchain_internal.h"
+
+static uint64_t seq_of(struct present_swapchain *sc, uint64_t ts)
+{
+	int64_t d = (int64_t)(ts - sc->ref_vbl_ns);
+	int64_t p = (int64_t)sc->grid_ns;
+
+	if (!p)
+		return sc->ref_vbl_seq;
+	return sc->ref_vbl_seq + (d >= 0 ? (d + p / 2) / p : -((-d + p / 2) / p));
+}
+
+/* Buffer @b is queued, or on screen with a flip queued that will release
+ * it (a buffer left on screen with nothing queued stays usable). */
+bool sc_buf_busy(struct present_swapchain *sc, unsigned int b)
+{
+	if (sc->onscreen == (int)b && sc->nframes)
+		return true;
+	for (unsigned int i = 0; i < sc->nframes; i++)
+		if (sc->frames[i].buf == b)
+			return true;
+	return false;
+}
+
+/*
+ * The display-side buffer the next present goes to.  Flip model: the one
+ * of the current back buffer (the buffer itself, or its proxy/copy), so a
+ * back buffer is busy while it or its copy is queued or on screen.  Blt
+ * model (DXGI's blt swap effects): present copies the back buffer into the
+ * displayed surface, a ring of display-side buffers of its own; the back
+ * buffer is free again as soon as the copy is done.
+ */
+unsigned int sc_disp_index(const struct present_swapchain *sc)
+{
+	return sc->blt_model ? sc->slot : sc->cur;
+}
+
+/* Can the current back buffer be presented (and drawn into) now? */
+bool sc_ready(struct present_swapchain *sc)
+{
+	if (!present_latency_can_submit(&sc->lat))
+		return false;
+	if (sc->flipq ? sc->nframes >= sc->depth : sc->flip_pending)
+		return false;
+	return !sc_buf_busy(sc, sc_disp_index(sc));
+}
+
+static void record_timing(struct present_swapchain *sc, const struct frame *f, uint64_t actual)
+{
+	uint64_t i = sc->timing_n++ % TIMING_RING;
+
+	if (!sc->t_target)
+		return;
+	sc->t_target[i] = f->target_ns ? f->target_ns : f->submit_ns;
+	sc->t_actual[i] = actual;
+}
+
+/* Frame at the head of the FIFO retired: shown at @ts, or cancelled (0). */
+void sc_retire_head(struct present_swapchain *sc, uint64_t ts)
+{
+	struct frame f = sc->frames[0];
+
+	memmove(&sc->frames[0], &sc->frames[1], (sc->nframes - 1) * sizeof(struct frame));
+	sc->nframes--;
+	present_latency_retire(&sc->lat, 1);
+	record_timing(sc, &f, ts);
+	if (!ts) {
+		if (sc->requeueing && sc->nrequeue < MAX_FRAMES) {
+			sc->requeue[sc->nrequeue++] = f;	/* not lost: requeued */
+			sc->timing_n--;
+			return;
+		}
+		sc->ctr.cancelled++;
+		return;
+	}
+	sc->ctr.shown++;
+	sc->onscreen = f.buf;
+	/* on target: the first vblank at or after the target (interval 0:
+	 * the first vblank after the submission) */
+	{
+		uint64_t t = f.target_ns ? f.target_ns : f.submit_ns;
+		uint64_t slack = sc->grid_ns / 4;
+
+		if (ts + slack >= t && ts < t + sc->grid_ns + slack)
+			sc->ctr.on_target++;
+		else
+			sc->ctr.missed++;
+	}
+	{
+		uint64_t seq = seq_of(sc, ts);
+
+		/* monotonic whatever happens */
+		if (sc->stats_valid && (f.present_count < sc->stats.present_count ||
+					seq < sc->stats.present_refresh_count))
+			return;
+		sc->stats.present_count = f.present_count;
+		sc->stats.present_refresh_count = (uint32_t)seq;
+		sc->stats.sync_refresh_count = (uint32_t)seq;
+		sc->stats.sync_time_ns = ts;
+		sc->stats_valid = true;
+		sc->ref_vbl_ns = ts;
+		sc->ref_vbl_seq = seq;
+	}
+}
+
+/*
+ * Read the adapter's pending DRM events (every chain's: they go to their
+ * CRTC's mailbox) and handle what came for this chain's CRTC.  A flip-queue
+ * chain learns from its log; its interrupt only had to wake it.
+ */
+static int read_events(struct present_swapchain *sc)
+{
+	struct present_mail m;
+	int n = 0, ret = present_router_pump(&sc->display->events, sc->dfd, &sc->mbox, &m);
+
+	if (ret)
+		return sc_errno(sc, -ret, "read events");
+	if (sc->flipq)
+		return 0;
+	for (unsigned int i = 0; i < m.nflips; i++) {
+		sc->ref_vbl_ns = m.flips[i].ns;
+		sc->ref_vbl_seq = m.flips[i].seq;
+		if (sc->flip_pending && sc->nframes) {
+			sc_retire_head(sc, m.flips[i].ns);
+			n++;
+		}
+		sc->flip_pending = false;
+	}
+	return n;
+}
+
+/* Sleep until the DRM fd or the mailbox (another chain read our event)
+ * is readable, or @ms; poll(2)'s result. */
+static int wait_events(struct present_swapchain *sc, int ms)
+{
+	struct pollfd p[2] = { { .fd = sc->dfd, .events = POLLIN },
+			       { .fd = sc->mbox.wake_fd, .events = POLLIN } };
+	int r;
+
+	sc->ctr.wakeups++;
+	r = poll(p, 2, ms);
+	if (r < 0 && errno != EINTR)
+		return sc_errno(sc, errno, "poll");
+	if (p[0].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+		present_adapter_removed(sc->display);
+		if (sc_removed(sc))
+			return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	}
+	return r < 0 ? 1 : r;
+}
+
+int present_swapchain_dispatch(struct present_swapchain *sc, int timeout_ms)
+{
+	uint64_t end = 0;
+	int n, r;
+
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
+	if (sc_removed(sc))
+		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	/* a deadline, not a sleep budget: other chains' events (and the
+	 * flip-queue re-reads) wake the poll early */
+	if (timeout_ms > 0)
+		end = present_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	for (;;) {
+		int ms = timeout_ms;
+
+		n = read_events(sc);
+		if (n < 0)
+			return n;
+		if (sc->flipq) {
+			r = sc_read_log(sc);
+			if (r < 0)
+				return r;
+			n += r;
+		}
+		if (!n && end) {
+			uint64_t now = present_now_ns();
+
+			if (now >= end)
+				ms = 0;
+			else
+				ms = (int)((end - now + 999999) / 1000000);
+		}
+		if (n || !ms || !sc->nframes) {
+			sc_update_waitable(sc);
+			if (n)
+				return n;
+			/* a flip-queue chain whose wait ran out with frames
+			 * queued answers 0, as it always has: its frames may
+			 * be due intervals away and callers loop on 0 */
+			return timeout_ms && !(sc->flipq && sc->nframes) ? PRESENT_E_TIMEOUT : 0;
+		}
+		/* interrupt at the frame we wait for */
+		if (sc->flipq)
+			sc_set_irq_target(sc, sc->frames[0].present_id);
+		/* never trust one event alone: re-read the log at least every
+		 * couple of periods */
+		if (sc->flipq) {
+			int cap = (int)(sc->period_ns * 2 / 1000000) + 1;
+
+			if (ms < 0 || ms > cap)
+				ms = cap;
+		}
+		r = wait_events(sc, ms);
+		if (r < 0)
+			return r;
+	}
+}
+
+int present_swapchain_wait_idle(struct present_swapchain *sc, int timeout_ms)
+{
+	uint64_t end;
+	int r;
+
+	if (!sc || timeout_ms < 0)
+		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
+	if (sc_removed(sc))
+		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
+	if (!sc->flipq) {
+		while (sc->nframes) {
+			r = present_swapchain_dispatch(sc, timeout_ms);
+			if (r < 0)
+				return r;
+		}
+		return 0;
+	}
+	end = present_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	/* one interrupt, when the last frame of the batch is on screen */
+	if (sc->nframes)
+		sc_set_irq_target(sc, sc->frames[sc->nframes - 1].present_id);
+	for (;;) {
+		uint64_t now, wake;
+
+		r = read_events(sc);
+		if (r >= 0)
+			r = sc_read_log(sc);
+		if (r < 0)
+			return r;
+		if (!sc->nframes)
+			break;
+		now = present_now_ns();
+		if (now >= end)
+			return sc_fail(sc, PRESENT_E_TIMEOUT, "frames still queued");
+		/* sleep until the interrupt; if the last frame is replaced
+		 * or cancelled there is none: look at the log two periods
+		 * after it was due */
+		wake = sc->last_vbl_ns + 2 * sc->period_ns;
+		if (wake <= now)
+			wake = now + 2 * sc->period_ns;
+		if (wake > end)
+			wake = end;
+		r = wait_events(sc, (int)((wake - now) / 1000000) + 1);
+		if (r < 0)
+			return r;
+	}
+	sc_update_waitable(sc);
+	return 0;
+}
+
+void sc_update_waitable(struct present_swapchain *sc)
+{
+	bool want;
+	uint64_t v;
+
+	if (sc->efd < 0)
+		return;
+	want = sc_ready(sc);
+	if (want && !sc->efd_signalled) {
+		v = 1;
+		if (write(sc->efd, &v, sizeof(v)) == sizeof(v))
+			sc->efd_signalled = true;
+	} else if (!want && sc->efd_signalled) {
+		if (read(sc->efd, &v, sizeof(v)) == sizeof(v))
+			sc->efd_signalled = false;
+	}
+}
+
+/* Cancel every queued frame (restart, destroy, resize). */
+void sc_cancel_queued(struct present_swapchain *sc)
+{
+	if (!sc->nframes)
+		return;
+	if (sc->flipq) {
+		struct drm_vflipq_cancel_plane p = { .plane_id = sc->plane_id,
+			.present_id_cancel_requested = sc->frames[0].present_id };
+		struct drm_vflipq_flip_cancel c = { .crtc_id = sc->crtc_id, .num_planes = 1,
+			.planes_ptr = (uintptr_t)&p, .plane_size = sizeof(p) };
+
+		if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_CANCEL, &c))
+			sc_errno(sc, errno, "FLIPQ_CANCEL");
+		sc_read_log(sc);
+		/* what was already on its way completes: wait for it */
+		for (int tries = 0; sc->nframes && tries < 20 && !sc_removed(sc); tries++)
+			present_swapchain_dispatch(sc, (int)(sc->period_ns / 1000000) + 5);
+	} else {
+		while (sc->nframes && !sc_removed(sc))
+			if (present_swapchain_dispatch(sc, 500) == PRESENT_E_TIMEOUT)
+				break;
+	}
+	/* a device that went away retires nothing: forget the rest */
+	while (sc->nframes)
+		sc_retire_head(sc, 0);
+	sc->flip_pending = false;
+}
