@@ -7,69 +7,30 @@
 #include <math.h>
 #include <sys/mman.h>
 
+#include "fourcc.h"
 #include "vflipq_helpers.h"
 
-struct fmt_info {
-	uint32_t format;
-	const char *name;
-	int bpp;	/* of plane 0 */
-	int depth;	/* channel precision */
-	bool alpha;
-};
-
-static const struct fmt_info formats[] = {
-	{ DRM_FORMAT_XRGB8888, "XRGB8888", 32, 8, false },
-	{ DRM_FORMAT_ARGB8888, "ARGB8888", 32, 8, true },
-	{ DRM_FORMAT_XBGR8888, "XBGR8888", 32, 8, false },
-	{ DRM_FORMAT_ABGR8888, "ABGR8888", 32, 8, true },
-	{ DRM_FORMAT_XRGB2101010, "XRGB2101010", 32, 10, false },
-	{ DRM_FORMAT_ARGB2101010, "ARGB2101010", 32, 10, true },
-	{ DRM_FORMAT_XBGR2101010, "XBGR2101010", 32, 10, false },
-	{ DRM_FORMAT_ABGR2101010, "ABGR2101010", 32, 10, true },
-	{ DRM_FORMAT_XRGB16161616F, "XRGB16161616F", 64, 16, false },
-	{ DRM_FORMAT_ARGB16161616F, "ARGB16161616F", 64, 16, true },
-	{ DRM_FORMAT_XBGR16161616F, "XBGR16161616F", 64, 16, false },
-	{ DRM_FORMAT_ABGR16161616F, "ABGR16161616F", 64, 16, true },
-	{ DRM_FORMAT_RGB565, "RGB565", 16, 5, false },
-	{ DRM_FORMAT_NV12, "NV12", 8, 8, false },
-	/* not supported by vflipq: negative tests only */
-	{ DRM_FORMAT_YUYV, "YUYV", 16, 8, false },
-	{ DRM_FORMAT_C8, "C8", 8, 8, false },
-	{ DRM_FORMAT_RGB888, "RGB888", 24, 8, false },
-};
-
-static const struct fmt_info *fmt(uint32_t format)
-{
-	for (size_t i = 0; i < VFQ_ARRAY_SIZE(formats); i++)
-		if (formats[i].format == format)
-			return &formats[i];
-	return NULL;
-}
-
+/* Names, bytes per pixel, depth and alpha: userspace/common/fourcc.c. */
 const char *vfq_format_name(uint32_t format)
 {
-	const struct fmt_info *f = fmt(format);
-
-	return f ? f->name : "unknown";
+	return fourcc_name(format);
 }
 
 int vfq_format_cpp_bits(uint32_t format)
 {
-	const struct fmt_info *f = fmt(format);
-
-	return f ? f->bpp : 0;
+	return (int)fourcc_cpp(format) * 8;
 }
 
 int vfq_format_depth(uint32_t format)
 {
-	const struct fmt_info *f = fmt(format);
+	const struct fourcc_info *f = fourcc_info(format);
 
 	return f ? f->depth : 0;
 }
 
 bool vfq_format_has_alpha(uint32_t format)
 {
-	const struct fmt_info *f = fmt(format);
+	const struct fourcc_info *f = fourcc_info(format);
 
 	return f && f->alpha;
 }
@@ -168,7 +129,7 @@ int vfq_bo_create(int fd, int w, int h, uint32_t format, struct vfq_fb *fb)
 {
 	struct drm_mode_create_dumb create = {};
 	struct drm_mode_map_dumb map = {};
-	const struct fmt_info *f = fmt(format);
+	const struct fourcc_info *f = fourcc_info(format);
 	void *ptr;
 
 	igt_assert_f(f, "unknown format %#x\n", format);
@@ -180,7 +141,7 @@ int vfq_bo_create(int fd, int w, int h, uint32_t format, struct vfq_fb *fb)
 
 	create.width = w;
 	create.height = format == DRM_FORMAT_NV12 ? h + (h + 1) / 2 : h;
-	create.bpp = f->bpp;
+	create.bpp = f->cpp[0] * 8;
 	if (drmIoctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &create))
 		return -errno;
 	fb->handle = create.handle;

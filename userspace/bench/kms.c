@@ -13,6 +13,7 @@
 #include <drm_fourcc.h>
 
 #include "bench.h"
+#include "fourcc.h"
 
 /* ---- devices -------------------------------------------------------------- */
 
@@ -183,24 +184,15 @@ uint64_t bench_mode_period_ns(const drmModeModeInfo *m)
 
 /* ---- framebuffers --------------------------------------------------------- */
 
-static uint32_t format_cpp(uint32_t format)
-{
-	switch (format) {
-	case DRM_FORMAT_XRGB16161616F:
-	case DRM_FORMAT_ARGB16161616F:
-		return 8;
-	default:
-		return 4;
-	}
-}
-
 void bench_fb_create(int fd, uint32_t w, uint32_t h, uint32_t format,
 		     struct bench_fb *fb)
 {
 	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 };
 
 	memset(fb, 0, sizeof(*fb));
-	fb->cpp = format_cpp(format);
+	fb->cpp = fourcc_cpp(format);
+	if (!fb->cpp)
+		die("format %#x: not in the pixel-format table", format);
 	fb->format = format;
 	fb->width = w;
 	fb->height = h;

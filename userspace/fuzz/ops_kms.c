@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <drm_fourcc.h>
 
+#include "fourcc.h"
 #include "fuzz.h"
 #include "vgem_drm.h"
 
@@ -210,17 +211,13 @@ static void op_destroy(struct rng *r)
 
 /* ---- framebuffers ------------------------------------------------------------- */
 
+/* Bytes per pixel of plane 0; 4 for formats the table lacks (random
+ * fourccs, YUV420, P010): a width the pitch holds either way. */
 static uint32_t fmt_cpp(uint32_t format)
 {
-	switch (format) {
-	case DRM_FORMAT_RGB565: return 2;
-	case DRM_FORMAT_NV12: case DRM_FORMAT_C8: case DRM_FORMAT_R8: return 1;
-	case DRM_FORMAT_RGB888: return 3;
-	case DRM_FORMAT_XRGB16161616F: case DRM_FORMAT_ARGB16161616F:
-	case DRM_FORMAT_XBGR16161616F: case DRM_FORMAT_ABGR16161616F:
-		return 8;
-	default: return 4;
-	}
+	uint32_t cpp = fourcc_cpp(format);
+
+	return cpp ? cpp : 4;
 }
 
 static void op_addfb2(struct rng *r)

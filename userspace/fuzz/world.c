@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <drm_fourcc.h>
 
+#include "fourcc.h"
 #include "fuzz.h"
 
 #define CFS_ROOT "/sys/kernel/config/vflipq"
@@ -872,19 +873,13 @@ uint32_t pick_plane_id(struct rng *r, struct fdev *d, int crtc, int *fqidx)
 
 /* ---- framebuffers, pipes, events ---------------------------------------------------- */
 
+/* Bits per pixel of plane 0 (NV12's chroma plane goes below it: see
+ * make_fb()); 32 for formats the table lacks. */
 static uint32_t format_bpp(uint32_t format)
 {
-	switch (format) {
-	case DRM_FORMAT_RGB565:
-		return 16;
-	case DRM_FORMAT_NV12:
-		return 8;
-	case DRM_FORMAT_XRGB16161616F: case DRM_FORMAT_ARGB16161616F:
-	case DRM_FORMAT_XBGR16161616F: case DRM_FORMAT_ABGR16161616F:
-		return 64;
-	default:
-		return 32;
-	}
+	uint32_t cpp = fourcc_cpp(format);
+
+	return cpp ? cpp * 8 : 32;
 }
 
 uint32_t make_fb(struct rng *r, struct client *c, uint32_t w, uint32_t h,

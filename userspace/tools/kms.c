@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <drm_fourcc.h>
 
+#include "fourcc.h"
+
 #define MAX_CARDS 64
 
 static int open_index(int index, char *driver, size_t len)
@@ -62,24 +64,13 @@ int kms_open_card(int index, int *found)
 	return -1;
 }
 
-static uint32_t fourcc_bpp(uint32_t fourcc)
-{
-	switch (fourcc) {
-	case DRM_FORMAT_XRGB8888: case DRM_FORMAT_ARGB8888:
-	case DRM_FORMAT_XBGR8888: case DRM_FORMAT_ABGR8888:
-	case DRM_FORMAT_XRGB2101010: case DRM_FORMAT_ARGB2101010:
-	case DRM_FORMAT_XBGR2101010: case DRM_FORMAT_ABGR2101010:
-		return 32;
-	default:
-		return 0;
-	}
-}
-
 int kms_dumb_create(int fd, uint32_t width, uint32_t height, uint32_t fourcc,
 		    struct kms_dumb *d)
 {
 	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 };
-	uint32_t bpp = fourcc_bpp(fourcc);
+	const struct fourcc_info *fi = fourcc_info(fourcc);
+	/* one plane: the tools map and read a dumb buffer as one image */
+	uint32_t bpp = fi && fi->planes == 1 ? fi->cpp[0] * 8 : 0;
 	uint64_t offset;
 	void *map;
 

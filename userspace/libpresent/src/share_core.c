@@ -22,6 +22,7 @@
 
 #include <drm_fourcc.h>
 
+#include "fourcc.h"
 #include "share_internal.h"
 
 #ifndef SYS_pidfd_open
@@ -380,35 +381,25 @@ int share_fetch_fd(pid_t pid, int fd, int *pidfd_io)
 
 /* ---------------- formats and descriptions ---------------- */
 
+/* The formats a shared surface may have; bytes per pixel from the table. */
 int share_format_cpp(uint32_t format)
 {
-	switch (format) {
-	case DRM_FORMAT_XRGB8888:
-	case DRM_FORMAT_ARGB8888:
-	case DRM_FORMAT_XBGR8888:
-	case DRM_FORMAT_ABGR8888:
-	case DRM_FORMAT_RGBX8888:
-	case DRM_FORMAT_RGBA8888:
-	case DRM_FORMAT_BGRX8888:
-	case DRM_FORMAT_BGRA8888:
-	case DRM_FORMAT_XRGB2101010:
-	case DRM_FORMAT_ARGB2101010:
-	case DRM_FORMAT_XBGR2101010:
-	case DRM_FORMAT_ABGR2101010:
-		return 4;
-	case DRM_FORMAT_RGB565:
-	case DRM_FORMAT_BGR565:
-		return 2;
-	case DRM_FORMAT_XBGR16161616F:
-	case DRM_FORMAT_ABGR16161616F:
-	case DRM_FORMAT_XBGR16161616:
-	case DRM_FORMAT_ABGR16161616:
-		return 8;
-	case DRM_FORMAT_R8:
-		return 1;
-	default:
-		return 0;
-	}
+	static const uint32_t shareable[] = {
+		DRM_FORMAT_XRGB8888, DRM_FORMAT_ARGB8888, DRM_FORMAT_XBGR8888,
+		DRM_FORMAT_ABGR8888, DRM_FORMAT_RGBX8888, DRM_FORMAT_RGBA8888,
+		DRM_FORMAT_BGRX8888, DRM_FORMAT_BGRA8888,
+		DRM_FORMAT_XRGB2101010, DRM_FORMAT_ARGB2101010,
+		DRM_FORMAT_XBGR2101010, DRM_FORMAT_ABGR2101010,
+		DRM_FORMAT_RGB565, DRM_FORMAT_BGR565,
+		DRM_FORMAT_XBGR16161616F, DRM_FORMAT_ABGR16161616F,
+		DRM_FORMAT_XBGR16161616, DRM_FORMAT_ABGR16161616,
+		DRM_FORMAT_R8,
+	};
+
+	for (size_t i = 0; i < sizeof(shareable) / sizeof(shareable[0]); i++)
+		if (shareable[i] == format)
+			return (int)fourcc_cpp(format);
+	return 0;
 }
 
 int share_desc_check(struct present_surface_desc *d, bool fill)

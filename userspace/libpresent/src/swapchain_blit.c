@@ -60,7 +60,7 @@ static void cpu_blt(const struct bo *src, struct bo *dst, uint32_t rot)
 {
 	bool swz = (src->format == DRM_FORMAT_XBGR8888 || src->format == DRM_FORMAT_ABGR8888) &&
 		   (dst->format == DRM_FORMAT_XRGB8888 || dst->format == DRM_FORMAT_ARGB8888);
-	uint32_t bpp = sc_bpp_of(src->format) / 8;
+	uint32_t bpp = fourcc_cpp(src->format);
 
 	if (rot && bpp == 4) {
 		cpu_blt_rotate(src, dst, rot, swz);
@@ -76,7 +76,7 @@ static void cpu_blt(const struct bo *src, struct bo *dst, uint32_t rot)
 				      (size_t)(y * src->height / dst->height) * src->pitch;
 		uint8_t *drow = (uint8_t *)dst->map + (size_t)y * dst->pitch;
 
-		if (!swz && src->width == dst->width && bpp == sc_bpp_of(dst->format) / 8) {
+		if (!swz && src->width == dst->width && bpp == fourcc_cpp(dst->format)) {
 			memcpy(drow, srow, (size_t)dst->width * bpp);
 			continue;
 		}
@@ -111,7 +111,7 @@ static int engine_copy(struct present_swapchain *sc, unsigned int b, unsigned in
 		close(c.out_fence_fd);
 	sc->ctr.copies++;
 	sc->ctr.bytes_copied += (uint64_t)sc->local[d].width * sc->local[d].height *
-				(sc_bpp_of(sc->local[d].format) / 8);
+				fourcc_cpp(sc->local[d].format);
 	return 0;
 }
 

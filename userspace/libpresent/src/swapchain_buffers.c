@@ -12,20 +12,10 @@
 
 #include "swapchain_internal.h"
 
-uint32_t sc_bpp_of(uint32_t format)
-{
-	switch (format) {
-	case DRM_FORMAT_ABGR16161616F: case DRM_FORMAT_XBGR16161616F:
-		return 64;
-	default:
-		return 32;
-	}
-}
-
 int sc_bo_create(struct present_swapchain *sc, int fd, uint32_t w, uint32_t h, uint32_t format,
 		 bool fb, struct bo *bo)
 {
-	struct drm_mode_create_dumb c = { .width = w, .height = h, .bpp = sc_bpp_of(format) };
+	struct drm_mode_create_dumb c = { .width = w, .height = h, .bpp = fourcc_cpp(format) * 8 };
 	struct drm_mode_map_dumb m = { 0 };
 	uint32_t handles[4] = { 0 }, pitches[4] = { 0 }, offsets[4] = { 0 };
 

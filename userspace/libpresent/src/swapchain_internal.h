@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fourcc.h"
 #include "internal.h"
 
 #define MAX_BUFS	16
@@ -149,7 +150,6 @@ int sc_build(struct present_swapchain *sc);
 int sc_redecide_after_failed_flip(struct present_swapchain *sc);
 
 /* swapchain_buffers.c */
-uint32_t sc_bpp_of(uint32_t format);
 int sc_bo_create(struct present_swapchain *sc, int fd, uint32_t w, uint32_t h, uint32_t format,
 		 bool fb, struct bo *bo);
 void sc_bo_destroy(struct bo *bo);
