@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The path decision (pure) and the interval -> target mapping (pure).
+ * The path decision (pure, a table of rules) and the interval -> target
+ * mapping (pure).
  * Both are unit-tested on the host (tests/path_test.c, tests/pace_test.c).
  */
 #include <stdio.h>
@@ -21,121 +22,241 @@ const char *present_path_name(enum present_path_kind kind)
 	return "unknown";
 }
 
-static void set(struct present_path *p, enum present_path_kind kind, unsigned int copies,
-		const char *fmt, const char *a, const char *b)
+/*
+ * The path decision is a table of rules over the facts: the first rule
+ * whose condition holds gives the path, the copies per frame, whether a
+ * proxy surface is in between and the reason.  The facts come first in a
+ * derived form (struct path_ctx): which fallbacks the driver forces, and
+ * their words for the reason.
+ */
+struct path_ctx {
+	const struct present_path_facts *f;
+	bool drop_rotation;	/* the plane cannot scan the rotation out */
+	bool drop_msaa;		/* the driver does not scan MSAA out */
+	bool mismatch;		/* back buffer size or format != the output's */
+	bool fallback;		/* any of the three: a copy must convert */
+	char why[160];		/* the fallbacks, in words */
+	char rot[32];		/* ", plane rotated N" or "" */
+};
+
+enum path_proxy { PROXY_NO, PROXY_YES, PROXY_IF_FALLBACK };
+
+struct path_rule {
+	bool (*when)(const struct path_ctx *c);
+	enum present_path_kind kind;
+	unsigned int copies;
+	enum path_proxy proxy;
+	void (*reason)(const struct path_ctx *c, char *buf, size_t size);
+};
+
+/* ---- conditions ---- */
+
+static bool blt_same(const struct path_ctx *c)
 {
-	p->kind = kind;
-	p->copies = copies;
-	snprintf(p->reason, sizeof(p->reason), fmt, a, b);
+	return c->f->blt_effect && c->f->same_adapter;
+}
+
+static bool blt_across(const struct path_ctx *c)
+{
+	return c->f->blt_effect;
+}
+
+static bool same_fallback(const struct path_ctx *c)
+{
+	return c->f->same_adapter && c->fallback;
+}
+
+static bool same_opt_out(const struct path_ctx *c)
+{
+	return c->f->same_adapter && c->f->opt_out;
+}
+
+static bool same_check_failed(const struct path_ctx *c)
+{
+	return c->f->same_adapter && !c->f->static_check;
+}
+
+static bool same(const struct path_ctx *c)
+{
+	return c->f->same_adapter;
+}
+
+static bool tier3_scans_out(const struct path_ctx *c)
+{
+	const struct present_path_facts *f = c->f;
+
+	return f->tier == 3 && !c->fallback && !f->opt_out && f->static_check;
+}
+
+/* a stretch/convert needs tier 2, so the copy engine of a tier 3 can do it */
+static bool tier3_unrotated(const struct path_ctx *c)
+{
+	return c->f->tier == 3 && !c->f->rotation;
+}
+
+static bool tier0(const struct path_ctx *c)
+{
+	return c->f->tier == 0;
+}
+
+/* tier 1 cannot convert or stretch, no copy engine rotates: the CPU does */
+static bool cpu_converts(const struct path_ctx *c)
+{
+	const struct present_path_facts *f = c->f;
+
+	return (f->tier == 1 && (c->mismatch || c->drop_msaa)) || f->rotation;
+}
+
+static bool always(const struct path_ctx *c)
+{
+	(void)c;
+	return true;
+}
+
+/* ---- reasons ---- */
+
+static void r_blt_same(const struct path_ctx *c, char *buf, size_t size)
+{
+	(void)c;
+	snprintf(buf, size, "blt swap effect: blt present");
+}
+
+static void r_blt_across(const struct path_ctx *c, char *buf, size_t size)
+{
+	(void)c;
+	snprintf(buf, size, "blt swap effect: blt present across adapters");
+}
+
+static void r_proxy_fallback(const struct path_ctx *c, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s: proxy surface, blt then flip", c->why);
+}
+
+static void r_opt_out_blt(const struct path_ctx *c, char *buf, size_t size)
+{
+	(void)c;
+	snprintf(buf, size, "driver opts the back buffer out of scan-out: blt present");
+}
+
+static void r_proxy_check(const struct path_ctx *c, char *buf, size_t size)
+{
+	(void)c;
+	snprintf(buf, size, "static TEST_ONLY check failed: proxy surface, blt then flip");
+}
+
+static void r_direct(const struct path_ctx *c, char *buf, size_t size)
+{
+	snprintf(buf, size, "same adapter renders and displays: direct flip (zero copies)%s",
+		 c->rot);
+}
+
+static void r_caso(const struct path_ctx *c, char *buf, size_t size)
+{
+	snprintf(buf, size,
+		 "tier 3 display adapter: CASO one-copy (scans out the cross-adapter buffer)%s",
+		 c->rot);
+}
+
+static void r_tier3_engine(const struct path_ctx *c, char *buf, size_t size)
+{
+	const char *r = c->fallback ? c->why :
+			c->f->opt_out ? "driver opts the cross-adapter buffer out of scan-out" :
+			"static TEST_ONLY check failed";
+
+	snprintf(buf, size, "tier 3 display adapter, %s: two-copy (copy engine)", r);
+}
+
+static void r_tier0_cpu(const struct path_ctx *c, char *buf, size_t size)
+{
+	snprintf(buf, size, "tier 0 display adapter: two-copy (CPU second copy)%s%s",
+		 c->fallback ? ", " : "", c->fallback ? c->why : "");
+}
+
+static void r_cpu(const struct path_ctx *c, char *buf, size_t size)
+{
+	snprintf(buf, size, "tier %u display adapter%s%s: two-copy (CPU second copy: %s)",
+		 c->f->tier, c->fallback ? ", " : "", c->fallback ? c->why : "",
+		 c->f->rotation ? "the copy engine cannot rotate" : "tier 1 cannot convert");
+}
+
+static void r_engine(const struct path_ctx *c, char *buf, size_t size)
+{
+	snprintf(buf, size, "tier %u display adapter: two-copy (copy engine)%s%s", c->f->tier,
+		 c->fallback ? ", " : "", c->fallback ? c->why : "");
+}
+
+/*
+ * In order, first match wins.  Blt swap effects blt whatever the driver
+ * does; then the progressive fallback, as DXGI: drop rotation, then MSAA,
+ * until the driver accepts, the blt into the proxy or copy rotating and
+ * resolving.
+ */
+static const struct path_rule rules[] = {
+	{ blt_same,          PRESENT_PATH_BLT,             1, PROXY_NO,          r_blt_same },
+	{ blt_across,        PRESENT_PATH_BLT,             2, PROXY_NO,          r_blt_across },
+	{ same_fallback,     PRESENT_PATH_PROXY_FLIP,      1, PROXY_YES,         r_proxy_fallback },
+	{ same_opt_out,      PRESENT_PATH_BLT,             1, PROXY_NO,          r_opt_out_blt },
+	{ same_check_failed, PRESENT_PATH_PROXY_FLIP,      1, PROXY_YES,         r_proxy_check },
+	{ same,              PRESENT_PATH_DIRECT_FLIP,     0, PROXY_NO,          r_direct },
+	{ tier3_scans_out,   PRESENT_PATH_CASO_ONE_COPY,   1, PROXY_NO,          r_caso },
+	{ tier3_unrotated,   PRESENT_PATH_TWO_COPY_ENGINE, 2, PROXY_IF_FALLBACK, r_tier3_engine },
+	{ tier0,             PRESENT_PATH_TWO_COPY_CPU,    2, PROXY_IF_FALLBACK, r_tier0_cpu },
+	{ cpu_converts,      PRESENT_PATH_TWO_COPY_CPU,    2, PROXY_YES,         r_cpu },
+	{ always,            PRESENT_PATH_TWO_COPY_ENGINE, 2, PROXY_IF_FALLBACK, r_engine },
+};
+
+static void derive(const struct present_path_facts *f, struct path_ctx *c)
+{
+	size_t n;
+
+	memset(c, 0, sizeof(*c));
+	c->f = f;
+	c->drop_rotation = f->rotation && !f->rotation_ok;
+	c->drop_msaa = f->samples > 1 && !f->msaa_ok;
+	c->mismatch = f->size_mismatch || f->format_mismatch;
+	c->fallback = c->drop_rotation || c->drop_msaa || c->mismatch;
+	if (c->drop_rotation)
+		snprintf(c->why, sizeof(c->why), "the plane cannot rotate %u", f->rotation);
+	if (c->drop_msaa) {
+		n = strlen(c->why);
+		snprintf(c->why + n, sizeof(c->why) - n, "%sdriver does not scan out MSAA",
+			 n ? ", " : "");
+	}
+	if (c->mismatch) {
+		n = strlen(c->why);
+		snprintf(c->why + n, sizeof(c->why) - n, "%sback buffer %s%s%s the output",
+			 n ? ", " : "",
+			 f->size_mismatch ? "size" : "",
+			 f->size_mismatch && f->format_mismatch ? "/" : "",
+			 f->format_mismatch ? "format does not match" : " does not match");
+	}
+	if (f->rotation)
+		snprintf(c->rot, sizeof(c->rot), ", plane rotated %u", f->rotation);
 }
 
 int present_decide_path(const struct present_path_facts *f, struct present_path *out)
 {
-	char why[160] = "", rot[32] = "";
-	bool fallback;
+	const struct path_rule *r = rules;
+	struct path_ctx c;
 
 	if (!f || !out || f->tier > 3)
 		return PRESENT_E_INVALID_ARG;
+	derive(f, &c);
+	while (!r->when(&c))
+		r++;	/* the last rule always matches */
 	memset(out, 0, sizeof(*out));
-
-	if (f->blt_effect) {
-		/* blt into the display-side front buffer: one copy on the
-		 * same adapter, two across adapters; the blt rotates */
-		out->dropped_rotation = f->rotation != 0;
-		set(out, PRESENT_PATH_BLT, f->same_adapter ? 1 : 2,
-		    "blt swap effect: blt present%s%s", "",
-		    f->same_adapter ? "" : " across adapters");
-		return 0;
-	}
-
-	/* Progressive fallback, as DXGI: drop rotation, then MSAA, until the
-	 * driver accepts; the blt into the proxy rotates/resolves. */
-	if (f->rotation && !f->rotation_ok)
-		snprintf(why, sizeof(why), "the plane cannot rotate %u", f->rotation);
-	if (f->samples > 1 && !f->msaa_ok) {
-		out->dropped_msaa = true;
-		snprintf(why + strlen(why), sizeof(why) - strlen(why), "%sdriver does not scan out MSAA",
-			 why[0] ? ", " : "");
-	}
-	if (f->size_mismatch || f->format_mismatch)
-		snprintf(why + strlen(why), sizeof(why) - strlen(why), "%sback buffer %s%s%s the output",
-			 why[0] ? ", " : "",
-			 f->size_mismatch ? "size" : "",
-			 f->size_mismatch && f->format_mismatch ? "/" : "",
-			 f->format_mismatch ? "format does not match" : " does not match");
-	fallback = why[0] != 0;
-	if (f->rotation)
-		snprintf(rot, sizeof(rot), ", plane rotated %u", f->rotation);
+	out->kind = r->kind;
+	out->copies = r->copies;
+	out->proxy = r->proxy == PROXY_YES || (r->proxy == PROXY_IF_FALLBACK && c.fallback);
 	/*
 	 * Only a scanned-out back buffer rotates on the plane: every copy
-	 * path rotates in its blt, whatever the plane could do.
+	 * path rotates in its blt, whatever the plane could do.  A blt swap
+	 * effect resolves MSAA as part of its blt, not as a fallback.
 	 */
-	out->dropped_rotation = f->rotation != 0;
-
-	if (f->same_adapter) {
-		if (fallback) {
-			out->proxy = true;
-			set(out, PRESENT_PATH_PROXY_FLIP, 1, "%s%s: proxy surface, blt then flip", why, "");
-		} else if (f->opt_out) {
-			set(out, PRESENT_PATH_BLT, 1,
-			    "driver opts the back buffer out of scan-out: blt present%s%s", "", "");
-		} else if (!f->static_check) {
-			out->proxy = true;
-			set(out, PRESENT_PATH_PROXY_FLIP, 1,
-			    "static TEST_ONLY check failed: proxy surface, blt then flip%s%s", "", "");
-		} else {
-			out->dropped_rotation = false;
-			set(out, PRESENT_PATH_DIRECT_FLIP, 0,
-			    "same adapter renders and displays: direct flip (zero copies)%s%s", rot, "");
-		}
-		return 0;
-	}
-
-	/* Hybrid pair. */
-	if (f->tier == 3 && !fallback && !f->opt_out && f->static_check) {
-		out->dropped_rotation = false;
-		set(out, PRESENT_PATH_CASO_ONE_COPY, 1,
-		    "tier 3 display adapter: CASO one-copy (scans out the cross-adapter buffer)%s%s",
-		    rot, "");
-		return 0;
-	}
-	if (f->tier == 3 && !f->rotation) {
-		const char *r = fallback ? why :
-			f->opt_out ? "driver opts the cross-adapter buffer out of scan-out" :
-			"static TEST_ONLY check failed";
-		/* a stretch/convert needs tier 2, so the engine can do it */
-		set(out, PRESENT_PATH_TWO_COPY_ENGINE, 2, "tier 3 display adapter, %s: two-copy%s",
-		    r, " (copy engine)");
-		out->proxy = fallback;
-		return 0;
-	}
-	if (f->tier == 0) {
-		snprintf(out->reason, sizeof(out->reason),
-			 "tier 0 display adapter: two-copy (CPU second copy)%s%s",
-			 fallback ? ", " : "", fallback ? why : "");
-		out->kind = PRESENT_PATH_TWO_COPY_CPU;
-		out->copies = 2;
-		out->proxy = fallback;
-		return 0;
-	}
-	/* tier 1 cannot convert or stretch, no copy engine rotates: the CPU does */
-	if ((f->tier == 1 && (f->size_mismatch || f->format_mismatch || out->dropped_msaa)) ||
-	    f->rotation) {
-		snprintf(out->reason, sizeof(out->reason),
-			 "tier %u display adapter%s%s: two-copy (CPU second copy: %s)", f->tier,
-			 fallback ? ", " : "", fallback ? why : "",
-			 f->rotation ? "the copy engine cannot rotate" : "tier 1 cannot convert");
-		out->kind = PRESENT_PATH_TWO_COPY_CPU;
-		out->copies = 2;
-		out->proxy = true;
-		return 0;
-	}
-	snprintf(out->reason, sizeof(out->reason),
-		 "tier %u display adapter: two-copy (copy engine)%s%s", f->tier,
-		 fallback ? ", " : "", fallback ? why : "");
-	out->kind = PRESENT_PATH_TWO_COPY_ENGINE;
-	out->copies = 2;
-	out->proxy = fallback;
+	out->dropped_rotation = f->rotation && r->kind != PRESENT_PATH_DIRECT_FLIP &&
+				r->kind != PRESENT_PATH_CASO_ONE_COPY;
+	out->dropped_msaa = c.drop_msaa && !f->blt_effect;
+	r->reason(&c, out->reason, sizeof(out->reason));
 	return 0;
 }
 

@@ -11,18 +11,23 @@
 #include "present.h"
 #include "test.h"
 
-static enum present_path_kind expect(const struct present_path_facts *f, unsigned int *copies)
+/* @proxy: a surface of the output's size and format sits between the back
+ * buffer and the screen (a blt converts into it) */
+static enum present_path_kind expect(const struct present_path_facts *f, unsigned int *copies,
+				     bool *proxy)
 {
 	bool drop_rot = f->rotation && !f->rotation_ok;
 	bool drop_msaa = f->samples > 1 && !f->msaa_ok;
 	bool mismatch = f->size_mismatch || f->format_mismatch || drop_rot || drop_msaa;
 
+	*proxy = false;
 	if (f->blt_effect) {
 		*copies = f->same_adapter ? 1 : 2;
 		return PRESENT_PATH_BLT;
 	}
 	if (f->same_adapter) {
 		*copies = mismatch || f->opt_out || !f->static_check ? 1 : 0;
+		*proxy = mismatch || (!f->opt_out && !f->static_check);
 		if (mismatch)
 			return PRESENT_PATH_PROXY_FLIP;
 		if (f->opt_out)
@@ -34,6 +39,9 @@ static enum present_path_kind expect(const struct present_path_facts *f, unsigne
 		return PRESENT_PATH_CASO_ONE_COPY;
 	}
 	*copies = 2;
+	/* a two-copy path converts into a proxy; one that rotates on the CPU
+	 * too, except at tier 0, where the CPU copy is the plain path */
+	*proxy = mismatch || (f->tier != 0 && f->rotation);
 	if (f->tier == 0 || (f->tier == 1 && mismatch) || f->rotation)
 		return PRESENT_PATH_TWO_COPY_CPU;	/* no copy engine rotates */
 	return PRESENT_PATH_TWO_COPY_ENGINE;
@@ -44,6 +52,7 @@ int main(void)
 	struct present_path_facts f;
 	struct present_path p;
 	unsigned int combos = 0, copies;
+	bool proxy;
 	int ret;
 
 	for (unsigned int bits = 0; bits < (1u << 10); bits++)
@@ -65,12 +74,14 @@ int main(void)
 			continue;	/* spare bit */
 		combos++;
 		ret = present_decide_path(&f, &p);
-		enum present_path_kind want = expect(&f, &copies);
+		enum present_path_kind want = expect(&f, &copies, &proxy);
 		CHECK(ret == 0, "ret %d", ret);
 		CHECK(p.kind == want, "bits %#x tier %u rot %u: got %s want %s (%s)", bits, tier, rot,
 		      present_path_name(p.kind), present_path_name(want), p.reason);
 		CHECK(p.copies == copies, "bits %#x tier %u: copies %u want %u", bits, tier,
 		      p.copies, copies);
+		CHECK(p.proxy == proxy, "bits %#x tier %u rot %u: proxy %d want %d (%s)", bits, tier,
+		      rot, p.proxy, proxy, p.reason);
 		CHECK(p.reason[0] != 0 && strlen(p.reason) < sizeof(p.reason) - 1,
 		      "reason missing or truncated: %s", p.reason);
 		/* the plane rotates scanned-out buffers, blts rotate the rest */
