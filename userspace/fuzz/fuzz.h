@@ -133,6 +133,8 @@ __attribute__((format(printf, 1, 2))) void fz_log(const char *fmt, ...);
 
 /* ---- the world: devices, clients and what they own ------------------------ */
 
+#define CFS_ROOT "/sys/kernel/config/vflipq"
+
 #define MAX_CRTCS 8
 #define MAX_PLANES 40
 #define MAX_CONNS 16
@@ -257,7 +259,7 @@ struct world {
 
 extern struct world W;
 
-/* ---- world.c ------------------------------------------------------------- */
+/* ---- world.c, devices.c, topology.c, clients.c, pickers.c, pipes.c ------- */
 void world_init(uint64_t seed);
 void world_fini(void);
 int client_open(struct client *c);
@@ -270,11 +272,18 @@ void refresh_topology(struct fdev *d, int fd);
 int prop_find(const struct fdev *d, const struct kobj *o, const char *name);
 uint32_t prop_id(const struct fdev *d, const struct kobj *o, const char *name);
 void cfs_cleanup_all(void);
+/* The card number of a @driver device (vflipq: the one whose caps name is
+ * @caps_name), -1 if none. */
+int find_card(const char *driver, const char *caps_name);
+/* fuzz-disp and fuzz-render, their parameters drawn from @seed. */
+void make_cfs_devices(uint64_t seed);
 /* Slot helpers (a full table frees the victim first). */
 void bo_forget(struct client *c, int slot, bool close_handle);
 int bo_store(struct client *c, struct rng *r, const struct bo *b);
 void fb_forget(struct client *c, int slot, bool rm);
 int fb_store(struct client *c, struct rng *r, const struct fbrec *f);
+/* Slots [lo, hi) of the framebuffer table: the first NFB_MADE are make_fb()'s. */
+int fb_store_in(struct client *c, struct rng *r, const struct fbrec *f, int lo, int hi);
 void map_forget(struct client *c, int slot);
 int map_store(struct client *c, struct rng *r, void *p, size_t len,
 	      bool writable);

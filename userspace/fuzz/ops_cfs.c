@@ -15,8 +15,6 @@
 
 #include "fuzz.h"
 
-#define CFS_ROOT "/sys/kernel/config/vflipq"
-
 static const char *const attrs[] = {
 	"crtcs", "overlays", "flipq_depth", "caso_copy", "caso_texture",
 	"caso_scanout", "hybrid_integrated", "bandwidth", "cursor", "writeback",

@@ -4,7 +4,6 @@
  * in the swapchain_*.c files next to this one (swapchain_internal.h has
  * the map).
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -10,7 +10,6 @@
  * -EAGAIN.  present_adapter_removed() (adapter.c) also probes with ioctl(2)
  * for the same reason (one attempt, the errno as is).
  */
-#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
