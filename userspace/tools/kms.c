@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -62,6 +63,55 @@ int kms_open_card(int index, int *found)
 	fprintf(stderr, "no vflipq card in %s (is the module loaded?)\n",
 		DRM_DIR_NAME);
 	return -1;
+}
+
+int kms_getopt(int argc, char **argv, const char *shortopts, const struct option *lo,
+	       int *card, int *crtc)
+{
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, shortopts, lo, NULL)) == 'c' || opt == 'r') {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(optarg, &end, 10);
+		if (errno || end == optarg || *end || v < 0 || v > 255) {
+			fprintf(stderr, "bad %s number: %s\n", opt == 'c' ? "card" : "CRTC",
+				optarg);
+			return '?';
+		}
+		*(opt == 'c' ? card : crtc) = (int)v;
+	}
+	return opt;
+}
+
+int kms_open_tool(int index, unsigned int flags, int *found, drmModeRes **res)
+{
+	int fd = kms_open_card(index, found);
+
+	*res = NULL;
+	if (fd < 0)
+		return -1;
+	/* The first opener becomes master: leave that to the other program. */
+	if (flags & KMS_OPEN_NOT_MASTER)
+		drmDropMaster(fd);
+	if (drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) ||
+	    drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1) ||
+	    ((flags & KMS_OPEN_WRITEBACK) &&
+	     drmSetClientCap(fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1))) {
+		fprintf(stderr, "card%d: atomic%s client caps: %s\n", *found,
+			flags & KMS_OPEN_WRITEBACK ? "/writeback" : "", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	*res = drmModeGetResources(fd);
+	if (!*res) {
+		fprintf(stderr, "card%d: GETRESOURCES: %s\n", *found, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 int kms_dumb_create(int fd, uint32_t width, uint32_t height, uint32_t fourcc,

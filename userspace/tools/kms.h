@@ -2,6 +2,7 @@
 #ifndef VFLIPQ_KMS_H
 #define VFLIPQ_KMS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <xf86drm.h>
@@ -13,6 +14,31 @@
  * on stderr.
  */
 int kms_open_card(int index, int *found);
+
+/*
+ * The options every tool takes: --card N (default -1: the first vflipq card)
+ * and --crtc I, two getopt_long() entries (<getopt.h>) for its table.
+ */
+#define KMS_OPTS_CARD_CRTC \
+	{ "card", required_argument, NULL, 'c' }, \
+	{ "crtc", required_argument, NULL, 'r' }
+/*
+ * getopt_long() over @lo (which has KMS_OPTS_CARD_CRTC) that takes --card
+ * and --crtc itself (a number 0..255 into *card, *crtc): returns the next
+ * other option, -1 at the end, '?' for a bad option or number (message on
+ * stderr).
+ */
+int kms_getopt(int argc, char **argv, const char *shortopts, const struct option *lo,
+	       int *card, int *crtc);
+
+#define KMS_OPEN_NOT_MASTER	1u	/* drop master: another program has it */
+#define KMS_OPEN_WRITEBACK	2u	/* writeback connectors too */
+/*
+ * A tool's card: kms_open_card(), then the universal-plane and atomic
+ * client caps (and writeback, @flags), then its resources (*res, free with
+ * drmModeFreeResources()).  Returns the fd, or -1 with a message on stderr.
+ */
+int kms_open_tool(int index, unsigned int flags, int *found, drmModeRes **res);
 
 /* A dumb buffer with a framebuffer on it, mapped for CPU access. */
 struct kms_dumb {

@@ -84,8 +84,7 @@ static void usage(FILE *f)
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
-		{ "card", required_argument, NULL, 'c' },
-		{ "crtc", required_argument, NULL, 'r' },
+		KMS_OPTS_CARD_CRTC,
 		{ "mode", required_argument, NULL, 'm' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
@@ -95,26 +94,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	char *end;
 	int c;
 
 	*o = (struct opts){ .card = -1, .w = 640, .h = 480, .refresh = 60,
 			    .out = "writeback.png",
 			    .wb_fourcc = DRM_FORMAT_XRGB8888,
 			    .blend = BLEND_PREMULTI };
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	while ((c = kms_getopt(argc, argv, "h", lo, &o->card, &o->crtc)) != -1) {
 		switch (c) {
-		case 'c':
-		case 'r':
-			errno = 0;
-			long v = strtol(optarg, &end, 10);
-
-			if (errno || *end || v < 0 || v > 255) {
-				fprintf(stderr, "bad number: %s\n", optarg);
-				return -1;
-			}
-			*(c == 'c' ? &o->card : &o->crtc) = (int)v;
-			break;
 		case 'm':
 			if (sscanf(optarg, "%ux%u@%u%c", &o->w, &o->h,
 				   &o->refresh, &(char){ 0 }) != 3) {
@@ -658,23 +645,10 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (parse_args(argc, argv, &o))
 		return 1;
-	c.fd = kms_open_card(o.card, &c.card);
+	c.fd = kms_open_tool(o.card, KMS_OPEN_WRITEBACK, &c.card, &c.res);
 	if (c.fd < 0)
 		return 1;
 	print_card(&c);
-	if (drmSetClientCap(c.fd, DRM_CLIENT_CAP_ATOMIC, 1) ||
-	    drmSetClientCap(c.fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1)) {
-		fprintf(stderr, "card%d: atomic/writeback client caps: %s\n",
-			c.card, strerror(errno));
-		close(c.fd);
-		return 1;
-	}
-	c.res = drmModeGetResources(c.fd);
-	if (!c.res) {
-		fprintf(stderr, "GETRESOURCES: %s\n", strerror(errno));
-		close(c.fd);
-		return 1;
-	}
 	c.crtc_idx = o.crtc;
 	if (o.crtc >= c.res->count_crtcs) {
 		fprintf(stderr, "no CRTC %d (card has %d)\n", o.crtc,

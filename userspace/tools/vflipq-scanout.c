@@ -298,8 +298,7 @@ static int crc_find(int fd, int ms, uint32_t want, unsigned int *frame,
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
-		{ "card", required_argument, NULL, 'c' },
-		{ "crtc", required_argument, NULL, 'r' },
+		KMS_OPTS_CARD_CRTC,
 		{ "out", required_argument, NULL, 'o' },
 		{ "crc", no_argument, NULL, 'k' },
 		{ "bg", required_argument, NULL, 'b' },
@@ -310,14 +309,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	int c;
 
 	*o = (struct opts){ .card = -1 };
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	while ((c = kms_getopt(argc, argv, "", lo, &o->card, &o->crtc)) != -1) {
 		switch (c) {
-		case 'c':
-			o->card = atoi(optarg);
-			break;
-		case 'r':
-			o->crtc = atoi(optarg);
-			break;
 		case 'o':
 			o->out = optarg;
 			break;
@@ -461,21 +454,16 @@ int main(int argc, char **argv)
 			"[--crc] [--bg RRGGBB] [--pixel X,Y]... | --ids\n");
 		return 1;
 	}
-	fd = kms_open_card(o.card, &card);
+	fd = kms_open_tool(o.card, KMS_OPEN_NOT_MASTER, &card, &res);
 	if (fd < 0)
 		return 1;
-	/* The first opener becomes master: leave that to the client. */
-	drmDropMaster(fd);
-	drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1);
-	drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1);
-	res = drmModeGetResources(fd);
-	if (res && o.ids) {
+	if (o.ids) {
 		printf("card %d\n", card);
 		print_ids(fd, res);
 		ret = 0;
 		goto out;
 	}
-	if (res && o.crtc >= 0 && o.crtc < res->count_crtcs)
+	if (o.crtc < res->count_crtcs)
 		crtc = drmModeGetCrtc(fd, res->crtcs[o.crtc]);
 	if (!crtc || !crtc->mode_valid) {
 		fprintf(stderr, "scanout: CRTC %d is not on\n", o.crtc);
