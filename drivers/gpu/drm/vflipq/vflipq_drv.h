@@ -24,7 +24,7 @@
 #include "vflipq_compat.h"
 #include "vflipq_config.h"
 #include "vflipq_formats.h"
-#include "vflipq_fq.h"
+#include "vflipq_fq_core.h"
 
 #define VFLIPQ_DRIVER_NAME	"vflipq"
 #define VFLIPQ_DRIVER_DESC	"vflipq virtual display adapter"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The hardware flip queue in the driver: the DRM side of vflipq_fq.c.
+ * The hardware flip queue in the driver: the DRM side of vflipq_fq_core.c.
  *
  * The display engine (the CRTC's vblank timer) runs the core's rules under
  * engine_lock, in hard interrupt context: it switches what the composer
