@@ -51,7 +51,7 @@ static struct vflipq_output *fq_output(struct drm_device *drm,
 	if (!crtc)
 		return NULL;
 	out = crtc_to_output(crtc);
-	if (out->fq.depth <= 1) {
+	if (out->flipq.core.depth <= 1) {
 		*err = -EOPNOTSUPP;
 		return NULL;
 	}
@@ -282,7 +282,7 @@ static bool fq_others_pending(struct vflipq_output *out)
 		if (o == out)
 			continue;
 		spin_lock_irq(&o->engine_lock);
-		pending = vfq_pending_total(&o->fq) > 0;
+		pending = vfq_pending_total(&o->flipq.core) > 0;
 		spin_unlock_irq(&o->engine_lock);
 	}
 	return pending;
@@ -296,9 +296,9 @@ static bool fq_others_pending(struct vflipq_output *out)
 static int fq_claim(struct vflipq_output *out, struct drm_file *file)
 {
 	lockdep_assert_held(&out->engine_lock);
-	if (out->fq_owner && out->fq_owner != file)
+	if (out->flipq.owner && out->flipq.owner != file)
 		return -EBUSY;
-	out->fq_owner = file;
+	out->flipq.owner = file;
 	return 0;
 }
 
@@ -306,7 +306,7 @@ static int fq_claim(struct vflipq_output *out, struct drm_file *file)
 static void fq_wake_engine(struct vflipq_output *out)
 {
 	lockdep_assert_held(&out->engine_lock);
-	vfq_power_update(&out->fq, ktime_get_ns(),
+	vfq_power_update(&out->flipq.core, ktime_get_ns(),
 			 out->vblank_wanted || out->composer_users);
 	vflipq_engine_kick_locked(out);
 }
@@ -406,7 +406,7 @@ retry:
 	}
 	ret = fq_claim(out, file);
 	if (!ret)
-		ret = vfq_submit(&out->fq, s, ktime_get_ns(), &drain);
+		ret = vfq_submit(&out->flipq.core, s, ktime_get_ns(), &drain);
 	if (!ret) {
 		fq_wake_engine(out);
 		vflipq_flipq_arm_immediate(out);
@@ -493,7 +493,7 @@ int vflipq_ioctl_flipq_cancel(struct drm_device *drm, void *data,
 	spin_lock_irq(&out->engine_lock);
 	ret = fq_claim(out, file);
 	if (!ret)
-		ret = vfq_cancel(&out->fq, creq, args->num_planes,
+		ret = vfq_cancel(&out->flipq.core, creq, args->num_planes,
 				 ktime_get_ns());
 	spin_unlock_irq(&out->engine_lock);
 	if (ret)
@@ -545,8 +545,8 @@ int vflipq_ioctl_flipq_set_log(struct drm_device *drm, void *data,
 
 	/* Submits need this lock too: the plane stays idle from here on. */
 	spin_lock_irq(&out->engine_lock);
-	if (out->fq.planes[vplane->fq_index].count ||
-	    (out->fq_owner && out->fq_owner != file))
+	if (out->flipq.core.planes[vplane->fq_index].count ||
+	    (out->flipq.owner && out->flipq.owner != file))
 		ret = -EBUSY;
 	spin_unlock_irq(&out->engine_lock);
 	if (ret)
@@ -566,10 +566,10 @@ int vflipq_ioctl_flipq_set_log(struct drm_device *drm, void *data,
 	}
 
 	spin_lock_irq(&out->engine_lock);
-	vfq_set_log(&out->fq, vplane->fq_index, log ? log->entries : NULL,
+	vfq_set_log(&out->flipq.core, vplane->fq_index, log ? log->entries : NULL,
 		    args->num_entries);
-	old = out->fq_logs[vplane->fq_index];
-	out->fq_logs[vplane->fq_index] = log;
+	old = out->flipq.logs[vplane->fq_index];
+	out->flipq.logs[vplane->fq_index] = log;
 	fq_claim(out, file);
 	spin_unlock_irq(&out->engine_lock);
 
@@ -603,9 +603,9 @@ int vflipq_ioctl_flipq_update_log(struct drm_device *drm, void *data,
 
 	/* The engine writes the log as it goes: reading it is enough. */
 	spin_lock_irq(&out->engine_lock);
-	ret = out->fq_owner && out->fq_owner != file ? -EBUSY : 0;
-	args->first_free = vfq_log_first_free(&out->fq, pi);
-	args->present_id_shown = out->fq.planes[pi].shown_id;
+	ret = out->flipq.owner && out->flipq.owner != file ? -EBUSY : 0;
+	args->first_free = vfq_log_first_free(&out->flipq.core, pi);
+	args->present_id_shown = out->flipq.core.planes[pi].shown_id;
 	spin_unlock_irq(&out->engine_lock);
 	if (ret) {
 		args->first_free = 0;
@@ -637,7 +637,7 @@ int vflipq_ioctl_flipq_set_irq_target(struct drm_device *drm, void *data,
 	spin_lock_irq(&out->engine_lock);
 	ret = fq_claim(out, file);
 	if (!ret) {
-		vfq_set_irq_target(&out->fq, vplane->fq_index, args->target);
+		vfq_set_irq_target(&out->flipq.core, vplane->fq_index, args->target);
 		fq_wake_engine(out);
 	}
 	spin_unlock_irq(&out->engine_lock);
