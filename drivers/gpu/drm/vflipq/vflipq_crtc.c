@@ -176,6 +176,7 @@ static int vflipq_enable_vblank(struct drm_crtc *crtc)
 	struct vflipq_output *out = crtc_to_output(crtc);
 	unsigned long flags;
 
+	lockdep_assert_held(&crtc->dev->vblank_time_lock);
 	spin_lock_irqsave(&out->engine_lock, flags);
 	out->vblank_wanted = true;
 	vflipq_engine_kick_locked(out);

@@ -180,8 +180,13 @@ struct vflipq_crtc_state {
  * @cursor: cursor plane or NULL
  * @overlays: overlay planes
  * @vblank_timer: the display engine: expires at every vblank of the grid
- * @engine_lock: protects @engine_running, @vblank_wanted, @active,
- *	@period_ns and @phase; never held while calling into the vblank core
+ * @engine_lock: the display engine's lock: protects @engine_running,
+ *	@vblank_wanted, @active, @period_ns, @phase, @phase_seq,
+ *	@period_changed, @mode, @timer_expirations, @vblank_irqs and
+ *	@flipq.  Innermost lock (nothing else is taken under it, nothing
+ *	sleeps); taken in hard interrupt context by the engine's timers and
+ *	under the vblank core's locks; never held while calling into the
+ *	vblank core
  * @engine_running: @vblank_timer is armed or its callback will re-arm it
  * @vblank_wanted: the DRM vblank core has vblank interrupts enabled
  * @active: the CRTC scans out
@@ -190,23 +195,26 @@ struct vflipq_crtc_state {
  *	last change of frame duration
  * @phase_seq: grid sequence number of @phase
  * @period_changed: a queued flip changed @period_ns at this vblank
- * @mode: the mode being scanned out (under @engine_lock)
+ * @mode: the mode being scanned out
  * @composer_wq: ordered queue for composer work of this CRTC
  * @lock: protects @composer_state and @composer_users against the vblank
- *	timer
+ *	timer (interrupt-safe spinlock, taken in hard interrupt context);
+ *	the vblank core's locks and then @engine_lock nest inside it
  * @composer_users: CRC capture plus pending writeback jobs
- * @crc_lock: serialises set_crc_source (open of crc/data may overlap the
- *	release of a previous open)
+ * @crc_lock: mutex serialising set_crc_source (open of crc/data may
+ *	overlap the release of a previous open); @lock nests inside it
  * @crc_enabled: CRC capture is on (under @crc_lock)
  * @crc_vblank_ref: CRC capture holds a vblank reference (under @crc_lock)
  * @wb_jobs: writeback jobs prepared and not yet cleaned up
  * @wb_idle: woken when @wb_jobs drops to zero
  * @composer_state: CRTC state the composer uses
  * @composer_lock: protects the frame bookkeeping in &vflipq_crtc_state
+ *	(interrupt-safe spinlock, taken by the engine in hard interrupt
+ *	context); never held together with another vflipq lock
  * @line_bufs: scratch rows for the composer (only used from @composer_wq)
  * @flipq: the flip queue (its members under @engine_lock)
- * @timer_expirations: expirations of @vblank_timer (under @engine_lock)
- * @vblank_irqs: vblanks reported to the DRM core (under @engine_lock)
+ * @timer_expirations: expirations of @vblank_timer
+ * @vblank_irqs: vblanks reported to the DRM core
  * @frames_composed: frames the composer produced
  * @crtc_timeline: the CRTC's timeline name, for its out-fences once
  *	drm_crtc_cleanup() zeroed the CRTC

@@ -98,6 +98,9 @@ static void fq_show(void *ctx, unsigned int pi, void *b, u64 present_id,
 
 static void fq_release(void *ctx, unsigned int pi, void *b)
 {
+	struct vflipq_output *out = ctx;
+
+	lockdep_assert_held(&out->engine_lock);
 	vflipq_fq_buf_put(b);
 }
 
@@ -173,6 +176,7 @@ static void fq_period(void *ctx, u64 period_ns, u64 ts, u64 seq)
 	struct drm_display_mode mode = out->mode;
 	u64 line_x_clock = (u64)mode.crtc_htotal * 1000000;
 
+	lockdep_assert_held(&out->engine_lock);
 	/* Keep the vblank core's frame duration (vblank counting) in step. */
 	mode.crtc_vtotal = div64_u64(period_ns * mode.crtc_clock +
 				     line_x_clock / 2, line_x_clock);
@@ -188,6 +192,7 @@ static void fq_logged(void *ctx, unsigned int pi, u64 present_id, u64 ts,
 {
 	struct vflipq_output *out = ctx;
 
+	lockdep_assert_held(&out->engine_lock);
 	trace_vflipq_log_update(out->crtc.base.id, out->flipq.planes[pi]->base.id,
 				present_id, ts, index);
 }
@@ -199,9 +204,11 @@ static void fq_logged(void *ctx, unsigned int pi, u64 present_id, u64 ts,
  */
 static bool fq_ready(void *ctx, unsigned int pi, void *b)
 {
+	struct vflipq_output *out = ctx;
 	struct vflipq_fq_buf *buf = b;
 	unsigned int i;
 
+	lockdep_assert_held(&out->engine_lock);
 	for (i = 0; i < buf->fb->format->num_planes; i++)
 		if (!dma_resv_test_signaled(buf->fb->obj[i]->resv,
 					    DMA_RESV_USAGE_WRITE))

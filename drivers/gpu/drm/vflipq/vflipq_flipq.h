@@ -36,8 +36,9 @@ struct vflipq_plane;
 
 /**
  * struct vflipq_fq_buf - a framebuffer handed to the flip queue
- * @ref: held by the queue, the scan-out record, a pending composition and
- *	the composer while it reads; the last put frees from a workqueue
+ * @ref: held by the queue, the scan-out record, a pending state sync, a
+ *	pending composition and the composer while it reads; the last put
+ *	frees from a workqueue
  * @free_work: drops the mapping and the framebuffer in process context
  * @vdev: device (its workqueue runs @free_work)
  * @fb: the framebuffer (one reference)
@@ -47,7 +48,7 @@ struct vflipq_plane;
  * @dst: clipped destination on the CRTC
  * @xform: source walk
  * @reader: row reader of the format
- * @crtc_x: KMS geometry the flip asked for (what debugfs reports)
+ * @crtc_x: KMS geometry the flip shows, for the plane state once synced
  * @crtc_y: see @crtc_x
  * @crtc_w: see @crtc_x
  * @crtc_h: see @crtc_x
@@ -99,17 +100,16 @@ struct vflipq_fq_event {
  * @planes: flip-queue index to plane (immutable after init)
  * @scanout: the image the queue put on each plane, the queue's own record
  *	of what is on screen; overrides the plane state for the composer
- *	and is what GETPLANE/GETFB2 report (see vflipq_flipq_shown_fb())
  * @scanout_gen: counts the changes of @scanout: the frames of one pending
  *	composition all show the same images
- * @sync: images shown since the worker last ran: it flushes the
- *	compositions that may still read the plane state's old mapping
+ * @sync: images shown whose plane state the worker has not updated yet
  * @events: interrupts not yet delivered, oldest first
  * @nevents: entries in @events
  * @events_dropped: interrupts lost to a full @events
  * @owner: file that owns what is queued (NULL: nobody)
  * @logs: log of each plane (references)
- * @work: flushes compositions, then delivers @events as DRM events
+ * @work: updates the plane states to @sync, then delivers @events as
+ *	DRM events
  *
  * Locking: everything but the immutable members is protected by
  * &vflipq_output.engine_lock, the lock of the display engine whose vblank
