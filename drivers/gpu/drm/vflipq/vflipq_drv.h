@@ -287,6 +287,7 @@ struct vflipq_output {
  * @copies: copy-engine operations completed
  * @bytes_copied: bytes written by the copy engine
  * @imported_scanouts: cross-adapter framebuffers put on screen
+ * @disconnected: bit i: output i unplugged through configfs "connected"
  * @outputs: one per CRTC; allocated on their own since the out-fences
  *	they handed out may need their memory after the device is freed
  *	(vflipq_fence_keep.c); released after the mode-config cleanup, which
@@ -304,7 +305,6 @@ struct vflipq_device {
 	atomic64_t copies;
 	atomic64_t bytes_copied;
 	atomic64_t imported_scanouts;
-	/* bit i: output i unplugged through configfs "connected" */
 	unsigned long disconnected;
 	struct vflipq_output *outputs[VFLIPQ_MAX_CRTCS];
 };
