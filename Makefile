@@ -28,7 +28,8 @@
 #                         smoke test of the module DKMS built
 #   make boot-soak N=200  boot the test kernel to /init and power off N times;
 #                         reports every boot that failed, with its console log
-#   make sparse | checkpatch | clean | help
+#   make sparse | checkpatch | kernel-doc | clean | help
+#                         (checkpatch runs kernel-doc -Wall too)
 #
 # Kernels, .debs and the linux-source tree are cached in $(VFLIPQ_CACHE)
 # (default ~/.cache/vflipq); build products go to build/, results to out/.
@@ -57,7 +58,7 @@ USER_PLOT := userspace/plot
 
 .PHONY: all deps kernel module igt igt-tests userspace sparse checkpatch host-tests \
 	check vm-check demo bench trace vm-cmd clean distclean help debug-kernel check-debug \
-	mutate mutate-host clients
+	mutate mutate-host clients kernel-doc
 
 all: module igt-tests userspace
 
@@ -73,8 +74,13 @@ module: kernel
 sparse: kernel
 	@$(S)/build-module.sh --sparse $(KERNEL)
 
+# checkpatch.pl --strict and kernel-doc -Wall on the driver.
 checkpatch: deps
 	@$(S)/checkpatch.sh
+	@$(S)/kernel-doc.sh
+
+kernel-doc: deps
+	@$(S)/kernel-doc.sh
 
 # The in-tree IGT-style tests (igt-tests/) -> build/igt/bin.
 igt-tests: deps

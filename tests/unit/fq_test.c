@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Host unit tests of the flip-queue core (drivers/gpu/drm/vflipq/vflipq_fq.c)
+ * Host unit tests of the flip-queue core (drivers/gpu/drm/vflipq/vflipq_fq_core.c)
  * against a simulated clock: every scheduling rule of the hardware flip
  * queue, checked through the log, the buffer references and the events.
  */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vflipq_fq.h"
+#include "vflipq_fq_core.h"
 #include "unit.h"
 
 #define P	16666667ULL	/* 60 Hz */

@@ -118,7 +118,7 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 	spin_unlock(&out->engine_lock);
 
 	if (fq_work)
-		queue_work(out->vdev->fq_wq, &out->fq_work);
+		vflipq_flipq_kick_worker(out);
 
 	if (overrun != 1)
 		drm_dbg_driver(crtc->dev, "crtc %u: vblank timer overrun %llu\n",
@@ -138,19 +138,8 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 		struct vflipq_fq_buf *snap[VFQ_MAX_PLANES];
 		unsigned int i;
 
-		/*
-		 * The images of this vblank, for the composition however late
-		 * it runs: taken when the frames it covers start over, i.e.
-		 * unless the pending ones show the same images.
-		 */
-		spin_lock(&out->engine_lock);
-		gen = out->scanout_gen;
-		for (i = 0; i < VFQ_MAX_PLANES; i++) {
-			snap[i] = out->scanout[i];
-			if (snap[i])
-				kref_get(&snap[i]->ref);
-		}
-		spin_unlock(&out->engine_lock);
+		/* The images of this vblank, however late it is composed. */
+		gen = vflipq_flipq_snapshot(out, snap);
 
 		spin_lock(&out->composer_lock);
 		/*
@@ -187,6 +176,7 @@ static int vflipq_enable_vblank(struct drm_crtc *crtc)
 	struct vflipq_output *out = crtc_to_output(crtc);
 	unsigned long flags;
 
+	lockdep_assert_held(&crtc->dev->vblank_time_lock);
 	spin_lock_irqsave(&out->engine_lock, flags);
 	out->vblank_wanted = true;
 	vflipq_engine_kick_locked(out);
@@ -476,7 +466,7 @@ static void vflipq_crtc_atomic_disable(struct drm_crtc *crtc,
 	spin_unlock_irqrestore(&out->engine_lock, flags);
 	/* No DRM lock is held here: the engine can be waited for. */
 	hrtimer_cancel(&out->vblank_timer);
-	hrtimer_cancel(&out->fq_imm_timer);
+	vflipq_flipq_stop(out);
 	spin_lock_irqsave(&out->engine_lock, flags);
 	out->engine_running = false;
 	spin_unlock_irqrestore(&out->engine_lock, flags);

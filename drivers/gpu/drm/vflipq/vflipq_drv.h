@@ -24,7 +24,7 @@
 #include "vflipq_compat.h"
 #include "vflipq_config.h"
 #include "vflipq_formats.h"
-#include "vflipq_fq.h"
+#include "vflipq_flipq.h"
 
 #define VFLIPQ_DRIVER_NAME	"vflipq"
 #define VFLIPQ_DRIVER_DESC	"vflipq virtual display adapter"
@@ -36,7 +36,6 @@
  */
 #define VFLIPQ_CURSOR_HINT	512
 #define VFLIPQ_LOG_MAX_ENTRIES	65536
-#define VFLIPQ_FQ_EVENTS	64
 /* Missed vblanks a late engine interrupt still latches flips for. */
 #define VFLIPQ_MAX_CATCH_UP	16
 /* Frame durations a queued flip may ask for: 240 Hz down to 10 Hz. */
@@ -73,54 +72,6 @@ struct vflipq_log {
 	struct drm_gem_object base;
 	struct vfq_log_entry *entries;
 	u32 num_entries;
-};
-
-/**
- * struct vflipq_fq_buf - a framebuffer handed to the flip queue
- * @ref: held by the queue, the scan-out, a pending state sync and the
- *	composer while it reads; the last put frees from a workqueue
- * @free_work: drops the mapping and the framebuffer in process context
- * @vdev: device (its workqueue runs @free_work)
- * @fb: the framebuffer (one reference)
- * @map: kernel mapping of @fb
- * @data: address of each plane's data in @map
- * @src: clipped source, integer pixels
- * @dst: clipped destination on the CRTC
- * @xform: source walk
- * @reader: row reader of the format
- * @crtc_x: KMS geometry the flip shows, for the plane state once synced
- * @crtc_y: see @crtc_x
- * @crtc_w: see @crtc_x
- * @crtc_h: see @crtc_x
- * @src_x: see @crtc_x (16.16)
- * @src_y: see @crtc_x
- * @src_w: see @crtc_x
- * @src_h: see @crtc_x
- */
-struct vflipq_fq_buf {
-	struct kref ref;
-	struct work_struct free_work;
-	struct vflipq_device *vdev;
-	struct drm_framebuffer *fb;
-	struct iosys_map map[DRM_FORMAT_MAX_PLANES];
-	struct iosys_map data[DRM_FORMAT_MAX_PLANES];
-	struct drm_rect src;
-	struct drm_rect dst;
-	struct vflipq_xform xform;
-	const struct vflipq_format_ops *reader;
-	s32 crtc_x, crtc_y;
-	u32 crtc_w, crtc_h;
-	u32 src_x, src_y, src_w, src_h;
-	unsigned int rotation;
-};
-
-/* A flip-queue interrupt waiting to become a DRM event. */
-struct vflipq_fq_event {
-	u32 plane;
-	u32 first_free;
-	u64 present_id;
-	u64 seq;
-	u64 ts;
 };
 
 /**
@@ -192,7 +143,7 @@ struct vflipq_wb_job {
  * @wb_pending: @active_writeback waits for a composition
  * @frame_start: first vblank count covered by the pending composition
  * @frame_end: last vblank count covered by the pending composition
- * @frame_gen: &vflipq_output.scanout_gen at the vblank @frame_end
+ * @frame_gen: &vflipq_flipq.scanout_gen at the vblank @frame_end
  * @frame_scanout: the flip-queue images at the vblank @frame_end
  *	(references), what the pending composition shows however late it runs
  *
@@ -229,8 +180,13 @@ struct vflipq_crtc_state {
  * @cursor: cursor plane or NULL
  * @overlays: overlay planes
  * @vblank_timer: the display engine: expires at every vblank of the grid
- * @engine_lock: protects @engine_running, @vblank_wanted, @active,
- *	@period_ns and @phase; never held while calling into the vblank core
+ * @engine_lock: the display engine's lock: protects @engine_running,
+ *	@vblank_wanted, @active, @period_ns, @phase, @phase_seq,
+ *	@period_changed, @mode, @timer_expirations, @vblank_irqs and
+ *	@flipq.  Innermost lock (nothing else is taken under it, nothing
+ *	sleeps); taken in hard interrupt context by the engine's timers and
+ *	under the vblank core's locks; never held while calling into the
+ *	vblank core
  * @engine_running: @vblank_timer is armed or its callback will re-arm it
  * @vblank_wanted: the DRM vblank core has vblank interrupts enabled
  * @active: the CRTC scans out
@@ -239,36 +195,26 @@ struct vflipq_crtc_state {
  *	last change of frame duration
  * @phase_seq: grid sequence number of @phase
  * @period_changed: a queued flip changed @period_ns at this vblank
- * @mode: the mode being scanned out (under @engine_lock)
+ * @mode: the mode being scanned out
  * @composer_wq: ordered queue for composer work of this CRTC
  * @lock: protects @composer_state and @composer_users against the vblank
- *	timer
+ *	timer (interrupt-safe spinlock, taken in hard interrupt context);
+ *	the vblank core's locks and then @engine_lock nest inside it
  * @composer_users: CRC capture plus pending writeback jobs
- * @crc_lock: serialises set_crc_source (open of crc/data may overlap the
- *	release of a previous open)
+ * @crc_lock: mutex serialising set_crc_source (open of crc/data may
+ *	overlap the release of a previous open); @lock nests inside it
  * @crc_enabled: CRC capture is on (under @crc_lock)
  * @crc_vblank_ref: CRC capture holds a vblank reference (under @crc_lock)
  * @wb_jobs: writeback jobs prepared and not yet cleaned up
  * @wb_idle: woken when @wb_jobs drops to zero
  * @composer_state: CRTC state the composer uses
  * @composer_lock: protects the frame bookkeeping in &vflipq_crtc_state
+ *	(interrupt-safe spinlock, taken by the engine in hard interrupt
+ *	context); never held together with another vflipq lock
  * @line_bufs: scratch rows for the composer (only used from @composer_wq)
- * @fq: flip-queue core (under @engine_lock)
- * @fq_imm_timer: fires at the target of the next tearing flip
- * @fq_planes: flip-queue index to plane (immutable)
- * @scanout: image the flip queue put on each plane; overrides the plane
- *	state for the composer (under @engine_lock)
- * @scanout_gen: counts the changes of @scanout (under @engine_lock): the
- *	frames of one pending composition all show the same images
- * @sync: shown flips whose plane state is not updated yet (@engine_lock)
- * @fq_events: interrupts not yet delivered (under @engine_lock)
- * @fq_nevents: entries in @fq_events
- * @fq_events_dropped: interrupts lost to a full @fq_events
- * @fq_owner: file that owns what is queued (under @engine_lock)
- * @fq_logs: logs of the planes (under the CRTC's modeset lock)
- * @fq_work: syncs plane states, then delivers events
- * @timer_expirations: expirations of @vblank_timer (under @engine_lock)
- * @vblank_irqs: vblanks reported to the DRM core (under @engine_lock)
+ * @flipq: the flip queue (its members under @engine_lock)
+ * @timer_expirations: expirations of @vblank_timer
+ * @vblank_irqs: vblanks reported to the DRM core
  * @frames_composed: frames the composer produced
  * @crtc_timeline: the CRTC's timeline name, for its out-fences once
  *	drm_crtc_cleanup() zeroed the CRTC
@@ -316,18 +262,7 @@ struct vflipq_output {
 
 	struct vflipq_line_bufs line_bufs;
 
-	struct vfq_crtc fq;
-	struct hrtimer fq_imm_timer;
-	struct drm_plane *fq_planes[VFQ_MAX_PLANES];
-	struct vflipq_fq_buf *scanout[VFQ_MAX_PLANES];
-	u64 scanout_gen;
-	struct vflipq_fq_buf *sync[VFQ_MAX_PLANES];
-	struct vflipq_fq_event fq_events[VFLIPQ_FQ_EVENTS];
-	unsigned int fq_nevents;
-	u64 fq_events_dropped;
-	struct drm_file *fq_owner;
-	struct vflipq_log *fq_logs[VFQ_MAX_PLANES];
-	struct work_struct fq_work;
+	struct vflipq_flipq flipq;
 	u64 timer_expirations;
 	u64 vblank_irqs;
 	atomic64_t frames_composed;
@@ -352,6 +287,7 @@ struct vflipq_output {
  * @copies: copy-engine operations completed
  * @bytes_copied: bytes written by the copy engine
  * @imported_scanouts: cross-adapter framebuffers put on screen
+ * @disconnected: bit i: output i unplugged through configfs "connected"
  * @outputs: one per CRTC; allocated on their own since the out-fences
  *	they handed out may need their memory after the device is freed
  *	(vflipq_fence_keep.c); released after the mode-config cleanup, which
@@ -369,7 +305,6 @@ struct vflipq_device {
 	atomic64_t copies;
 	atomic64_t bytes_copied;
 	atomic64_t imported_scanouts;
-	/* bit i: output i unplugged through configfs "connected" */
 	unsigned long disconnected;
 	struct vflipq_output *outputs[VFLIPQ_MAX_CRTCS];
 };
@@ -476,34 +411,6 @@ int vflipq_ioctl_get_caps(struct drm_device *drm, void *data,
 			  struct drm_file *file);
 int vflipq_ioctl_get_counters(struct drm_device *drm, void *data,
 			      struct drm_file *file);
-
-/* vflipq_flipq.c */
-int vflipq_flipq_init(struct vflipq_output *out);
-bool vflipq_flipq_tick(struct vflipq_output *out, ktime_t vblank_ts);
-bool vflipq_flipq_needed(struct vflipq_output *out);
-u64 vflipq_flipq_snap_period(struct vflipq_output *out, u64 duration_ns);
-void vflipq_flipq_debugfs_show(struct seq_file *m, struct vflipq_output *out);
-void vflipq_flipq_mode_set(struct vflipq_output *out);
-void vflipq_flipq_drain(struct vflipq_output *out);
-bool vflipq_flipq_plane_busy(struct vflipq_plane *vplane);
-void vflipq_flipq_plane_taken(struct vflipq_plane *vplane);
-struct vflipq_fq_buf *vflipq_flipq_scanout_get(struct vflipq_output *out,
-					       unsigned int fq_index);
-void vflipq_fq_buf_put(struct vflipq_fq_buf *buf);
-void vflipq_fq_buf_init(struct vflipq_fq_buf *buf, struct vflipq_device *vdev,
-			struct drm_framebuffer *fb);
-void vflipq_flipq_arm_immediate(struct vflipq_output *out);
-void vflipq_flipq_file_gone(struct vflipq_device *vdev, struct drm_file *file);
-int vflipq_ioctl_flipq_submit(struct drm_device *drm, void *data,
-			      struct drm_file *file);
-int vflipq_ioctl_flipq_cancel(struct drm_device *drm, void *data,
-			      struct drm_file *file);
-int vflipq_ioctl_flipq_set_log(struct drm_device *drm, void *data,
-			       struct drm_file *file);
-int vflipq_ioctl_flipq_update_log(struct drm_device *drm, void *data,
-				  struct drm_file *file);
-int vflipq_ioctl_flipq_set_irq_target(struct drm_device *drm, void *data,
-				      struct drm_file *file);
 
 /* vflipq_caso.c */
 bool vflipq_fb_is_cross_adapter(const struct drm_framebuffer *fb);

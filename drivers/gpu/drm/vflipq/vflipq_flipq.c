@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The hardware flip queue in the driver: the DRM side of vflipq_fq.c.
+ * The hardware flip queue in the driver: the DRM side of vflipq_fq_core.c.
  *
  * The display engine (the CRTC's vblank timer) runs the core's rules under
  * engine_lock, in hard interrupt context: it switches what the composer
@@ -80,24 +80,27 @@ static void fq_show(void *ctx, unsigned int pi, void *b, u64 present_id,
 	struct vflipq_fq_buf *buf = b;
 
 	lockdep_assert_held(&out->engine_lock);
-	trace_vflipq_flip_show(out->crtc.base.id, out->fq_planes[pi]->base.id,
+	trace_vflipq_flip_show(out->crtc.base.id, out->flipq.planes[pi]->base.id,
 			       present_id, ts, seq);
 	if (vflipq_fb_is_cross_adapter(buf->fb))
 		atomic64_inc(&out->vdev->imported_scanouts);
 	kref_get(&buf->ref);
-	if (out->scanout[pi])
-		vflipq_fq_buf_put(out->scanout[pi]);
-	out->scanout[pi] = buf;
-	out->scanout_gen++;
+	if (out->flipq.scanout[pi])
+		vflipq_fq_buf_put(out->flipq.scanout[pi]);
+	out->flipq.scanout[pi] = buf;
+	out->flipq.scanout_gen++;
 
 	kref_get(&buf->ref);
-	if (out->sync[pi])
-		vflipq_fq_buf_put(out->sync[pi]);
-	out->sync[pi] = buf;
+	if (out->flipq.sync[pi])
+		vflipq_fq_buf_put(out->flipq.sync[pi]);
+	out->flipq.sync[pi] = buf;
 }
 
 static void fq_release(void *ctx, unsigned int pi, void *b)
 {
+	struct vflipq_output *out = ctx;
+
+	lockdep_assert_held(&out->engine_lock);
 	vflipq_fq_buf_put(b);
 }
 
@@ -108,16 +111,16 @@ static void fq_event(void *ctx, unsigned int pi, u64 seq, u64 ts,
 	struct vflipq_fq_event *e;
 
 	lockdep_assert_held(&out->engine_lock);
-	if (out->fq_nevents == VFLIPQ_FQ_EVENTS) {
-		out->fq_events_dropped++;
+	if (out->flipq.nevents == VFLIPQ_FQ_EVENTS) {
+		out->flipq.events_dropped++;
 		return;
 	}
-	trace_vflipq_flipq_irq(out->crtc.base.id, out->fq_planes[pi]->base.id,
-			       out->fq.planes[pi].shown_id, seq, first_free);
-	e = &out->fq_events[out->fq_nevents++];
+	trace_vflipq_flipq_irq(out->crtc.base.id, out->flipq.planes[pi]->base.id,
+			       out->flipq.core.planes[pi].shown_id, seq, first_free);
+	e = &out->flipq.events[out->flipq.nevents++];
 	e->plane = pi;
 	e->first_free = first_free;
-	e->present_id = out->fq.planes[pi].shown_id;
+	e->present_id = out->flipq.core.planes[pi].shown_id;
 	e->seq = seq;
 	e->ts = ts;
 }
@@ -126,10 +129,10 @@ static bool fq_has_work(struct vflipq_output *out)
 {
 	unsigned int i;
 
-	if (out->fq_nevents)
+	if (out->flipq.nevents)
 		return true;
-	for (i = 0; i < out->fq.nplanes; i++)
-		if (out->sync[i])
+	for (i = 0; i < out->flipq.core.nplanes; i++)
+		if (out->flipq.sync[i])
 			return true;
 	return false;
 }
@@ -173,6 +176,7 @@ static void fq_period(void *ctx, u64 period_ns, u64 ts, u64 seq)
 	struct drm_display_mode mode = out->mode;
 	u64 line_x_clock = (u64)mode.crtc_htotal * 1000000;
 
+	lockdep_assert_held(&out->engine_lock);
 	/* Keep the vblank core's frame duration (vblank counting) in step. */
 	mode.crtc_vtotal = div64_u64(period_ns * mode.crtc_clock +
 				     line_x_clock / 2, line_x_clock);
@@ -188,7 +192,8 @@ static void fq_logged(void *ctx, unsigned int pi, u64 present_id, u64 ts,
 {
 	struct vflipq_output *out = ctx;
 
-	trace_vflipq_log_update(out->crtc.base.id, out->fq_planes[pi]->base.id,
+	lockdep_assert_held(&out->engine_lock);
+	trace_vflipq_log_update(out->crtc.base.id, out->flipq.planes[pi]->base.id,
 				present_id, ts, index);
 }
 
@@ -199,9 +204,11 @@ static void fq_logged(void *ctx, unsigned int pi, u64 present_id, u64 ts,
  */
 static bool fq_ready(void *ctx, unsigned int pi, void *b)
 {
+	struct vflipq_output *out = ctx;
 	struct vflipq_fq_buf *buf = b;
 	unsigned int i;
 
+	lockdep_assert_held(&out->engine_lock);
 	for (i = 0; i < buf->fb->format->num_planes; i++)
 		if (!dma_resv_test_signaled(buf->fb->obj[i]->resv,
 					    DMA_RESV_USAGE_WRITE))
@@ -232,10 +239,10 @@ bool vflipq_flipq_tick(struct vflipq_output *out, ktime_t vblank_ts)
 	u64 ts = ktime_to_ns(vblank_ts);
 
 	lockdep_assert_held(&out->engine_lock);
-	if (out->fq.depth <= 1)
+	if (out->flipq.core.depth <= 1)
 		return false;
-	vfq_vblank(&out->fq, ts, grid_seq(out, ts));
-	vfq_power_update(&out->fq, ts, out->vblank_wanted ||
+	vfq_vblank(&out->flipq.core, ts, grid_seq(out, ts));
+	vfq_power_update(&out->flipq.core, ts, out->vblank_wanted ||
 			 out->composer_users);
 	return fq_has_work(out);
 }
@@ -244,7 +251,7 @@ bool vflipq_flipq_tick(struct vflipq_output *out, ktime_t vblank_ts)
 bool vflipq_flipq_needed(struct vflipq_output *out)
 {
 	lockdep_assert_held(&out->engine_lock);
-	return out->fq.depth > 1 && out->fq.power != VFQ_POWER_NO_PHASE;
+	return out->flipq.core.depth > 1 && out->flipq.core.power != VFQ_POWER_NO_PHASE;
 }
 
 /* Under engine_lock. */
@@ -253,16 +260,16 @@ void vflipq_flipq_arm_immediate(struct vflipq_output *out)
 	u64 next;
 
 	lockdep_assert_held(&out->engine_lock);
-	next = vfq_next_immediate(&out->fq, ktime_get_ns());
+	next = vfq_next_immediate(&out->flipq.core, ktime_get_ns());
 	if (next != ~0ULL)
-		hrtimer_start(&out->fq_imm_timer, ns_to_ktime(next),
+		hrtimer_start(&out->flipq.imm_timer, ns_to_ktime(next),
 			      HRTIMER_MODE_ABS);
 }
 
 static enum hrtimer_restart vflipq_fq_imm_fire(struct hrtimer *timer)
 {
 	struct vflipq_output *out =
-		container_of(timer, struct vflipq_output, fq_imm_timer);
+		container_of(timer, struct vflipq_output, flipq.imm_timer);
 	enum hrtimer_restart restart = HRTIMER_NORESTART;
 	u64 now = ktime_get_ns(), next;
 	bool work;
@@ -272,9 +279,9 @@ static enum hrtimer_restart vflipq_fq_imm_fire(struct hrtimer *timer)
 		spin_unlock(&out->engine_lock);
 		return HRTIMER_NORESTART;
 	}
-	vfq_immediate(&out->fq, now, grid_seq(out, now));
+	vfq_immediate(&out->flipq.core, now, grid_seq(out, now));
 	out->timer_expirations++;
-	next = vfq_next_immediate(&out->fq, now);
+	next = vfq_next_immediate(&out->flipq.core, now);
 	work = fq_has_work(out);
 	/*
 	 * A submit may have re-armed the timer meanwhile (it does so under
@@ -287,7 +294,7 @@ static enum hrtimer_restart vflipq_fq_imm_fire(struct hrtimer *timer)
 	spin_unlock(&out->engine_lock);
 
 	if (work)
-		queue_work(out->vdev->fq_wq, &out->fq_work);
+		vflipq_flipq_kick_worker(out);
 	return restart;
 }
 
@@ -348,12 +355,12 @@ static unsigned int fq_take_events(struct vflipq_output *out,
 	unsigned int n;
 
 	spin_lock_irq(&out->engine_lock);
-	n = min(out->fq_nevents, max);
-	memcpy(ev, out->fq_events, n * sizeof(ev[0]));
-	out->fq_nevents -= n;
-	memmove(out->fq_events, out->fq_events + n,
-		out->fq_nevents * sizeof(ev[0]));
-	*owner = out->fq_owner;
+	n = min(out->flipq.nevents, max);
+	memcpy(ev, out->flipq.events, n * sizeof(ev[0]));
+	out->flipq.nevents -= n;
+	memmove(out->flipq.events, out->flipq.events + n,
+		out->flipq.nevents * sizeof(ev[0]));
+	*owner = out->flipq.owner;
 	spin_unlock_irq(&out->engine_lock);
 	return n;
 }
@@ -371,7 +378,7 @@ static void fq_send_one(struct drm_device *drm, struct vflipq_output *out,
 	e->base.type = DRM_VFLIPQ_EVENT_FLIPQ;
 	e->base.length = sizeof(*e);
 	e->crtc_id = out->crtc.base.id;
-	e->plane_id = out->fq_planes[ev->plane]->base.id;
+	e->plane_id = out->flipq.planes[ev->plane]->base.id;
 	e->first_free = ev->first_free;
 	e->present_id = ev->present_id;
 	e->sequence = ev->seq;
@@ -401,16 +408,16 @@ static void fq_send_events(struct vflipq_output *out)
 static void vflipq_fq_work(struct work_struct *work)
 {
 	struct vflipq_output *out =
-		container_of(work, struct vflipq_output, fq_work);
+		container_of(work, struct vflipq_output, flipq.work);
 	unsigned int i;
 
-	for (i = 0; i < out->fq.nplanes; i++) {
-		struct drm_plane *plane = out->fq_planes[i];
+	for (i = 0; i < out->flipq.core.nplanes; i++) {
+		struct drm_plane *plane = out->flipq.planes[i];
 		struct vflipq_fq_buf *buf;
 
 		spin_lock_irq(&out->engine_lock);
-		buf = out->sync[i];
-		out->sync[i] = NULL;
+		buf = out->flipq.sync[i];
+		out->flipq.sync[i] = NULL;
 		spin_unlock_irq(&out->engine_lock);
 		if (!buf)
 			continue;
@@ -429,6 +436,40 @@ static void vflipq_fq_work(struct work_struct *work)
 	fq_send_events(out);
 }
 
+/* Queue the worker: from the engine's timers, outside engine_lock. */
+void vflipq_flipq_kick_worker(struct vflipq_output *out)
+{
+	queue_work(out->vdev->fq_wq, &out->flipq.work);
+}
+
+/**
+ * vflipq_flipq_snapshot - the images the queue shows at this vblank
+ * @out: output
+ * @snap: one reference per plane the queue put an image on, else NULL
+ *
+ * Taken by the engine for the composition of this vblank, however late it
+ * runs.  Any context; takes engine_lock.
+ *
+ * Return: &vflipq_flipq.scanout_gen the images belong to.
+ */
+u64 vflipq_flipq_snapshot(struct vflipq_output *out,
+			  struct vflipq_fq_buf **snap)
+{
+	unsigned long flags;
+	unsigned int i;
+	u64 gen;
+
+	spin_lock_irqsave(&out->engine_lock, flags);
+	gen = out->flipq.scanout_gen;
+	for (i = 0; i < VFQ_MAX_PLANES; i++) {
+		snap[i] = out->flipq.scanout[i];
+		if (snap[i])
+			kref_get(&snap[i]->ref);
+	}
+	spin_unlock_irqrestore(&out->engine_lock, flags);
+	return gen;
+}
+
 struct vflipq_fq_buf *vflipq_flipq_scanout_get(struct vflipq_output *out,
 					       unsigned int fq_index)
 {
@@ -436,7 +477,7 @@ struct vflipq_fq_buf *vflipq_flipq_scanout_get(struct vflipq_output *out,
 	unsigned long flags;
 
 	spin_lock_irqsave(&out->engine_lock, flags);
-	buf = fq_index < VFQ_MAX_PLANES ? out->scanout[fq_index] : NULL;
+	buf = fq_index < VFQ_MAX_PLANES ? out->flipq.scanout[fq_index] : NULL;
 	if (buf)
 		kref_get(&buf->ref);
 	spin_unlock_irqrestore(&out->engine_lock, flags);
@@ -451,8 +492,8 @@ bool vflipq_flipq_plane_busy(struct vflipq_plane *vplane)
 	bool busy;
 
 	spin_lock_irqsave(&out->engine_lock, flags);
-	busy = vfq_pending(&out->fq, vplane->fq_index) ||
-	       out->sync[vplane->fq_index];
+	busy = vfq_pending(&out->flipq.core, vplane->fq_index) ||
+	       out->flipq.sync[vplane->fq_index];
 	spin_unlock_irqrestore(&out->engine_lock, flags);
 	return busy;
 }
@@ -469,13 +510,13 @@ void vflipq_flipq_plane_taken(struct vflipq_plane *vplane)
 	unsigned long flags;
 
 	spin_lock_irqsave(&out->engine_lock, flags);
-	shown = vfq_forget_shown(&out->fq, pi);
-	scanout = out->scanout[pi];
-	out->scanout[pi] = NULL;
-	out->scanout_gen++;
+	shown = vfq_forget_shown(&out->flipq.core, pi);
+	scanout = out->flipq.scanout[pi];
+	out->flipq.scanout[pi] = NULL;
+	out->flipq.scanout_gen++;
 	/* Nor may the worker later put that image back into the state. */
-	sync = out->sync[pi];
-	out->sync[pi] = NULL;
+	sync = out->flipq.sync[pi];
+	out->flipq.sync[pi] = NULL;
 	spin_unlock_irqrestore(&out->engine_lock, flags);
 
 	if (shown)
@@ -486,11 +527,17 @@ void vflipq_flipq_plane_taken(struct vflipq_plane *vplane)
 		vflipq_fq_buf_put(sync);
 }
 
+/* The CRTC is off: wait for a running tearing-flip timer.  No DRM lock. */
+void vflipq_flipq_stop(struct vflipq_output *out)
+{
+	hrtimer_cancel(&out->flipq.imm_timer);
+}
+
 /* A mode set restarts the grid; called with engine_lock held. */
 void vflipq_flipq_mode_set(struct vflipq_output *out)
 {
 	lockdep_assert_held(&out->engine_lock);
-	vfq_set_timing(&out->fq, out->period_ns, ktime_to_ns(out->phase),
+	vfq_set_timing(&out->flipq.core, out->period_ns, ktime_to_ns(out->phase),
 		       out->phase_seq);
 }
 
@@ -503,12 +550,12 @@ void vflipq_flipq_drain(struct vflipq_output *out)
 	bool work;
 
 	spin_lock_irq(&out->engine_lock);
-	vfq_cancel_all(&out->fq);
-	hrtimer_try_to_cancel(&out->fq_imm_timer);
+	vfq_cancel_all(&out->flipq.core);
+	hrtimer_try_to_cancel(&out->flipq.imm_timer);
 	work = fq_has_work(out);
 	spin_unlock_irq(&out->engine_lock);
 	if (work)
-		queue_work(out->vdev->fq_wq, &out->fq_work);
+		vflipq_flipq_kick_worker(out);
 }
 
 static void vflipq_flipq_release(struct drm_device *drm, void *data)
@@ -516,18 +563,18 @@ static void vflipq_flipq_release(struct drm_device *drm, void *data)
 	struct vflipq_output *out = data;
 	unsigned int i;
 
-	hrtimer_cancel(&out->fq_imm_timer);
-	vfq_cancel_all(&out->fq);
-	flush_work(&out->fq_work);
+	hrtimer_cancel(&out->flipq.imm_timer);
+	vfq_cancel_all(&out->flipq.core);
+	flush_work(&out->flipq.work);
 	for (i = 0; i < VFQ_MAX_PLANES; i++) {
-		if (out->scanout[i])
-			vflipq_fq_buf_put(out->scanout[i]);
-		if (out->sync[i])
-			vflipq_fq_buf_put(out->sync[i]);
-		if (out->fq.planes[i].shown_buf)
-			vflipq_fq_buf_put(out->fq.planes[i].shown_buf);
-		if (out->fq_logs[i])
-			drm_gem_object_put(&out->fq_logs[i]->base);
+		if (out->flipq.scanout[i])
+			vflipq_fq_buf_put(out->flipq.scanout[i]);
+		if (out->flipq.sync[i])
+			vflipq_fq_buf_put(out->flipq.sync[i]);
+		if (out->flipq.core.planes[i].shown_buf)
+			vflipq_fq_buf_put(out->flipq.core.planes[i].shown_buf);
+		if (out->flipq.logs[i])
+			drm_gem_object_put(&out->flipq.logs[i]->base);
 	}
 	flush_workqueue(out->vdev->fq_wq);
 }
@@ -537,20 +584,20 @@ int vflipq_flipq_init(struct vflipq_output *out)
 	struct drm_device *drm = &out->vdev->drm;
 	unsigned int n = 0, i;
 
-	out->fq_planes[n++] = out->primary;
+	out->flipq.planes[n++] = out->primary;
 	for (i = 0; i < out->vdev->config.overlays; i++)
-		out->fq_planes[n++] = out->overlays[i];
+		out->flipq.planes[n++] = out->overlays[i];
 	if (out->cursor)
-		out->fq_planes[n++] = out->cursor;
+		out->flipq.planes[n++] = out->cursor;
 	for (i = 0; i < n; i++)
-		container_of(out->fq_planes[i], struct vflipq_plane,
+		container_of(out->flipq.planes[i], struct vflipq_plane,
 			     base)->fq_index = i;
 
-	vfq_init(&out->fq, &vflipq_fq_ops, out, out->vdev->config.flipq_depth,
+	vfq_init(&out->flipq.core, &vflipq_fq_ops, out, out->vdev->config.flipq_depth,
 		 n);
-	vflipq_hrtimer_setup(&out->fq_imm_timer, vflipq_fq_imm_fire,
+	vflipq_hrtimer_setup(&out->flipq.imm_timer, vflipq_fq_imm_fire,
 			     CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-	INIT_WORK(&out->fq_work, vflipq_fq_work);
+	INIT_WORK(&out->flipq.work, vflipq_fq_work);
 	atomic64_set(&out->frames_composed, 0);
 	return drmm_add_action_or_reset(drm, vflipq_flipq_release, out);
 }
@@ -570,15 +617,15 @@ void vflipq_flipq_file_gone(struct vflipq_device *vdev, struct drm_file *file)
 
 		drm_modeset_lock(&out->crtc.mutex, NULL);
 		spin_lock_irq(&out->engine_lock);
-		owned = out->fq_owner == file;
+		owned = out->flipq.owner == file;
 		if (owned) {
-			vfq_reset_client(&out->fq);
-			hrtimer_try_to_cancel(&out->fq_imm_timer);
-			for (pi = 0; pi < out->fq.nplanes; pi++) {
-				logs[pi] = out->fq_logs[pi];
-				out->fq_logs[pi] = NULL;
+			vfq_reset_client(&out->flipq.core);
+			hrtimer_try_to_cancel(&out->flipq.imm_timer);
+			for (pi = 0; pi < out->flipq.core.nplanes; pi++) {
+				logs[pi] = out->flipq.logs[pi];
+				out->flipq.logs[pi] = NULL;
 			}
-			out->fq_owner = NULL;
+			out->flipq.owner = NULL;
 		}
 		spin_unlock_irq(&out->engine_lock);
 		drm_modeset_unlock(&out->crtc.mutex);
@@ -586,8 +633,8 @@ void vflipq_flipq_file_gone(struct vflipq_device *vdev, struct drm_file *file)
 		if (!owned)
 			continue;
 		/* Events in flight to this file are sent or dropped now. */
-		queue_work(vdev->fq_wq, &out->fq_work);
-		flush_work(&out->fq_work);
+		queue_work(vdev->fq_wq, &out->flipq.work);
+		flush_work(&out->flipq.work);
 		for (pi = 0; pi < VFQ_MAX_PLANES; pi++)
 			if (logs[pi])
 				drm_gem_object_put(&logs[pi]->base);
@@ -603,7 +650,7 @@ static const char *const vflipq_power_names[] = {
 /* debugfs "vflipq_flipq": the engine and queue of every CRTC. */
 void vflipq_flipq_debugfs_show(struct seq_file *m, struct vflipq_output *out)
 {
-	struct vfq_crtc *c = &out->fq;
+	struct vfq_crtc *c = &out->flipq.core;
 	unsigned int pi;
 
 	spin_lock_irq(&out->engine_lock);
@@ -613,7 +660,7 @@ void vflipq_flipq_debugfs_show(struct seq_file *m, struct vflipq_output *out)
 		   vflipq_power_names[c->power], out->period_ns);
 	seq_printf(m, "  timer_expirations %llu vblank_irqs %llu flipq_irqs %llu flipq_events %llu events_dropped %llu\n",
 		   out->timer_expirations, out->vblank_irqs, c->stats.irqs,
-		   c->stats.events, out->fq_events_dropped);
+		   c->stats.events, out->flipq.events_dropped);
 	seq_printf(m, "  flips_shown %llu flips_cancelled %llu frames_composed %lld\n",
 		   c->stats.shown, c->stats.cancelled,
 		   (long long)atomic64_read(&out->frames_composed));
@@ -621,7 +668,7 @@ void vflipq_flipq_debugfs_show(struct seq_file *m, struct vflipq_output *out)
 		const struct vfq_plane *p = &c->planes[pi];
 
 		seq_printf(m, "  plane %u: pending %u (ring %u) last_id %llu shown_id %llu log %u/%u irq_target %lld\n",
-			   out->fq_planes[pi]->base.id, p->live, p->count,
+			   out->flipq.planes[pi]->base.id, p->live, p->count,
 			   p->last_id, p->shown_id, p->log_next, p->log_len,
 			   p->irq_target == VFQ_IRQ_NONE ? -1LL :
 			   (long long)p->irq_target);

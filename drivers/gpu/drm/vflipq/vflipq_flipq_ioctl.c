@@ -17,9 +17,11 @@
 #include <drm/drm_framebuffer.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_framebuffer_helper.h>
+#include <drm/drm_modes.h>
 #include <drm/drm_modeset_lock.h>
 #include <drm/drm_plane.h>
 #include <drm/drm_property.h>
+#include <drm/drm_rect.h>
 
 #include "vflipq_drm.h"
 #include "vflipq_drv.h"
@@ -51,7 +53,7 @@ static struct vflipq_output *fq_output(struct drm_device *drm,
 	if (!crtc)
 		return NULL;
 	out = crtc_to_output(crtc);
-	if (out->fq.depth <= 1) {
+	if (out->flipq.core.depth <= 1) {
 		*err = -EOPNOTSUPP;
 		return NULL;
 	}
@@ -115,16 +117,51 @@ static bool plane_has_rotation(struct drm_plane *plane, u32 rotation)
 }
 
 /* src within the framebuffer, computed without overflow (16.16 values). */
-static bool src_in_fb(const struct drm_plane_state *s,
-		      const struct drm_framebuffer *fb)
+static bool src_in_fb(const struct vflipq_fq_buf *buf)
 {
-	return (u64)s->src_x + s->src_w <= (u64)fb->width << 16 &&
-	       (u64)s->src_y + s->src_h <= (u64)fb->height << 16;
+	return (u64)buf->src_x + buf->src_w <= (u64)buf->fb->width << 16 &&
+	       (u64)buf->src_y + buf->src_h <= (u64)buf->fb->height << 16;
+}
+
+/*
+ * What an atomic check makes of a plane that cannot scale but can be
+ * positioned (drm_atomic_helper_check_plane_state() with
+ * DRM_PLANE_NO_SCALING): @buf's source and destination clipped to the
+ * mode, the source in whole pixels.  0, or -EINVAL if the flip would
+ * scale, show nothing or start mid-pixel.
+ */
+static int fq_clip(struct vflipq_fq_buf *buf,
+		   const struct drm_crtc_state *crtc_state)
+{
+	const struct drm_framebuffer *fb = buf->fb;
+	struct drm_rect src, clip = { };
+
+	drm_rect_init(&src, buf->src_x, buf->src_y, buf->src_w, buf->src_h);
+	drm_rect_init(&buf->dst, buf->crtc_x, buf->crtc_y, buf->crtc_w,
+		      buf->crtc_h);
+	drm_rect_rotate(&src, fb->width << 16, fb->height << 16, buf->rotation);
+	if (drm_rect_calc_hscale(&src, &buf->dst, DRM_PLANE_NO_SCALING,
+				 DRM_PLANE_NO_SCALING) < 0 ||
+	    drm_rect_calc_vscale(&src, &buf->dst, DRM_PLANE_NO_SCALING,
+				 DRM_PLANE_NO_SCALING) < 0)
+		return -EINVAL;
+	if (crtc_state->enable)
+		drm_mode_get_hv_timing(&crtc_state->mode, &clip.x2, &clip.y2);
+	if (!drm_rect_clip_scaled(&src, &buf->dst, &clip))
+		return -EINVAL;
+	drm_rect_rotate_inv(&src, fb->width << 16, fb->height << 16,
+			    buf->rotation);
+	if ((src.x1 | src.y1 | src.x2 | src.y2) & 0xffff)
+		return -EINVAL;
+	drm_rect_init(&buf->src, src.x1 >> 16, src.y1 >> 16,
+		      drm_rect_width(&src) >> 16, drm_rect_height(&src) >> 16);
+	return 0;
 }
 
 /*
  * Turn one requested plane into a buffer the engine can scan out: the same
- * checks an atomic commit would make, on a copy of the plane's state.
+ * checks an atomic commit would make, on the plane's current geometry with
+ * what the flip changes.
  */
 static int fq_prepare(struct vflipq_output *out, struct drm_file *file,
 		      struct vflipq_plane *vplane,
@@ -132,7 +169,7 @@ static int fq_prepare(struct vflipq_output *out, struct drm_file *file,
 		      struct vfq_submit_plane *sp)
 {
 	struct drm_plane *plane = &vplane->base;
-	struct drm_plane_state tmp = *plane->state;
+	const struct drm_plane_state *cur = plane->state;
 	struct drm_framebuffer *fb;
 	struct vflipq_fq_buf *buf;
 	int ret;
@@ -158,8 +195,12 @@ static int fq_prepare(struct vflipq_output *out, struct drm_file *file,
 	    (r->crtc_x || r->crtc_y || r->crtc_w || r->crtc_h || r->src_x ||
 	     r->src_y || r->src_w || r->src_h))
 		return -EINVAL;
+	if ((r->flags & VFLIPQ_FLIP_PLANE_GEOMETRY) &&
+	    (!r->crtc_w || !r->crtc_h || r->crtc_w > INT_MAX ||
+	     r->crtc_h > INT_MAX))
+		return -EINVAL;
 	/* The queue changes what a plane on screen shows. */
-	if (tmp.crtc != &out->crtc || !tmp.fb || !tmp.visible)
+	if (cur->crtc != &out->crtc || !cur->fb || !cur->visible)
 		return -EINVAL;
 
 	fb = drm_framebuffer_lookup(out->crtc.dev, file, r->fb_id);
@@ -177,49 +218,47 @@ static int fq_prepare(struct vflipq_output *out, struct drm_file *file,
 	    vflipq_caso_check_scanout(out->vdev, fb))
 		goto err_fb;
 
-	tmp.fb = fb;
-	if (r->flags & VFLIPQ_FLIP_PLANE_GEOMETRY) {
-		if (!r->crtc_w || !r->crtc_h || r->crtc_w > INT_MAX ||
-		    r->crtc_h > INT_MAX)
-			goto err_fb;
-		tmp.crtc_x = r->crtc_x;
-		tmp.crtc_y = r->crtc_y;
-		tmp.crtc_w = r->crtc_w;
-		tmp.crtc_h = r->crtc_h;
-		tmp.src_x = r->src_x;
-		tmp.src_y = r->src_y;
-		tmp.src_w = r->src_w;
-		tmp.src_h = r->src_h;
-	}
-	/* Before the check: 90 and 270 swap which source fits the destination. */
-	if (r->flags & VFLIPQ_FLIP_PLANE_ROTATION)
-		tmp.rotation = r->rotation;
-	if (!src_in_fb(&tmp, fb))
-		goto err_fb;
-	if (drm_atomic_helper_check_plane_state(&tmp, out->crtc.state,
-						DRM_PLANE_NO_SCALING,
-						DRM_PLANE_NO_SCALING,
-						true, true) ||
-	    !tmp.visible ||
-	    ((tmp.src.x1 | tmp.src.y1 | tmp.src.x2 | tmp.src.y2) & 0xffff))
-		goto err_fb;
-	/*
-	 * Atomic check admitted the plane's current size against the display
-	 * bandwidth budget; a queued flip may not grow it behind its back.
-	 */
-	if (out->vdev->config.bandwidth &&
-	    (u64)drm_rect_width(&tmp.dst) * drm_rect_height(&tmp.dst) >
-	    (u64)drm_rect_width(&plane->state->dst) *
-	    drm_rect_height(&plane->state->dst)) {
-		ret = -ENOSPC;
-		goto err_fb;
-	}
-
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf) {
 		ret = -ENOMEM;
 		goto err_fb;
 	}
+	buf->fb = fb;
+	buf->crtc_x = cur->crtc_x;
+	buf->crtc_y = cur->crtc_y;
+	buf->crtc_w = cur->crtc_w;
+	buf->crtc_h = cur->crtc_h;
+	buf->src_x = cur->src_x;
+	buf->src_y = cur->src_y;
+	buf->src_w = cur->src_w;
+	buf->src_h = cur->src_h;
+	buf->rotation = cur->rotation;
+	if (r->flags & VFLIPQ_FLIP_PLANE_GEOMETRY) {
+		buf->crtc_x = r->crtc_x;
+		buf->crtc_y = r->crtc_y;
+		buf->crtc_w = r->crtc_w;
+		buf->crtc_h = r->crtc_h;
+		buf->src_x = r->src_x;
+		buf->src_y = r->src_y;
+		buf->src_w = r->src_w;
+		buf->src_h = r->src_h;
+	}
+	/* Before the clip: 90 and 270 swap which source fits the destination. */
+	if (r->flags & VFLIPQ_FLIP_PLANE_ROTATION)
+		buf->rotation = r->rotation;
+	if (!src_in_fb(buf) || fq_clip(buf, out->crtc.state))
+		goto err_buf;
+	/*
+	 * Atomic check admitted the plane's current size against the display
+	 * bandwidth budget; a queued flip may not grow it behind its back.
+	 */
+	if (out->vdev->config.bandwidth &&
+	    (u64)drm_rect_width(&buf->dst) * drm_rect_height(&buf->dst) >
+	    (u64)drm_rect_width(&cur->dst) * drm_rect_height(&cur->dst)) {
+		ret = -ENOSPC;
+		goto err_buf;
+	}
+
 	ret = drm_gem_fb_vmap(fb, buf->map, buf->data);
 	if (ret)
 		goto err_buf;
@@ -231,22 +270,9 @@ static int fq_prepare(struct vflipq_output *out, struct drm_file *file,
 
 	vflipq_fq_buf_init(buf, out->vdev, fb);
 	buf->reader = vflipq_format_ops(fb->format->format);
-	buf->dst = tmp.dst;
-	drm_rect_init(&buf->src, tmp.src.x1 >> 16, tmp.src.y1 >> 16,
-		      drm_rect_width(&tmp.src) >> 16,
-		      drm_rect_height(&tmp.src) >> 16);
 	vflipq_xform_init(&buf->xform, buf->src.x1, buf->src.y1,
 			  drm_rect_width(&buf->src), drm_rect_height(&buf->src),
-			  tmp.rotation);
-	buf->crtc_x = tmp.crtc_x;
-	buf->crtc_y = tmp.crtc_y;
-	buf->crtc_w = tmp.crtc_w;
-	buf->crtc_h = tmp.crtc_h;
-	buf->src_x = tmp.src_x;
-	buf->src_y = tmp.src_y;
-	buf->src_w = tmp.src_w;
-	buf->src_h = tmp.src_h;
-	buf->rotation = tmp.rotation;
+			  buf->rotation);
 
 	sp->plane = vplane->fq_index;
 	sp->present_id = r->present_id;
@@ -255,11 +281,11 @@ static int fq_prepare(struct vflipq_output *out, struct drm_file *file,
 	sp->cfg = (struct vfq_plane_cfg) {
 		.format = fb->format->format,
 		.cpp = fb->format->cpp[0],
-		.crtc_x = tmp.crtc_x, .crtc_y = tmp.crtc_y,
-		.crtc_w = tmp.crtc_w, .crtc_h = tmp.crtc_h,
-		.src_x = tmp.src_x, .src_y = tmp.src_y,
-		.src_w = tmp.src_w, .src_h = tmp.src_h,
-		.rotation = tmp.rotation,
+		.crtc_x = buf->crtc_x, .crtc_y = buf->crtc_y,
+		.crtc_w = buf->crtc_w, .crtc_h = buf->crtc_h,
+		.src_x = buf->src_x, .src_y = buf->src_y,
+		.src_w = buf->src_w, .src_h = buf->src_h,
+		.rotation = buf->rotation,
 	};
 	return 0;
 
@@ -282,7 +308,7 @@ static bool fq_others_pending(struct vflipq_output *out)
 		if (o == out)
 			continue;
 		spin_lock_irq(&o->engine_lock);
-		pending = vfq_pending_total(&o->fq) > 0;
+		pending = vfq_pending_total(&o->flipq.core) > 0;
 		spin_unlock_irq(&o->engine_lock);
 	}
 	return pending;
@@ -296,9 +322,9 @@ static bool fq_others_pending(struct vflipq_output *out)
 static int fq_claim(struct vflipq_output *out, struct drm_file *file)
 {
 	lockdep_assert_held(&out->engine_lock);
-	if (out->fq_owner && out->fq_owner != file)
+	if (out->flipq.owner && out->flipq.owner != file)
 		return -EBUSY;
-	out->fq_owner = file;
+	out->flipq.owner = file;
 	return 0;
 }
 
@@ -306,7 +332,7 @@ static int fq_claim(struct vflipq_output *out, struct drm_file *file)
 static void fq_wake_engine(struct vflipq_output *out)
 {
 	lockdep_assert_held(&out->engine_lock);
-	vfq_power_update(&out->fq, ktime_get_ns(),
+	vfq_power_update(&out->flipq.core, ktime_get_ns(),
 			 out->vblank_wanted || out->composer_users);
 	vflipq_engine_kick_locked(out);
 }
@@ -406,7 +432,7 @@ retry:
 	}
 	ret = fq_claim(out, file);
 	if (!ret)
-		ret = vfq_submit(&out->fq, s, ktime_get_ns(), &drain);
+		ret = vfq_submit(&out->flipq.core, s, ktime_get_ns(), &drain);
 	if (!ret) {
 		fq_wake_engine(out);
 		vflipq_flipq_arm_immediate(out);
@@ -493,7 +519,7 @@ int vflipq_ioctl_flipq_cancel(struct drm_device *drm, void *data,
 	spin_lock_irq(&out->engine_lock);
 	ret = fq_claim(out, file);
 	if (!ret)
-		ret = vfq_cancel(&out->fq, creq, args->num_planes,
+		ret = vfq_cancel(&out->flipq.core, creq, args->num_planes,
 				 ktime_get_ns());
 	spin_unlock_irq(&out->engine_lock);
 	if (ret)
@@ -545,8 +571,8 @@ int vflipq_ioctl_flipq_set_log(struct drm_device *drm, void *data,
 
 	/* Submits need this lock too: the plane stays idle from here on. */
 	spin_lock_irq(&out->engine_lock);
-	if (out->fq.planes[vplane->fq_index].count ||
-	    (out->fq_owner && out->fq_owner != file))
+	if (out->flipq.core.planes[vplane->fq_index].count ||
+	    (out->flipq.owner && out->flipq.owner != file))
 		ret = -EBUSY;
 	spin_unlock_irq(&out->engine_lock);
 	if (ret)
@@ -566,10 +592,10 @@ int vflipq_ioctl_flipq_set_log(struct drm_device *drm, void *data,
 	}
 
 	spin_lock_irq(&out->engine_lock);
-	vfq_set_log(&out->fq, vplane->fq_index, log ? log->entries : NULL,
+	vfq_set_log(&out->flipq.core, vplane->fq_index, log ? log->entries : NULL,
 		    args->num_entries);
-	old = out->fq_logs[vplane->fq_index];
-	out->fq_logs[vplane->fq_index] = log;
+	old = out->flipq.logs[vplane->fq_index];
+	out->flipq.logs[vplane->fq_index] = log;
 	fq_claim(out, file);
 	spin_unlock_irq(&out->engine_lock);
 
@@ -603,9 +629,9 @@ int vflipq_ioctl_flipq_update_log(struct drm_device *drm, void *data,
 
 	/* The engine writes the log as it goes: reading it is enough. */
 	spin_lock_irq(&out->engine_lock);
-	ret = out->fq_owner && out->fq_owner != file ? -EBUSY : 0;
-	args->first_free = vfq_log_first_free(&out->fq, pi);
-	args->present_id_shown = out->fq.planes[pi].shown_id;
+	ret = out->flipq.owner && out->flipq.owner != file ? -EBUSY : 0;
+	args->first_free = vfq_log_first_free(&out->flipq.core, pi);
+	args->present_id_shown = out->flipq.core.planes[pi].shown_id;
 	spin_unlock_irq(&out->engine_lock);
 	if (ret) {
 		args->first_free = 0;
@@ -637,7 +663,7 @@ int vflipq_ioctl_flipq_set_irq_target(struct drm_device *drm, void *data,
 	spin_lock_irq(&out->engine_lock);
 	ret = fq_claim(out, file);
 	if (!ret) {
-		vfq_set_irq_target(&out->fq, vplane->fq_index, args->target);
+		vfq_set_irq_target(&out->flipq.core, vplane->fq_index, args->target);
 		fq_wake_engine(out);
 	}
 	spin_unlock_irq(&out->engine_lock);

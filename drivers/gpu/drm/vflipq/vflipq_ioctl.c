@@ -101,11 +101,11 @@ int vflipq_ioctl_get_counters(struct drm_device *drm, void *data,
 	spin_lock_irq(&out->engine_lock);
 	args->timer_expirations = out->timer_expirations;
 	args->vblank_irqs = out->vblank_irqs;
-	args->flipq_irqs = out->fq.stats.irqs;
-	args->flipq_events = out->fq.stats.events;
-	args->flips_shown = out->fq.stats.shown;
-	args->flips_cancelled = out->fq.stats.cancelled;
-	args->flipq_events_dropped = out->fq_events_dropped;
+	args->flipq_irqs = out->flipq.core.stats.irqs;
+	args->flipq_events = out->flipq.core.stats.events;
+	args->flips_shown = out->flipq.core.stats.shown;
+	args->flips_cancelled = out->flipq.core.stats.cancelled;
+	args->flipq_events_dropped = out->flipq.events_dropped;
 	spin_unlock_irq(&out->engine_lock);
 	args->frames_composed = atomic64_read(&out->frames_composed);
 	return 0;

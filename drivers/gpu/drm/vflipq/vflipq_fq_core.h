@@ -6,8 +6,8 @@
  * serialises every call (the driver holds a spinlock, the host unit tests
  * run single-threaded against a simulated clock).
  */
-#ifndef _VFLIPQ_FQ_H_
-#define _VFLIPQ_FQ_H_
+#ifndef _VFLIPQ_FQ_CORE_H_
+#define _VFLIPQ_FQ_CORE_H_
 
 #include <linux/bits.h>
 #include <linux/types.h>
@@ -205,4 +205,4 @@ unsigned int vfq_pending_total(const struct vfq_crtc *c);
 enum vfq_power vfq_power_update(struct vfq_crtc *c, u64 now_ns,
 				bool external_need);
 
-#endif /* _VFLIPQ_FQ_H_ */
+#endif /* _VFLIPQ_FQ_CORE_H_ */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Hardware flip queue scheduling core.  See vflipq_fq.h for the contract
+ * Hardware flip queue scheduling core.  See vflipq_fq_core.h for the contract
  * and Documentation/vflipq/flip-queue.rst for the rules implemented here;
  * tests/unit/fq_test.c exercises every rule against a simulated clock.
  */
@@ -10,7 +10,7 @@
 #include <linux/math64.h>
 #include <linux/string.h>
 
-#include "vflipq_fq.h"
+#include "vflipq_fq_core.h"
 
 static bool flip_ready(struct vfq_crtc *c, unsigned int pi,
 		       const struct vfq_flip *f);
