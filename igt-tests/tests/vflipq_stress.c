@@ -1260,6 +1260,21 @@ static void test_out_fence_after_removal(bool polled)
 }
 
 /*
+ * Unloads the module while @child, which checks what the unload must leave
+ * alone, runs; then loads it again.  @what: the child's checks.
+ */
+static void unload_with_child(pid_t child, const char *what)
+{
+	int ret = unload(), status;
+
+	igt_assert_f(ret == 0, "unload: %s\n", strerror(-ret));
+	igt_assert_eq(waitpid(child, &status, 0), child);
+	igt_assert_f(WIFEXITED(status) && !WEXITSTATUS(status),
+		     "%s failed (status %#x)\n", what, status);
+	load_default();
+}
+
+/*
  * Unloading the module removes the default device, and nothing holds the
  * module for an out-fence of a device that still exists: the exit then
  * waits until userspace closes the last such fence, which meanwhile still
@@ -1272,7 +1287,6 @@ static void test_unload_default_out_fence(void)
 	drmModeModeInfo m;
 	struct vfq_dev d;
 	struct vfq_fb fb;
-	int ret, status;
 	uint32_t blob;
 	pid_t child;
 
@@ -1292,13 +1306,8 @@ static void test_unload_default_out_fence(void)
 		_exit(orphan_fence_problem(out_fd) ? 1 : 0);
 	}
 	close(out_fd);
-	ret = unload();
-	igt_assert_f(ret == 0, "unload: %s\n", strerror(-ret));
-	igt_assert_eq(waitpid(child, &status, 0), child);
-	igt_assert_f(WIFEXITED(status) && !WEXITSTATUS(status),
-		     "the out-fence's SYNC_IOC_FILE_INFO during the unload "
-		     "failed (status %#x)\n", status);
-	load_default();
+	unload_with_child(child, "the out-fence's SYNC_IOC_FILE_INFO during "
+			  "the unload");
 }
 
 /* Polls, then queries the out-fence @fd; 0 or what is wrong. */
@@ -1355,7 +1364,7 @@ static void test_out_fences_across_unload(void)
 	};
 	struct vfq_fb fa, wa, fbd, wd;
 	struct vfq_dev a, d;
-	int ret, status, bad;
+	int bad;
 	pid_t child;
 
 	igt_require(vfq_cfs_available());
@@ -1395,13 +1404,7 @@ static void test_out_fences_across_unload(void)
 	for (int i = 0; i < 4; i++)
 		close(fds[i]);
 	/* Refused (EBUSY, retried) until the child closed the first two. */
-	ret = unload();
-	igt_assert_f(ret == 0, "unload: %s\n", strerror(-ret));
-	igt_assert_eq(waitpid(child, &status, 0), child);
-	igt_assert_f(WIFEXITED(status) && !WEXITSTATUS(status),
-		     "polling or querying a held out-fence failed (status "
-		     "%#x)\n", status);
-	load_default();
+	unload_with_child(child, "polling or querying a held out-fence");
 }
 
 static void test_load_unload_cycles(void)
