@@ -190,11 +190,12 @@ vflipq_fb_create_compat(struct drm_device *drm, struct drm_file *file,
 #endif
 
 /*
- * The lock and the ops of a struct dma_fence: 7.2 (not 6.12) has an inline
- * lock next to the external one ("dma-buf: inline spinlock for fence
- * protection": &dma_fence.extern_lock) and RCU-protected ops, which the
- * core detaches when a fence without release or wait ops signals.
- * vflipq_fence_rebind() is for a fence nobody else has seen yet.
+ * The lock and the ops of a struct dma_fence: in 7.2, not in 6.12, a fence
+ * initialised without a lock uses one inside it (DMA_FENCE_FLAG_INLINE_LOCK_BIT),
+ * the external one became &dma_fence.extern_lock, and the ops are
+ * RCU-protected (the core detaches them when a fence without release or
+ * wait ops signals).  vflipq_fence_rebind() is for a fence nobody else has
+ * seen yet (vflipq_fence.c).
  */
 static inline spinlock_t *vflipq_fence_lock(struct dma_fence *fence)
 {
