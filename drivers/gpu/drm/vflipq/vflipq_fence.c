@@ -74,6 +74,17 @@ static void vflipq_fence_unpin(struct work_struct *work)
 
 static DECLARE_WORK(vflipq_fence_unpin_work, vflipq_fence_unpin);
 
+/* The device dropped the last reference: it still holds the module. */
+static void vflipq_fence_ctx_free_now(struct kref *ref)
+{
+	struct vflipq_fence_ctx *ctx =
+		container_of(ref, struct vflipq_fence_ctx, ref);
+
+	kfree_rcu(ctx, rcu);
+	atomic_dec(&vflipq_fence_ctxs);
+}
+
+/* The last fence went: the module goes from the work, if at all. */
 static void vflipq_fence_ctx_free(struct kref *ref)
 {
 	struct vflipq_fence_ctx *ctx =
@@ -143,15 +154,18 @@ struct vflipq_fence_ctx *vflipq_fence_ctx_create(const char *fmt, ...)
  * vflipq_fence_ctx_release - drop the device's reference on a context
  * @ctx: the context (NULL: nothing)
  *
- * The context stays, and holds the module, until its last fence is
- * released.
+ * A context whose fences are all gone goes right away.  Otherwise it
+ * stays, and holds the module, until its last fence is released; the pin
+ * is taken first, since that may happen as soon as the reference is
+ * dropped.
  */
 void vflipq_fence_ctx_release(struct vflipq_fence_ctx *ctx)
 {
 	if (!ctx)
 		return;
 	__module_get(THIS_MODULE);
-	kref_put(&ctx->ref, vflipq_fence_ctx_free);
+	if (kref_put(&ctx->ref, vflipq_fence_ctx_free_now))
+		module_put(THIS_MODULE);
 }
 
 /*
