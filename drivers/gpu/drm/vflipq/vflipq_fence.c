@@ -56,10 +56,10 @@ struct vflipq_fence_ctx {
 };
 
 /*
- * The fences' ops are in this module, so each context of a released device
- * holds the module until its last fence is released; that drops the module
- * from a work item, which the exit flushes, not from the fence's release
- * (running code of the module it may let go).
+ * The fences' ops are in this module, so a context that outlives its
+ * device holds the module until its last fence is released; that drops the
+ * module from a work item, which the exit flushes, not from the fence's
+ * release (running code of the module it may let go).
  */
 static atomic_t vflipq_fence_ctxs = ATOMIC_INIT(0);
 static atomic_t vflipq_fence_unpins = ATOMIC_INIT(0);
