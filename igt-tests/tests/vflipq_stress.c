@@ -1177,6 +1177,33 @@ static void check_orphan_fence(int fd, const char *what)
 }
 
 /*
+ * Turns pipe 0 of the device of @fd (in @d) on with @fa and its writeback
+ * connector onto @wb (both created), asking for the CRTC's out-fence in
+ * @crtc_fd and the writeback connector's in @wb_fd.
+ */
+static void fences_commit(int fd, struct vfq_dev *d, struct vfq_fb *fa,
+			  struct vfq_fb *wb, int32_t *crtc_fd, int32_t *wb_fd)
+{
+	const uint32_t conn = DRM_MODE_OBJECT_CONNECTOR;
+	drmModeAtomicReq *req;
+	drmModeModeInfo m;
+	uint32_t blob;
+
+	req = fence_pipe_on(fd, d, &m, fa, crtc_fd, &blob);
+	igt_assert(d->pipe[0].wb_conn_id);
+	vfq_fb_create(d->fd, m.hdisplay, m.vdisplay, DRM_FORMAT_XRGB8888, wb);
+	vfq_req_set(req, d->fd, d->pipe[0].wb_conn_id, conn, "CRTC_ID",
+		    d->pipe[0].crtc_id);
+	vfq_req_set(req, d->fd, d->pipe[0].wb_conn_id, conn, "WRITEBACK_FB_ID",
+		    wb->fb_id);
+	vfq_req_set(req, d->fd, d->pipe[0].wb_conn_id, conn,
+		    "WRITEBACK_OUT_FENCE_PTR", (uintptr_t)wb_fd);
+	fence_commit(d, req, blob);
+	igt_assert_fd(*crtc_fd);
+	igt_assert_fd(*wb_fd);
+}
+
+/*
  * A CRTC out-fence and a writeback out-fence whose sync_files outlive
  * their device: with @polled, poll() armed a callback on each, which
  * closing the sync_file removes under the fence's lock.  SYNC_IOC_FILE_INFO
@@ -1190,31 +1217,16 @@ static void test_out_fence_after_removal(bool polled)
 	static const char *const attrs[] = {
 		"crtcs", "1", "writeback", "1", "modes", "640x480@60", NULL,
 	};
-	const uint32_t conn = DRM_MODE_OBJECT_CONNECTOR;
 	int32_t crtc_fd = -1, wb_fd = -1;
-	drmModeAtomicReq *req;
-	drmModeModeInfo m;
 	struct vfq_fb fa, wb;
 	struct vfq_dev a;
 	int refcnt, i, ret;
-	uint32_t blob;
 
 	igt_require(vfq_cfs_available());
 	vfq_cfs_cleanup();
 	refcnt = module_refcnt();
-	req = fence_pipe_on(vfq_open_card(vfq_cfs_create(FENCE_DEV, attrs)),
-			    &a, &m, &fa, &crtc_fd, &blob);
-	igt_assert(a.pipe[0].wb_conn_id);
-	vfq_fb_create(a.fd, m.hdisplay, m.vdisplay, DRM_FORMAT_XRGB8888, &wb);
-	vfq_req_set(req, a.fd, a.pipe[0].wb_conn_id, conn, "CRTC_ID",
-		    a.pipe[0].crtc_id);
-	vfq_req_set(req, a.fd, a.pipe[0].wb_conn_id, conn, "WRITEBACK_FB_ID",
-		    wb.fb_id);
-	vfq_req_set(req, a.fd, a.pipe[0].wb_conn_id, conn,
-		    "WRITEBACK_OUT_FENCE_PTR", (uintptr_t)&wb_fd);
-	fence_commit(&a, req, blob);
-	igt_assert_fd(crtc_fd);
-	igt_assert_fd(wb_fd);
+	fences_commit(vfq_open_card(vfq_cfs_create(FENCE_DEV, attrs)), &a, &fa,
+		      &wb, &crtc_fd, &wb_fd);
 	if (polled) {
 		vfq_wait_fence(crtc_fd, 10000);
 		vfq_wait_fence(wb_fd, 10000);
@@ -1248,6 +1260,21 @@ static void test_out_fence_after_removal(bool polled)
 }
 
 /*
+ * Unloads the module while @child, which checks what the unload must leave
+ * alone, runs; then loads it again.  @what: the child's checks.
+ */
+static void unload_with_child(pid_t child, const char *what)
+{
+	int ret = unload(), status;
+
+	igt_assert_f(ret == 0, "unload: %s\n", strerror(-ret));
+	igt_assert_eq(waitpid(child, &status, 0), child);
+	igt_assert_f(WIFEXITED(status) && !WEXITSTATUS(status),
+		     "%s failed (status %#x)\n", what, status);
+	load_default();
+}
+
+/*
  * Unloading the module removes the default device, and nothing holds the
  * module for an out-fence of a device that still exists: the exit then
  * waits until userspace closes the last such fence, which meanwhile still
@@ -1260,7 +1287,6 @@ static void test_unload_default_out_fence(void)
 	drmModeModeInfo m;
 	struct vfq_dev d;
 	struct vfq_fb fb;
-	int ret, status;
 	uint32_t blob;
 	pid_t child;
 
@@ -1280,13 +1306,105 @@ static void test_unload_default_out_fence(void)
 		_exit(orphan_fence_problem(out_fd) ? 1 : 0);
 	}
 	close(out_fd);
-	ret = unload();
-	igt_assert_f(ret == 0, "unload: %s\n", strerror(-ret));
-	igt_assert_eq(waitpid(child, &status, 0), child);
-	igt_assert_f(WIFEXITED(status) && !WEXITSTATUS(status),
-		     "the out-fence's SYNC_IOC_FILE_INFO during the unload "
-		     "failed (status %#x)\n", status);
-	load_default();
+	unload_with_child(child, "the out-fence's SYNC_IOC_FILE_INFO during "
+			  "the unload");
+}
+
+/* Polls, then queries the out-fence @fd; 0 or what is wrong. */
+static int check_held_fence(int fd, const char *what)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	const char *problem = NULL;
+
+	if (poll(&pfd, 1, 10000) != 1 || !(pfd.revents & POLLIN))
+		problem = "not signalled within 10 s";
+	else
+		problem = orphan_fence_problem(fd);
+	if (problem)
+		igt_warn("%s: %s\n", what, problem);
+	return problem ? 1 : 0;
+}
+
+/*
+ * /sys/module/vflipq/initstate reads "going" from the moment the unload
+ * stopped the module until its exit returned: waits up to 10 s for that.
+ */
+static bool wait_module_going(void)
+{
+	char buf[16];
+
+	for (int i = 0; i < 1000; i++) {
+		if (vfq_file_read("/sys/module/" MOD "/initstate", buf,
+				  sizeof(buf)) > 0 && !strncmp(buf, "going", 5))
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/*
+ * CRTC and writeback out-fences held, without waiting for them, across the
+ * removal of their configfs device and, for the default device's, across
+ * the module unload that removes it: polled, queried and closed only then.
+ * Everything such a fence locks or names must still be there, and the
+ * module's fence code with it (KASAN on the debug kernel sees any read of
+ * freed memory; a refcount underflow WARNs everywhere).
+ */
+static void test_out_fences_across_unload(void)
+{
+	static const char *const attrs[] = {
+		"crtcs", "1", "writeback", "1", "modes", "640x480@60", NULL,
+	};
+	int32_t fds[4] = { -1, -1, -1, -1 };
+	static const char *const what[4] = {
+		"removed device's CRTC out-fence",
+		"removed device's writeback out-fence",
+		"default device's CRTC out-fence",
+		"default device's writeback out-fence",
+	};
+	struct vfq_fb fa, wa, fbd, wd;
+	struct vfq_dev a, d;
+	int bad;
+	pid_t child;
+
+	igt_require(vfq_cfs_available());
+	vfq_cfs_cleanup();
+	fences_commit(vfq_open_card(vfq_cfs_create(FENCE_DEV, attrs)), &a, &fa,
+		      &wa, &fds[0], &fds[1]);
+	vfq_fb_destroy(&wa);
+	vfq_fb_destroy(&fa);
+	vfq_dev_fini(&a);
+	igt_assert_eq(vfq_cfs_rmdir(FENCE_DEV), 0);
+	check_unload_refused("a removed device's out-fences are held");
+
+	fences_commit(vfq_open_default(), &d, &fbd, &wd, &fds[2], &fds[3]);
+	vfq_fb_destroy(&wd);
+	vfq_fb_destroy(&fbd);
+	vfq_dev_fini(&d);
+
+	child = fork();
+	igt_assert_lte(0, child);
+	if (child == 0) {
+		/* The removed device's fences first: they hold the module. */
+		bad = check_held_fence(fds[0], what[0]) +
+		      check_held_fence(fds[1], what[1]);
+		close(fds[0]);
+		close(fds[1]);
+		/* The default device's while the unload waits for them. */
+		if (!wait_module_going()) {
+			igt_warn("the unload did not start\n");
+			bad++;
+		}
+		bad += check_held_fence(fds[2], what[2]) +
+		       check_held_fence(fds[3], what[3]);
+		close(fds[2]);
+		close(fds[3]);
+		_exit(bad ? 1 : 0);
+	}
+	for (int i = 0; i < 4; i++)
+		close(fds[i]);
+	/* Refused (EBUSY, retried) until the child closed the first two. */
+	unload_with_child(child, "polling or querying a held out-fence");
 }
 
 static void test_load_unload_cycles(void)
@@ -1388,6 +1506,11 @@ igt_main
 		     "held: the exit waits for it");
 	igt_subtest("unload-default-out-fence")
 		test_unload_default_out_fence();
+	igt_describe("CRTC and writeback out-fences held across their "
+		     "device's removal and the module unload, then polled, "
+		     "queried and closed");
+	igt_subtest("out-fences-across-unload")
+		test_out_fences_across_unload();
 	igt_describe("Load/unload cycles with use in between "
 		     "(VFLIPQ_STRESS_CYCLES, default 5)");
 	igt_subtest("load-unload-cycles")

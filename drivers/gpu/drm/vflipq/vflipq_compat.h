@@ -9,6 +9,7 @@
 #ifndef _VFLIPQ_COMPAT_H_
 #define _VFLIPQ_COMPAT_H_
 
+#include <linux/dma-fence.h>
 #include <linux/hrtimer.h>
 #include <linux/mm.h>
 
@@ -187,5 +188,38 @@ vflipq_fb_create_compat(struct drm_device *drm, struct drm_file *file,
 
 #define VFLIPQ_FB_CREATE vflipq_fb_create_compat
 #endif
+
+/*
+ * The lock and the ops of a struct dma_fence: in 7.2, not in 6.12, a fence
+ * initialised without a lock uses one inside it (DMA_FENCE_FLAG_INLINE_LOCK_BIT),
+ * the external one became &dma_fence.extern_lock, and the ops are
+ * RCU-protected (the core detaches them when a fence without release or
+ * wait ops signals).  vflipq_fence_rebind() is for a fence nobody else has
+ * seen yet (vflipq_fence.c).
+ */
+static inline spinlock_t *vflipq_fence_lock(struct dma_fence *fence)
+{
+#ifdef VFLIPQ_HAVE_FENCE_EXTERN_LOCK
+	return fence->extern_lock;
+#else
+	return fence->lock;
+#endif
+}
+
+static inline void vflipq_fence_rebind(struct dma_fence *fence,
+				       const struct dma_fence_ops *ops,
+				       spinlock_t *lock)
+{
+#ifdef VFLIPQ_HAVE_FENCE_EXTERN_LOCK
+	fence->extern_lock = lock;
+#else
+	fence->lock = lock;
+#endif
+#ifdef VFLIPQ_HAVE_FENCE_RCU_OPS
+	RCU_INIT_POINTER(fence->ops, ops);
+#else
+	fence->ops = ops;
+#endif
+}
 
 #endif /* _VFLIPQ_COMPAT_H_ */

@@ -562,12 +562,6 @@ static void vflipq_crtc_release(struct drm_device *drm, void *data)
 	kvfree(out->line_bufs.stage);
 }
 
-/* Registered just before the CRTC: runs right after drm_crtc_cleanup(). */
-static void vflipq_crtc_cleaned(struct drm_device *drm, void *data)
-{
-	vflipq_fence_keep_crtc_cleaned(data);
-}
-
 int vflipq_crtc_init(struct vflipq_output *out)
 {
 	struct drm_device *drm = &out->vdev->drm;
@@ -584,16 +578,11 @@ int vflipq_crtc_init(struct vflipq_output *out)
 	vflipq_hrtimer_setup(&out->vblank_timer, vflipq_vblank_simulate,
 			     CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 
-	ret = drmm_add_action_or_reset(drm, vflipq_crtc_cleaned, out);
-	if (ret)
-		return ret;
 	ret = drmm_crtc_init_with_planes(drm, &out->crtc, out->primary,
 					 out->cursor, &vflipq_crtc_funcs,
 					 "crtc-%u", out->index);
 	if (ret)
 		return ret;
-	strscpy(out->crtc_timeline, out->crtc.timeline_name,
-		sizeof(out->crtc_timeline));
 	drm_crtc_helper_add(&out->crtc, &vflipq_crtc_helper_funcs);
 	ret = vflipq_color_init_crtc(&out->crtc);
 	if (ret)

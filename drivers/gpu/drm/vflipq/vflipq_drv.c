@@ -31,6 +31,7 @@
 
 #include "vflipq_drm.h"
 #include "vflipq_drv.h"
+#include "vflipq_fence.h"
 
 static unsigned int param_crtcs = 2;
 module_param_named(crtcs, param_crtcs, uint, 0444);
@@ -299,9 +300,8 @@ static int vflipq_atomic_check(struct drm_device *drm,
 static int vflipq_atomic_commit(struct drm_device *drm,
 				struct drm_atomic_state *state, bool nonblock)
 {
-	int ret = vflipq_fence_keep_track(state);
-
-	return ret ? ret : drm_atomic_helper_commit(drm, state, nonblock);
+	vflipq_fence_adopt_commit(state);
+	return drm_atomic_helper_commit(drm, state, nonblock);
 }
 
 static const struct drm_mode_config_funcs vflipq_mode_funcs = {
@@ -321,8 +321,17 @@ static const struct drm_mode_config_helper_funcs vflipq_mode_helpers = {
 static void vflipq_release_outputs(struct drm_device *drm, void *data)
 {
 	struct vflipq_device *vdev = to_vflipq_device(drm);
+	unsigned int i;
 
-	vflipq_fence_keep_release(vdev->outputs, vdev->config.crtcs);
+	for (i = 0; i < vdev->config.crtcs; i++) {
+		struct vflipq_output *out = vdev->outputs[i];
+
+		if (!out)
+			continue;
+		vflipq_fence_ctx_release(out->crtc_fences);
+		vflipq_fence_ctx_release(out->wb_fences);
+		kfree(out);
+	}
 }
 
 static int vflipq_modeset_init(struct vflipq_device *vdev)
@@ -564,6 +573,8 @@ static int __init vflipq_init(void)
 
 err_configfs:
 	vflipq_configfs_unregister();
+	/* A failed default device's fence contexts drop the module late. */
+	vflipq_fence_exit();
 	return ret;
 }
 
@@ -572,7 +583,7 @@ static void __exit vflipq_exit(void)
 	vflipq_configfs_unregister();
 	if (vflipq_default)
 		vflipq_device_destroy(vflipq_default);
-	vflipq_fence_keep_exit();
+	vflipq_fence_exit();
 }
 
 module_init(vflipq_init);

@@ -216,12 +216,8 @@ struct vflipq_crtc_state {
  * @timer_expirations: expirations of @vblank_timer
  * @vblank_irqs: vblanks reported to the DRM core
  * @frames_composed: frames the composer produced
- * @crtc_timeline: the CRTC's timeline name, for its out-fences once
- *	drm_crtc_cleanup() zeroed the CRTC
- * @fences_lock: protects @fences
- * @fences: out-fences of the CRTC and of the writeback connector that may
- *	still be referenced elsewhere (&struct vflipq_kept_fence)
- * @keep_node: in the keeper's list once the device is released
+ * @crtc_fences: fence context of the CRTC's out-fences (vflipq_fence.c)
+ * @wb_fences: fence context of the writeback connector's out-fences
  */
 struct vflipq_output {
 	struct vflipq_device *vdev;
@@ -267,11 +263,8 @@ struct vflipq_output {
 	u64 vblank_irqs;
 	atomic64_t frames_composed;
 
-	char crtc_timeline[sizeof_field(struct drm_crtc, timeline_name)];
-	/* fences vs. commits and the keeper */
-	spinlock_t fences_lock;
-	struct list_head fences;
-	struct list_head keep_node;
+	struct vflipq_fence_ctx *crtc_fences;
+	struct vflipq_fence_ctx *wb_fences;
 };
 
 /**
@@ -288,10 +281,8 @@ struct vflipq_output {
  * @bytes_copied: bytes written by the copy engine
  * @imported_scanouts: cross-adapter framebuffers put on screen
  * @disconnected: bit i: output i unplugged through configfs "connected"
- * @outputs: one per CRTC; allocated on their own since the out-fences
- *	they handed out may need their memory after the device is freed
- *	(vflipq_fence_keep.c); released after the mode-config cleanup, which
- *	destroys the writeback connectors in them
+ * @outputs: one per CRTC; allocated on their own, released after the
+ *	mode-config cleanup, which destroys the writeback connectors in them
  */
 struct vflipq_device {
 	struct drm_device drm;
@@ -426,14 +417,6 @@ int vflipq_ioctl_scanout_query(struct drm_device *drm, void *data,
 /* vflipq_copy.c */
 int vflipq_ioctl_copy(struct drm_device *drm, void *data,
 		      struct drm_file *file);
-
-/* vflipq_fence_keep.c */
-void vflipq_fence_keep_init(struct vflipq_output *out);
-int vflipq_fence_keep_track(struct drm_atomic_state *state);
-void vflipq_fence_keep_crtc_cleaned(struct vflipq_output *out);
-void vflipq_fence_keep_wb_cleaned(struct vflipq_output *out);
-void vflipq_fence_keep_release(struct vflipq_output **outs, unsigned int n);
-void vflipq_fence_keep_exit(void);
 
 /* vflipq_log.c */
 struct vflipq_log *vflipq_log_create(struct drm_device *drm, u32 num_entries);

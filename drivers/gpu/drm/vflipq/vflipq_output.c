@@ -17,6 +17,7 @@
 #include <drm/drm_probe_helper.h>
 
 #include "vflipq_drv.h"
+#include "vflipq_fence.h"
 
 static int vflipq_conn_get_modes(struct drm_connector *connector)
 {
@@ -104,7 +105,7 @@ static int vflipq_output_planes(struct vflipq_output *out)
  * @index: CRTC index
  *
  * All objects are drmm-managed and live as long as the DRM device; the
- * output's memory is freed after it, by vflipq_fence_keep_release().
+ * output's memory is freed after it, with the mode-config cleanup.
  *
  * Return: 0 or a negative errno.
  */
@@ -117,10 +118,15 @@ int vflipq_output_init(struct vflipq_device *vdev, unsigned int index)
 	out = kzalloc(sizeof(*out), GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
-	vflipq_fence_keep_init(out);
 	vdev->outputs[index] = out;
 	out->vdev = vdev;
 	out->index = index;
+	out->crtc_fences = vflipq_fence_ctx_create("vflipq%d-crtc%u", vdev->id,
+						   index);
+	out->wb_fences = vflipq_fence_ctx_create("vflipq%d-wb%u", vdev->id,
+						 index);
+	if (!out->crtc_fences || !out->wb_fences)
+		return -ENOMEM;
 
 	ret = vflipq_output_planes(out);
 	if (ret)

@@ -156,19 +156,9 @@ static const struct drm_connector_helper_funcs vflipq_wb_helper_funcs = {
 	.atomic_commit		= vflipq_wb_atomic_commit,
 };
 
-/* From the mode-config cleanup; out-fences may outlive the device. */
-static void vflipq_wb_destroy(struct drm_connector *connector)
-{
-	struct drm_writeback_connector *wb =
-		drm_connector_to_writeback(connector);
-
-	drm_connector_cleanup(connector);
-	vflipq_fence_keep_wb_cleaned(wb_to_output(wb));
-}
-
 static const struct drm_connector_funcs vflipq_wb_funcs = {
 	.fill_modes		= drm_helper_probe_single_connector_modes,
-	.destroy		= vflipq_wb_destroy,
+	.destroy		= drm_connector_cleanup,
 	.reset			= drm_atomic_helper_connector_reset,
 	.atomic_duplicate_state	= drm_atomic_helper_connector_duplicate_state,
 	.atomic_destroy_state	= drm_atomic_helper_connector_destroy_state,
