@@ -279,13 +279,15 @@ void vflipq_composer_worker(struct work_struct *work)
 
 	/*
 	 * A flip that replaced these images while this composition read them
-	 * handed them back to their owner, who may have redrawn them since:
-	 * the CRC would then mix frames that were never on screen.  The
-	 * frames it covers get no CRC, like those a flip overtook before
-	 * their composition started.
+	 * handed them back to their owner, and once the owner has read the
+	 * log past it (FLIPQ_UPDATE_LOG) it may have redrawn them: the CRC
+	 * would then mix frames that were never on screen.  The frames it
+	 * covers get no CRC, like those a flip overtook before their
+	 * composition started.  (The flip-queue event comes after this
+	 * composition: the worker that sends it flushes the composer.)
 	 */
 	spin_lock_irq(&out->engine_lock);
-	replaced = out->scanout_gen != gen;
+	replaced = out->log_read_gen > gen;
 	spin_unlock_irq(&out->engine_lock);
 	if (replaced)
 		return;

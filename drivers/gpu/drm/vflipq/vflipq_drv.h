@@ -260,6 +260,9 @@ struct vflipq_crtc_state {
  *	state for the composer (under @engine_lock)
  * @scanout_gen: counts the changes of @scanout (under @engine_lock): the
  *	frames of one pending composition all show the same images
+ * @log_read_gen: @scanout_gen when a client last asked FLIPQ_UPDATE_LOG
+ *	how far the logs are (under @engine_lock): images replaced before it
+ *	may have been redrawn by their owner
  * @sync: shown flips whose plane state is not updated yet (@engine_lock)
  * @fq_events: interrupts not yet delivered (under @engine_lock)
  * @fq_nevents: entries in @fq_events
@@ -321,6 +324,7 @@ struct vflipq_output {
 	struct drm_plane *fq_planes[VFQ_MAX_PLANES];
 	struct vflipq_fq_buf *scanout[VFQ_MAX_PLANES];
 	u64 scanout_gen;
+	u64 log_read_gen;
 	struct vflipq_fq_buf *sync[VFQ_MAX_PLANES];
 	struct vflipq_fq_event fq_events[VFLIPQ_FQ_EVENTS];
 	unsigned int fq_nevents;
