@@ -442,7 +442,7 @@ static void test_on_screen_rewrite(void)
 	static const uint8_t grey[4] = { 0x20, 0x60, 0xa0, 0xe0 };
 	static int marker[RW_VBLANKS], expect[RW_VBLANKS];
 	int cur[2] = { 0, 1 }, k, v, n = 0, seen = 0;
-	uint64_t seq0, ts0, p, target;
+	uint64_t seq0, ts0, p, target, deadline;
 	drmModeModeInfo big;
 	struct vfq_screen scr;
 	struct vfq_fb f[4];
@@ -473,12 +473,15 @@ static void test_on_screen_rewrite(void)
 		/*
 		 * The log, written at the vblank, says when: libpresent reads
 		 * it, and it comes before the event (which waits for the
-		 * plane state's update).
+		 * plane state's update).  The submission itself may wait
+		 * seconds for that update on the debug kernel.
 		 */
+		deadline = vfq_now_ns() + 2000000000ull;
+		if (deadline < target + 2000000000ull)
+			deadline = target + 2000000000ull;
 		while (fq_update(primary()).first_free <= (uint32_t)k) {
-			igt_assert_f(vfq_now_ns() < target + 2000000000ull,
-				     "flip %d not logged 2 s after its target\n",
-				     k + 1);
+			igt_assert_f(vfq_now_ns() < deadline, "flip %d not logged "
+				     "2 s after its target and submission\n", k + 1);
 			usleep(200);
 		}
 		igt_assert_eq_u64(log.e[k].present_id, k + 1);
@@ -524,7 +527,12 @@ static void test_on_screen_rewrite(void)
 	vfq_dev_reset(&dev);
 	for (k = 0; k < 4; k++)
 		vfq_fb_destroy(&f[k]);
-	/* a run that saw no CRC decided nothing */
+	/*
+	 * A run that saw no CRC decided nothing: a failure, except on the
+	 * debug kernel, whose composer takes seconds for such a frame.
+	 */
+	if (!seen && getenv("VFLIPQ_DEBUG_KERNEL"))
+		igt_skip("debug kernel: no vblank had a CRC\n");
 	igt_assert_lt(0, seen);
 }
 

@@ -273,7 +273,7 @@ static void test_on_target(const char *render, const char *display, unsigned int
 	uint64_t t[64], a[64], returned[40], period, grid = 0;
 	uint32_t crc_of[40];
 	bool debug = getenv("VFLIPQ_DEBUG_KERNEL") != NULL;
-	int n, exact = 0, decided, timely = 0;
+	int n, exact = 0, decided = 0, timely = 0;
 	struct present_adapter_info info;
 	struct present_buffer b;
 	struct vfq_dev dev;
@@ -295,7 +295,14 @@ static void test_on_target(const char *render, const char *display, unsigned int
 	igt_assert_eq(present_swapchain_get_buffer(sc, 0, &b), 0);
 	for (int i = 0; i < 40; i++)
 		crc_of[i] = fill_crc(i, b.width, b.height);
-	igt_assert_eq(vfq_crc_start(fd, dev.pipe[0].index, &crc), 0);
+	/*
+	 * Not on the debug kernel: its composer lags by more than a period
+	 * (nothing decided), and composing every frame there makes the
+	 * process itself late (the atomic path: 0 of 40 on target with CRC
+	 * capture on, other VMs running).
+	 */
+	if (!debug)
+		igt_assert_eq(vfq_crc_start(fd, dev.pipe[0].index, &crc), 0);
 	run_frames_timed(sc, 40, interval, returned);
 	present_swapchain_counters(sc, &c);
 	igt_info("%s -> %s interval %u: shown %llu on target %llu missed %llu cancelled %llu wakeups %llu\n",
@@ -357,13 +364,14 @@ static void test_on_target(const char *render, const char *display, unsigned int
 	 * every vblank with a CRC.  A composition a flip overtook after
 	 * libpresent read the log has none (driver.rst, "CRC"): with other
 	 * VMs running 6 and 15 of 40 frame changes were decided, so one is
-	 * asked for (none would prove nothing), except on the debug kernel,
-	 * whose composer lags by more than a period.
+	 * asked for (none would prove nothing).
 	 */
-	decided = vfq_screen_check_frames(&crc, fd, dev.pipe[0].crtc_id, period, a, crc_of, n);
-	vfq_crc_stop(&crc);
-	if (!debug)
+	if (!debug) {
+		decided = vfq_screen_check_frames(&crc, fd, dev.pipe[0].crtc_id, period, a,
+						  crc_of, n);
+		vfq_crc_stop(&crc);
 		igt_assert_f(decided > 0, "no frame change decided by CRC\n");
+	}
 	igt_info("on screen: %d of %d frames decided by CRC; %d submitted before their "
 		 "vblank\n", decided, (int)c.shown, timely);
 	present_swapchain_destroy(sc);
