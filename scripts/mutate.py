@@ -105,6 +105,28 @@ def run(cmd, cwd, log, env=None, timeout=None):
             return 124
 
 
+def first_failure(path, start=0):
+    """The first failure message in a test's output from offset @start:
+    host tests print "FAIL file:line: ..." or "file:line: ... failed",
+    igt tests a CRITICAL line after "Failed assertion"."""
+    try:
+        with open(path, errors="replace") as f:
+            f.seek(start)
+            lines = f.read().splitlines()
+    except OSError:
+        return ""
+    for i, l in enumerate(lines):
+        if "Failed assertion" in l:
+            for m in lines[i + 1:i + 4]:
+                if "CRITICAL:" in m and "Last errno" not in m:
+                    return m.split("CRITICAL:", 1)[1].strip()
+            return l.split("CRITICAL:", 1)[-1].strip()
+        if l.startswith("FAIL ") and ":" in l or " failed: " in l \
+                or "check failed" in l:
+            return l.strip()
+    return ""
+
+
 def host_test(scratch, test, log):
     """Build and run one host test: 'pass', 'fail' or 'nobuild'.
 
@@ -123,8 +145,10 @@ def host_test(scratch, test, log):
     target = os.path.join(b, sub, name)
     if run(["meson", "compile", "-C", b, name], scratch, log) != 0:
         return "nobuild"
-    return "pass" if run([target], scratch, log, timeout=10) == 0 \
-        else "fail"
+    start = os.path.getsize(log)
+    if run([target], scratch, log, timeout=10) == 0:
+        return "pass"
+    return "fail: " + first_failure(log, start)
 
 
 def vm_tests(scratch, m, log):
@@ -143,7 +167,9 @@ def vm_tests(scratch, m, log):
     failed = [l[1] for l in lines if l[0] == "FAIL"]
     passed = [l[1] for l in lines if l[0] == "PASS"]
     if failed:
-        return "fail", ",".join(failed)
+        why = first_failure(os.path.join(scratch,
+                                         "out/results/latest/console.log"))
+        return "fail", ",".join(failed) + (f": {why}" if why else "")
     if not passed or len(passed) != len(lines):
         return "error", "tests skipped or not run"
     return "pass", ""
@@ -216,12 +242,12 @@ def main():
             try:
                 if m["where"] == "host":
                     res = [host_test(scratch, t, log) for t in m["tests"]]
-                    killers = [t for t, r in zip(m["tests"], res)
-                               if r == "fail"]
+                    killers = [f"{t}: {r[6:]}" for t, r in zip(m["tests"], res)
+                               if r.startswith("fail")]
                     if "nobuild" in res:
                         verdict = "NOBUILD"
                     elif killers:
-                        verdict, detail = "killed", ",".join(killers)
+                        verdict, detail = "killed", "; ".join(killers)
                     else:
                         verdict = "SURVIVED"
                 else:

@@ -310,6 +310,8 @@ uint32_t vfq_crc32_le(uint32_t crc, const void *buf, size_t len);
  * (Documentation/vflipq/driver.rst, "CRC"): a reference for exact checks.
  */
 uint32_t vfq_frame_crc(const struct vfq_color *px, int w, int h);
+/* The same for a frame whose row y is @rows[y] throughout; fast. */
+uint32_t vfq_frame_crc_rows(const struct vfq_color *rows, int w, int h);
 /* Current vblank count of a CRTC (drmCrtcGetSequence). */
 uint64_t vfq_crtc_sequence(int fd, uint32_t crtc_id);
 
@@ -347,6 +349,16 @@ int vfq_screen_marker(const struct vfq_screen *s, uint32_t crc);
 void vfq_screen_record(struct vfq_screen *s, uint64_t first, int count,
 		       int *marker);
 void vfq_screen_stop(struct vfq_screen *s);
+/*
+ * Frames somebody else presented: frame i shown at the vblank @shown_ns[i]
+ * (0: never), with content CRC @crc_of[i].  Asserts the CRC of every vblank
+ * since the first frame's is that of the last frame shown at or before it;
+ * returns how many frames after the first were decided (CRCs known on both
+ * sides of their vblank).
+ */
+int vfq_screen_check_frames(struct vfq_crc *crc, int fd, uint32_t crtc_id,
+			    uint64_t period, const uint64_t *shown_ns,
+			    const uint32_t *crc_of, int n);
 /*
  * Nonblocking mode set of @pipe (off before) to @mode with @fb, done on
  * return.  *@seq, *@ns: DRM vblank counter and time of the grid's origin,

@@ -151,3 +151,93 @@ bool vfq_pipe_on_origin(struct vfq_dev *dev, int pipe,
 	}
 	return true;
 }
+
+/*
+ * Frames presented by someone else (a swap chain): frame i was shown at the
+ * vblank @shown_ns[i] (0: never shown), its content has the CRC @crc_of[i].
+ * Every vblank from the first frame's on must then have shown the last
+ * frame shown at or before it: the CRC of each vblank that has one (its
+ * frame counter is the DRM vblank counter) must be exactly that frame's.
+ * Event times in microseconds (page flips: the vblank's time cut to 1 us)
+ * are placed on the grid within 1 us.  Returns how many frames after the
+ * first were decided: the CRCs of their own vblank and of the one before
+ * are both known.
+ */
+#define VFQ_SCREEN_MAX_VBLANKS 256
+int vfq_screen_check_frames(struct vfq_crc *crc, int fd, uint32_t crtc_id,
+			    uint64_t period, const uint64_t *shown_ns,
+			    const uint32_t *crc_of, int n)
+{
+	static uint32_t val[VFQ_SCREEN_MAX_VBLANKS];
+	static bool have[VFQ_SCREEN_MAX_VBLANKS];
+	static int want[VFQ_SCREEN_MAX_VBLANKS];
+	uint64_t seq0, ts0, first = 0, last = 0;
+	int decided = 0, i, k, prev = -1;
+
+	vfq_vblank_grid(fd, crtc_id, &seq0, &ts0);
+	memset(have, 0, sizeof(have));
+	for (k = 0; k < VFQ_SCREEN_MAX_VBLANKS; k++)
+		want[k] = -1;
+	for (i = 0; i < n; i++) {
+		uint64_t d, q, s;
+
+		if (!shown_ns[i])
+			continue;
+		/* a page-flip event's time is the vblank's, cut to 1 us */
+		igt_assert_f(shown_ns[i] <= ts0, "frame %d shown after the "
+			     "last vblank\n", i);
+		d = ts0 - shown_ns[i];
+		q = d / period;
+		igt_assert_f(d - q * period < 1000,
+			     "frame %d: %" PRIu64 " is no vblank of the CRTC\n",
+			     i, shown_ns[i]);
+		s = seq0 - q;
+		if (prev < 0)
+			first = s;
+		igt_assert_f(prev < 0 || s > last, "frames %d and %d shown at "
+			     "the same vblank\n", prev, i);
+		/* the DRM core keeps 128 CRCs: later ones are lost anyway */
+		if (s - first >= VFQ_SCREEN_MAX_VBLANKS)
+			break;
+		for (k = s - first; k < VFQ_SCREEN_MAX_VBLANKS; k++)
+			want[k] = i;
+		last = s;
+		prev = i;
+	}
+	igt_assert_f(prev >= 0, "no frame was shown\n");
+	if (seq0 - first >= VFQ_SCREEN_MAX_VBLANKS)
+		seq0 = first + VFQ_SCREEN_MAX_VBLANKS - 1;
+	/* every vblank up to seq0 is composed by now, or never */
+	for (;;) {
+		uint32_t frame, v;
+
+		if (vfq_crc_read(crc, 500, &frame, &v) != 1)
+			break;
+		k = (int32_t)(frame - (uint32_t)first);
+		if (k >= 0 && k < VFQ_SCREEN_MAX_VBLANKS) {
+			val[k] = v;
+			have[k] = true;
+		}
+		if ((int32_t)(frame - (uint32_t)seq0) >= 0)
+			break;
+	}
+	for (k = 0; k <= (int)(seq0 - first); k++) {
+		int shown = -1;
+
+		if (!have[k])
+			continue;
+		for (i = 0; i < n && shown < 0; i++)
+			if (crc_of[i] == val[k])
+				shown = i;
+		igt_debug("vblank %" PRIu64 ": frame %d, CRC %08x (frame %d)\n",
+			  first + k, want[k], val[k], shown);
+		igt_assert_f(val[k] == crc_of[want[k]],
+			     "vblank %" PRIu64 " showed frame %d (-1: none; "
+			     "CRC %08x), expected frame %d\n", first + k,
+			     shown, val[k], want[k]);
+	}
+	for (k = 1; k <= (int)(last - first); k++)
+		if (want[k] != want[k - 1] && have[k] && have[k - 1])
+			decided++;
+	return decided;
+}

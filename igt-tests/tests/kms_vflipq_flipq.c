@@ -410,6 +410,132 @@ static void test_on_screen(void)
 	igt_assert_f(decided, "no attempt saw every deciding frame\n");
 }
 
+/*
+ * An image the flip queue replaced is the application's again: redrawing it
+ * at once must not change what the screen showed before the replacement.
+ * Two 1920x1080 buffers take turns (composing such a frame takes the TCG
+ * guest more than a period, so a composition is still reading the outgoing
+ * image when the next flip is logged); each is rewritten with its other
+ * content as soon as the log says it left the screen.  Every CRC
+ * must be the marker of the content the buffer had while it was shown.
+ */
+#define RW_FLIPS 12
+#define RW_GAP 4	/* vblanks between flips */
+#define RW_VBLANKS 1024	/* a loaded host stretches the 48 vblanks a lot */
+
+/* Marker of every CRC in so far into @marker[frame - @seq0]. */
+static void rw_drain(struct vfq_screen *scr, uint64_t seq0, int *marker,
+		     int timeout_ms)
+{
+	uint32_t frame, value;
+
+	while (vfq_crc_read(&scr->crc, timeout_ms, &frame, &value) == 1) {
+		uint32_t k = frame - (uint32_t)seq0;
+
+		if (k < RW_VBLANKS)
+			marker[k] = vfq_screen_marker(scr, value);
+	}
+}
+
+static void test_on_screen_rewrite(void)
+{
+	static const uint8_t grey[4] = { 0x20, 0x60, 0xa0, 0xe0 };
+	static int marker[RW_VBLANKS], expect[RW_VBLANKS];
+	int cur[2] = { 0, 1 }, k, v, n = 0, seen = 0;
+	uint64_t seq0, ts0, p, target, deadline;
+	drmModeModeInfo big;
+	struct vfq_screen scr;
+	struct vfq_fb f[4];
+	uint32_t ids[4];
+	struct fq_log log;
+
+	vfq_get_mode(dev.fd, dev.pipe[0].conn_id, 1920, 1080, 60, &big);
+	p = (uint64_t)big.htotal * big.vtotal * 1000000 / big.clock;
+	for (k = 0; k < 4; k++) {
+		vfq_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_XRGB8888, &f[k]);
+		memset(f[k].map, grey[k], f[k].size);
+		ids[k] = f[k].fb_id;
+	}
+	vfq_dev_reset(&dev);
+	vfq_pipe_on(&dev, 0, &big, ids[0]);
+	/* markers 0..3: buffer 0 holds content 0 or 2, buffer 1 1 or 3 */
+	vfq_screen_learn(&scr, &dev, 0, ids, 4, 1920, 1080);
+	fq_log_set(primary(), 64, &log);
+	vfq_vblank_grid(dev.fd, crtc(), &seq0, &ts0);
+	for (v = 0; v < RW_VBLANKS; v++)
+		marker[v] = VFQ_SCREEN_NO_CRC;
+	target = ts0 + 2 * p;
+	for (k = 0; k < RW_FLIPS; k++) {
+		int s = (k + 1) % 2;
+
+		igt_assert_eq(fq_submit(primary(), ids[s], k + 1, target,
+					VFLIPQ_FLIP_ON_NEXT_VSYNC, NULL), 0);
+		/*
+		 * The log, written at the vblank, says when: libpresent reads
+		 * it, and it comes before the event (which waits for the
+		 * plane state's update).  The submission itself may wait
+		 * seconds for that update on the debug kernel.
+		 */
+		deadline = vfq_now_ns() + 2000000000ull;
+		if (deadline < target + 2000000000ull)
+			deadline = target + 2000000000ull;
+		while (fq_update(primary()).first_free <= (uint32_t)k) {
+			igt_assert_f(vfq_now_ns() < deadline, "flip %d not logged "
+				     "2 s after its target and submission\n", k + 1);
+			usleep(200);
+		}
+		igt_assert_eq_u64(log.e[k].present_id, k + 1);
+		/* released: redraw it now, as a swap chain does */
+		cur[1 - s] ^= 2;
+		memset(f[1 - s].map, grey[cur[1 - s]], f[1 - s].size);
+		target = log.e[k].timestamp_ns + RW_GAP * p;
+		/* the DRM core keeps 128 CRCs: read them as they come */
+		rw_drain(&scr, seq0, marker, 0);
+	}
+	/* the log's times are vblanks of the grid: their DRM counter values */
+	for (k = 0, cur[0] = 0, cur[1] = 1; k < RW_FLIPS; k++) {
+		int s = (k + 1) % 2;
+
+		igt_assert_eq_u64(log.e[k].present_id, k + 1);
+		igt_assert_eq_u64((log.e[k].timestamp_ns - ts0) % p, 0);
+		v = (log.e[k].timestamp_ns - ts0) / p;
+		n = v + RW_GAP;
+		igt_assert_f(n <= RW_VBLANKS, "flip %d at vblank +%d\n", k, v);
+		for (; v < RW_VBLANKS; v++)
+			expect[v] = cur[s];
+		cur[1 - s] ^= 2;
+	}
+	/* until the last flip's image has been shown RW_GAP vblanks */
+	while (vfq_crtc_sequence(dev.fd, crtc()) < seq0 + n)
+		rw_drain(&scr, seq0, marker, 100);
+	rw_drain(&scr, seq0, marker, 500);
+	/* from the vblank before the first flip, which showed marker 0 */
+	v = (log.e[0].timestamp_ns - ts0) / p - 1;
+	igt_assert_lte(0, v);
+	for (expect[v] = 0; v < n; v++) {
+		if (marker[v] == VFQ_SCREEN_NO_CRC)
+			continue;
+		seen++;
+		igt_assert_f(marker[v] == expect[v],
+			     "vblank %" PRIu64 " showed marker %d, expected %d "
+			     "(-2: a CRC that is no marker)\n", seq0 + v,
+			     marker[v], expect[v]);
+	}
+	igt_info("%d of %d vblanks had a CRC\n", seen, n);
+	vfq_screen_stop(&scr);
+	fq_log_put(&log);
+	vfq_dev_reset(&dev);
+	for (k = 0; k < 4; k++)
+		vfq_fb_destroy(&f[k]);
+	/*
+	 * A run that saw no CRC decided nothing: a failure, except on the
+	 * debug kernel, whose composer takes seconds for such a frame.
+	 */
+	if (!seen && getenv("VFLIPQ_DEBUG_KERNEL"))
+		igt_skip("debug kernel: no vblank had a CRC\n");
+	igt_assert_lt(0, seen);
+}
+
 /* Several flips due at once: the newest shows, the others are cancelled. */
 static void test_expiry_collapse(void)
 {
@@ -1381,6 +1507,10 @@ igt_main
 		     "first vblank at or after its target; event and log agree");
 	igt_subtest("on-screen")
 		test_on_screen();
+	igt_describe("A replaced image redrawn at once leaves the CRCs of the "
+		     "frames that showed it alone");
+	igt_subtest("on-screen-rewrite")
+		test_on_screen_rewrite();
 	igt_describe("Flips due together: the newest shows, older ones cancelled");
 	igt_subtest("expiry-collapse")
 		test_expiry_collapse();

@@ -88,13 +88,20 @@ static void fill(struct present_swapchain *sc, unsigned int frame)
 		memset((uint8_t *)b.map + (size_t)y * b.pitch, frame * 17, b.width * 4);
 }
 
-/* Present @n frames at @interval (blocking), then let them retire. */
-static void run_frames(struct present_swapchain *sc, int n, unsigned int interval)
+/*
+ * Present @n frames at @interval (blocking), then let them retire;
+ * @returned[i] (unless NULL): when frame i's present returned, i.e. it was
+ * submitted.
+ */
+static void run_frames_timed(struct present_swapchain *sc, int n, unsigned int interval,
+			     uint64_t *returned)
 {
 	for (int i = 0; i < n; i++) {
 		fill(sc, i);
 		igt_assert_f(present_swapchain_present(sc, interval, 0) == 0, "present: %s\n",
 			     present_swapchain_last_error(sc));
+		if (returned)
+			returned[i] = vfq_now_ns();
 	}
 	/*
 	 * Wait for the last frame, not for a quiet spell: with the interrupt
@@ -102,6 +109,11 @@ static void run_frames(struct present_swapchain *sc, int n, unsigned int interva
 	 */
 	igt_assert_f(present_swapchain_wait_idle(sc, 3000) == 0, "wait idle: %s\n",
 		     present_swapchain_last_error(sc));
+}
+
+static void run_frames(struct present_swapchain *sc, int n, unsigned int interval)
+{
+	run_frames_timed(sc, n, interval, NULL);
 }
 
 /* Queue three frames at @interval without waiting for any. */
@@ -228,19 +240,49 @@ static void check_path(const char *render, const char *display, uint32_t w, uint
 }
 
 /*
- * @min_on_target of 40: the flip queue holds frames ahead, so only a frame
- * submitted after its target misses; the atomic fallback has one flip in
- * flight and the process must commit within each frame (a loaded VM host
- * misses some).
+ * @min_on_target of 40 frames.  The flip queue: every frame submitted
+ * before the vblank it is due at must show there, exactly; @min_on_target
+ * frames must have been (a frame submitted later is the process' lateness,
+ * not the driver's).  Measured on 6.12 (2026-11-25) with other helpers'
+ * VMs running beside this one, without the VM lock (load average 4-15 on
+ * the 2 host cores): 31, 39, 39, 40 of 40 in time, 35 to 40 on target; 20
+ * leaves room for that load and still judges half the frames.
+ *
+ * The atomic fallback has one flip in flight: the process must receive
+ * each flip's event, draw and commit, and the commit's worker must run,
+ * within one period.  38 of 40 on a loaded host with the VM lock (session
+ * 4), 34 on the debug kernel; without the lock, several VMs at once: 8,
+ * 12, 13, 16, 24, 26, 39 of 40 with CRC capture on, 14, 32, 38, 40 without
+ * it.  So 30 (three quarters) holds for one VM at a time, as the harness
+ * runs them, and tells targets from no targets; two VMs on the two cores
+ * break it, with or without the oracle.
  */
+/* The CRC of fill()'s frame @i on a @w x @h screen (opaque XRGB8888). */
+static uint32_t fill_crc(unsigned int i, int w, int h)
+{
+	struct vfq_color rows[2160];
+	int v = (int)(i * 17) & 0xff;
+
+	igt_assert_lte(h, 2160);
+	for (int y = 0; y < h; y++)
+		rows[y] = y % 4 ? vfq_rgb8(0, 0, 0) : vfq_rgb8(v, v, v);
+	return vfq_frame_crc_rows(rows, w, h);
+}
+
 static void test_on_target(const char *render, const char *display, unsigned int interval,
 			   int min_on_target)
 {
 	struct present_swapchain *sc = chain(render, display, 0, 0);
+	int fd = present_adapter_fd(adapter(display));
 	struct present_counters c;
-	uint64_t t[64], a[64], period;
+	uint64_t t[64], a[64], returned[40], period, grid = 0;
+	uint32_t crc_of[40];
 	bool debug = getenv("VFLIPQ_DEBUG_KERNEL") != NULL;
-	int n, exact = 0;
+	int n, exact = 0, decided = 0, timely = 0;
+	struct present_adapter_info info;
+	struct present_buffer b;
+	struct vfq_dev dev;
+	struct vfq_crc crc;
 
 	/* 4 buffers: 2.5 periods between a wake-up and the next target, so a
 	 * busy VM host rarely makes the process late */
@@ -253,7 +295,20 @@ static void test_on_target(const char *render, const char *display, unsigned int
 	if (debug)
 		min_on_target = min_on_target * 2 / 3;
 
-	run_frames(sc, 40, interval);
+	vfq_dev_init(&dev, fd);
+	/* the chain's buffers are the mode's size (chain(..., 0, 0)) */
+	igt_assert_eq(present_swapchain_get_buffer(sc, 0, &b), 0);
+	for (int i = 0; i < 40; i++)
+		crc_of[i] = fill_crc(i, b.width, b.height);
+	/*
+	 * Not on the debug kernel: its composer lags by more than a period
+	 * (nothing decided), and composing every frame there makes the
+	 * process itself late (the atomic path: 0 of 40 on target with CRC
+	 * capture on, other VMs running).
+	 */
+	if (!debug)
+		igt_assert_eq(vfq_crc_start(fd, dev.pipe[0].index, &crc), 0);
+	run_frames_timed(sc, 40, interval, returned);
 	present_swapchain_counters(sc, &c);
 	igt_info("%s -> %s interval %u: shown %llu on target %llu missed %llu cancelled %llu wakeups %llu\n",
 		 render ?: "-", display, interval, (unsigned long long)c.shown,
@@ -262,20 +317,35 @@ static void test_on_target(const char *render, const char *display, unsigned int
 	/* a frame whose target passed behind a later one is replaced
 	 * (cancelled) by the hardware: a loaded VM may lose one or two */
 	igt_assert_eq_u64(c.shown + c.cancelled, 40);
-	igt_assert_lte(min_on_target, (int)c.shown);
-	igt_assert_lte(min_on_target, (int)c.on_target);
 	n = present_swapchain_timing(sc, t, a, 64);
 	igt_assert_eq(n, 40);
 	/*
-	 * Judged here, not by libpresent's on_target counter (which allows a
-	 * quarter period either side): a frame is never shown before its
-	 * target, and it is on target when shown at the first vblank at or
-	 * after it.  A later vblank only means the process submitted late,
-	 * hence the threshold; the counter must agree with the exact rule.
+	 * Judged here, not by libpresent's on_target counter: a frame is
+	 * never shown before its target, and it is on target when shown at
+	 * the first vblank at or after it.  A later vblank only means the
+	 * process submitted late, hence the threshold; the counter must agree
+	 * with the exact rule.  On the flip queue a frame submitted before
+	 * that vblank (its present returned) is in the queue when the engine
+	 * latches at it: it must show there, exactly, however loaded the host.
 	 */
 	period = present_swapchain_refresh_period(sc);
 	igt_assert(period);
+	igt_assert_eq(present_adapter_info(adapter(display), &info), 0);
+	for (int i = 0; i < n && !grid; i++)
+		grid = a[i];	/* a vblank of the grid */
 	for (int i = 0, prev = -1; i < n; i++) {
+		int64_t d = (int64_t)(t[i] - grid);
+		/* the first vblank at or after the target */
+		uint64_t due = grid + (d >= 0 ? (d + period - 1) / period :
+				       -(-d / period)) * period;
+
+		if (info.flipq_depth > 1 && returned[i] < due) {
+			timely++;
+			igt_assert_f(a[i] == due, "frame %d, in the queue %lld ns "
+				     "before its vblank, shown at %llu, not %llu\n",
+				     i, (long long)(due - returned[i]),
+				     (unsigned long long)a[i], (unsigned long long)due);
+		}
 		if (!a[i])
 			continue;	/* cancelled */
 		igt_assert_f(a[i] >= t[i], "frame %d shown %lld ns before its "
@@ -288,8 +358,27 @@ static void test_on_target(const char *render, const char *display, unsigned int
 		igt_assert(prev < 0 || a[i] > a[prev]);
 		prev = i;
 	}
-	igt_assert_lte(min_on_target, exact);
+	if (info.flipq_depth > 1)
+		igt_assert_f(timely >= min_on_target, "only %d of %d frames submitted "
+			     "before their vblank\n", timely, n);
+	else
+		igt_assert_lte(min_on_target, exact);
 	igt_assert_eq(exact, (int)c.on_target);
+	/*
+	 * And the screen showed each frame from its vblank on, exactly, at
+	 * every vblank with a CRC.  A composition a flip overtook after
+	 * libpresent read the log has none (driver.rst, "CRC"): with other
+	 * VMs running 6 and 15 of 40 frame changes were decided, so one is
+	 * asked for (none would prove nothing).
+	 */
+	if (!debug) {
+		decided = vfq_screen_check_frames(&crc, fd, dev.pipe[0].crtc_id, period, a,
+						  crc_of, n);
+		vfq_crc_stop(&crc);
+		igt_assert_f(decided > 0, "no frame change decided by CRC\n");
+	}
+	igt_info("on screen: %d of %d frames decided by CRC; %d submitted before their "
+		 "vblank\n", decided, (int)c.shown, timely);
 	present_swapchain_destroy(sc);
 }
 
@@ -1516,8 +1605,8 @@ igt_main
 
 	igt_describe("Frames land on their target vblank: flip queue, interval 1 and 2");
 	igt_subtest("on-target-flipq") {
-		test_on_target("igt-pt-render", "igt-pt-t3", 1, 36);
-		test_on_target(NULL, "igt-pt-t3", 2, 36);
+		test_on_target("igt-pt-render", "igt-pt-t3", 1, 20);
+		test_on_target(NULL, "igt-pt-t3", 2, 20);
 	}
 
 	igt_describe("Frames land on their target vblank: atomic fallback (no flip queue)");

@@ -48,6 +48,11 @@ int present_errno(int err);
 /* The adapter is gone: latch it (an errno of ENODEV/EIO/ENXIO seen). */
 int adapter_check_err(struct present_adapter *ad, int err);
 uint64_t present_now_ns(void);
+/*
+ * A frame shown at the vblank @shown_ns was on target: that vblank is the
+ * first one at or after @target_ns on a grid of period @grid_ns (path.c).
+ */
+bool present_on_target(uint64_t shown_ns, uint64_t target_ns, uint64_t grid_ns);
 /* Fingerprints of the DRM nodes and of an adapter's outputs (topology.c). */
 #define PRESENT_FP_NO_OUTPUTS	0
 uint64_t present_nodes_fingerprint(void);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "internal.h"
 #include "present.h"
 
 const char *present_path_name(enum present_path_kind kind)
@@ -269,6 +270,12 @@ uint64_t present_interval_target(uint64_t prev_vblank_ns, uint64_t period_ns,
 		return 0;
 	half = (fastest_period_ns && fastest_period_ns < period_ns ? fastest_period_ns : period_ns) / 2;
 	return prev_vblank_ns + interval * period_ns - half;
+}
+
+bool present_on_target(uint64_t shown_ns, uint64_t target_ns, uint64_t grid_ns)
+{
+	/* no slack: one vblank earlier is early, one later is a miss */
+	return shown_ns >= target_ns && shown_ns - target_ns < grid_ns;
 }
 
 /* A frame of @lines scan lines, as the driver rounds it (0: none). */

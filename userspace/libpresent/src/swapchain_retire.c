@@ -87,15 +87,10 @@ void sc_retire_head(struct present_swapchain *sc, uint64_t ts)
 	sc->onscreen = f.buf;
 	/* on target: the first vblank at or after the target (interval 0:
 	 * the first vblank after the submission) */
-	{
-		uint64_t t = f.target_ns ? f.target_ns : f.submit_ns;
-		uint64_t slack = sc->grid_ns / 4;
-
-		if (ts + slack >= t && ts < t + sc->grid_ns + slack)
-			sc->ctr.on_target++;
-		else
-			sc->ctr.missed++;
-	}
+	if (present_on_target(ts, f.target_ns ? f.target_ns : f.submit_ns, sc->grid_ns))
+		sc->ctr.on_target++;
+	else
+		sc->ctr.missed++;
 	{
 		uint64_t seq = seq_of(sc, ts);
 

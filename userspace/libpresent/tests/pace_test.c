@@ -2,6 +2,7 @@
 /* Interval -> target mapping, latency accounting, error strings. */
 #include <string.h>
 
+#include "internal.h"
 #include "present.h"
 #include "test.h"
 
@@ -57,6 +58,21 @@ int main(void)
 		/* the boost variant lands frames on the fixed grid */
 		CHECK(present_interval_target(v, 2 * p0, 1, p0) == v + 2 * p0 - p0 / 2,
 		      "30 Hz target, fastest 60 Hz");
+	}
+
+	/* on target: the first vblank at or after the target, exactly */
+	{
+		uint64_t t = present_interval_target(v, p60, 1, 0), vb = v + p60;
+
+		CHECK(present_on_target(vb, t, p60), "next vblank");
+		CHECK(!present_on_target(vb + p60, t, p60), "one vblank late");
+		CHECK(!present_on_target(v, t, p60), "one vblank early");
+		/* a target a quarter period after a vblank: that one is early */
+		CHECK(!present_on_target(vb, vb + p60 / 4, p60), "a quarter period early");
+		CHECK(present_on_target(vb, vb, p60), "target on the vblank");
+		CHECK(!present_on_target(vb, vb + 1, p60), "1 ns after the vblank");
+		CHECK(present_on_target(vb, vb - p60 + 1, p60), "a period less 1 ns before");
+		CHECK(!present_on_target(vb, vb - p60, p60), "a whole period before");
 	}
 
 	/* latency accounting */

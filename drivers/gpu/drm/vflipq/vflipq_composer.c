@@ -230,9 +230,9 @@ void vflipq_composer_worker(struct work_struct *work)
 	struct drm_crtc *crtc = cs->base.crtc;
 	struct vflipq_output *out = crtc_to_output(crtc);
 	struct vflipq_wb_job *wb;
-	bool crc_pending, wb_pending, force;
+	bool crc_pending, wb_pending, force, replaced;
 	struct vflipq_fq_buf *snap[VFQ_MAX_PLANES];
-	u64 frame_start, frame_end;
+	u64 frame_start, frame_end, gen;
 	unsigned int i;
 	u32 crc = 0;
 	int ret;
@@ -240,6 +240,7 @@ void vflipq_composer_worker(struct work_struct *work)
 	spin_lock_irq(&out->composer_lock);
 	frame_start = cs->frame_start;
 	frame_end = cs->frame_end;
+	gen = cs->frame_gen;
 	memcpy(snap, cs->frame_scanout, sizeof(snap));
 	memset(cs->frame_scanout, 0, sizeof(cs->frame_scanout));
 	crc_pending = cs->crc_pending;
@@ -274,6 +275,21 @@ void vflipq_composer_worker(struct work_struct *work)
 		spin_unlock_irq(&out->composer_lock);
 	}
 	if (ret || !crc_pending)
+		return;
+
+	/*
+	 * A flip that replaced these images while this composition read them
+	 * handed them back to their owner, and once the owner has read the
+	 * log past it (FLIPQ_UPDATE_LOG) it may have redrawn them: the CRC
+	 * would then mix frames that were never on screen.  The frames it
+	 * covers get no CRC, like those a flip overtook before their
+	 * composition started.  (The flip-queue event comes after this
+	 * composition: the worker that sends it flushes the composer.)
+	 */
+	spin_lock_irq(&out->engine_lock);
+	replaced = out->flipq.log_read_gen > gen;
+	spin_unlock_irq(&out->engine_lock);
+	if (replaced)
 		return;
 
 	/* The worker can fall behind the vblank timer: report every frame. */

@@ -102,6 +102,9 @@ struct vflipq_fq_event {
  *	of what is on screen; overrides the plane state for the composer
  * @scanout_gen: counts the changes of @scanout: the frames of one pending
  *	composition all show the same images
+ * @log_read_gen: @scanout_gen when a client last asked FLIPQ_UPDATE_LOG
+ *	how far the logs are: images replaced before it may have been
+ *	redrawn by their owner (vflipq_composer.c drops such CRCs)
  * @sync: images shown whose plane state the worker has not updated yet
  * @events: interrupts not yet delivered, oldest first
  * @nevents: entries in @events
@@ -125,6 +128,7 @@ struct vflipq_flipq {
 	struct drm_plane *planes[VFQ_MAX_PLANES];
 	struct vflipq_fq_buf *scanout[VFQ_MAX_PLANES];
 	u64 scanout_gen;
+	u64 log_read_gen;
 	struct vflipq_fq_buf *sync[VFQ_MAX_PLANES];
 	struct vflipq_fq_event events[VFLIPQ_FQ_EVENTS];
 	unsigned int nevents;

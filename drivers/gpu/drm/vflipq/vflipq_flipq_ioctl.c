@@ -627,11 +627,18 @@ int vflipq_ioctl_flipq_update_log(struct drm_device *drm, void *data,
 		return ret;
 	pi = vplane->fq_index;
 
-	/* The engine writes the log as it goes: reading it is enough. */
+	/*
+	 * The engine writes the log as it goes: reading it is enough.  The
+	 * entries reported hand the images they replaced back to the client
+	 * before the composer may be done with them (the event waits for it):
+	 * the composer must then not trust what it read (vflipq_composer.c).
+	 */
 	spin_lock_irq(&out->engine_lock);
 	ret = out->flipq.owner && out->flipq.owner != file ? -EBUSY : 0;
 	args->first_free = vfq_log_first_free(&out->flipq.core, pi);
 	args->present_id_shown = out->flipq.core.planes[pi].shown_id;
+	if (!ret)
+		out->flipq.log_read_gen = out->flipq.scanout_gen;
 	spin_unlock_irq(&out->engine_lock);
 	if (ret) {
 		args->first_free = 0;

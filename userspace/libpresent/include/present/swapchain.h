@@ -431,8 +431,8 @@ PRESENT_API int present_swapchain_set_boost(struct present_swapchain *sc, bool o
 struct present_counters {
 	uint64_t presented;		/* frames accepted */
 	uint64_t shown;			/* reached the screen */
-	uint64_t on_target;		/* at the first vblank >= target */
-	uint64_t missed;		/* later than that */
+	uint64_t on_target;		/* at the first vblank >= target, exactly */
+	uint64_t missed;		/* at any other vblank */
 	uint64_t cancelled;		/* cancelled or replaced */
 	uint64_t copies;		/* copy operations */
 	uint64_t bytes_copied;
