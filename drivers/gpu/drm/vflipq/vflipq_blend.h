@@ -51,4 +51,19 @@ static __always_inline void vflipq_blend_px(struct vflipq_px *d,
 	d->b = min_t(u32, b + vflipq_mul16(d->b, inv), 0xffff);
 }
 
+/*
+ * vflipq_blend_px() in "Pre-multiplied" mode at plane alpha 0xffff, where
+ * round(x * 65535 / 65535) is x: the same result with three products
+ * instead of seven.
+ */
+static __always_inline void
+vflipq_blend_premulti_opaque_px(struct vflipq_px *d, const struct vflipq_px *s)
+{
+	u32 inv = 0xffff - s->a;
+
+	d->r = min_t(u32, s->r + vflipq_mul16(d->r, inv), 0xffff);
+	d->g = min_t(u32, s->g + vflipq_mul16(d->g, inv), 0xffff);
+	d->b = min_t(u32, s->b + vflipq_mul16(d->b, inv), 0xffff);
+}
+
 #endif /* _VFLIPQ_BLEND_H_ */

@@ -153,7 +153,7 @@ static inline u32 unorm16_to_10(u16 v)
  * IEEE half to unorm16 without the FPU: negative and NaN clamp to 0,
  * values at or above 1.0 (and +inf) to 0xffff, the rest round to nearest.
  */
-static inline u16 half_to_unorm16(u16 h)
+static u16 half_to_unorm16_calc(u16 h)
 {
 	unsigned int exp = (h >> 10) & 0x1f;
 	unsigned int man = h & 0x3ff;
@@ -174,6 +174,22 @@ static inline u16 half_to_unorm16(u16 h)
 		shift = 25 - exp;
 	}
 	return (v + (1ULL << (shift - 1))) >> shift;
+}
+
+/*
+ * The same through a table of the halves below 1.0 (filled by
+ * vflipq_formats_init()): the decode of an F16 plane is a load per channel.
+ */
+#define HALF_ONE 0x3c00
+#define HALF_INF 0x7c00
+static u16 half_lut[HALF_ONE];
+
+static inline u16 half_to_unorm16(u16 h)
+{
+	if (h < HALF_ONE)
+		return half_lut[h];
+	/* 1.0 up to +inf clamp to 1; NaN and negative values to 0. */
+	return h <= HALF_INF ? 0xffff : 0;
 }
 
 /*
@@ -367,6 +383,85 @@ static void read_rgb565(const struct vflipq_src *src, int x, int y,
 	}
 }
 
+/*
+ * CRC of opaque 8-bit pixels without the 16-bit row.  The CRC covers the
+ * composer pixels in memory (a, r, g, b as little-endian u16), and an
+ * opaque pixel read from an 8-bit format is the bytes ff ff r r g g b b
+ * (v * 257 repeats the byte).  crc32_le() eats that as one slice-by-8 step
+ * in which the last four bytes do not depend on the running CRC, so their
+ * two lookups pairs fold into one table each.  Same polynomial as
+ * crc32_le(): reflected 0xedb88320, no inversion.
+ */
+static u32 crc_tab[8][256];
+
+/*
+ * Fill the tables: the F16 decode's and crc_tab[k][v], the CRC of byte v
+ * followed by k zero bytes.  Called once, before any device exists.
+ */
+void vflipq_formats_init(void)
+{
+	unsigned int i, k, bit;
+
+	for (i = 0; i < 256; i++) {
+		u32 c = i;
+
+		for (bit = 0; bit < 8; bit++)
+			c = c & 1 ? (c >> 1) ^ 0xedb88320 : c >> 1;
+		crc_tab[0][i] = c;
+	}
+	for (k = 1; k < 8; k++)
+		for (i = 0; i < 256; i++)
+			crc_tab[k][i] = (crc_tab[k - 1][i] >> 8) ^
+					crc_tab[0][crc_tab[k - 1][i] & 0xff];
+	/* Fold the repeated bytes: r, r at 2-3, g, g at 4-5, b, b at 6-7. */
+	for (i = 0; i < 256; i++) {
+		crc_tab[3][i] ^= crc_tab[2][i];
+		crc_tab[1][i] ^= crc_tab[0][i];
+	}
+	for (i = 0; i < ARRAY_SIZE(half_lut); i++)
+		half_lut[i] = half_to_unorm16_calc(i);
+}
+
+static __always_inline u32 crc_px8(u32 c, u32 r, u32 g, u32 b)
+{
+	c ^= 0xffff | r << 16 | r << 24;
+	return crc_tab[7][c & 0xff] ^ crc_tab[6][(c >> 8) & 0xff] ^
+	       crc_tab[5][(c >> 16) & 0xff] ^ crc_tab[4][c >> 24] ^
+	       crc_tab[3][g] ^ crc_tab[1][b];
+}
+
+static __always_inline u32
+crc_row32(u32 crc, const struct vflipq_src *src, int x, int y, int ux,
+	  int uy, unsigned int n, bool bgr)
+{
+	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
+		      (ptrdiff_t)x * 4;
+	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 4;
+	unsigned int i;
+
+	for (i = 0; i < n; i++, p += step) {
+		u32 v = load_le32(p);
+		u32 hi = (v >> 16) & 0xff, lo = v & 0xff;
+
+		crc = crc_px8(crc, bgr ? lo : hi, (v >> 8) & 0xff,
+			      bgr ? hi : lo);
+	}
+	return crc;
+}
+
+/* The alpha byte is ignored: only opaque rows take this path. */
+static u32 crc_xrgb8888(u32 crc, const struct vflipq_src *src, int x, int y,
+			int ux, int uy, unsigned int n)
+{
+	return crc_row32(crc, src, x, y, ux, uy, n, false);
+}
+
+static u32 crc_xbgr8888(u32 crc, const struct vflipq_src *src, int x, int y,
+			int ux, int uy, unsigned int n)
+{
+	return crc_row32(crc, src, x, y, ux, uy, n, true);
+}
+
 static inline u16 clamp_yuv(int v)
 {
 	return unorm8_to_16(clamp(v, 0, 255));
@@ -537,20 +632,20 @@ void vflipq_src_init(struct vflipq_src *src, const struct iosys_map *data,
 }
 
 static const struct vflipq_format_ops vflipq_ops[] = {
-	{ DRM_FORMAT_XRGB8888, read_xrgb8888, write_xrgb8888 },
-	{ DRM_FORMAT_ARGB8888, read_argb8888, write_argb8888 },
-	{ DRM_FORMAT_XBGR8888, read_xbgr8888, write_xbgr8888 },
-	{ DRM_FORMAT_ABGR8888, read_abgr8888, write_abgr8888 },
-	{ DRM_FORMAT_XRGB2101010, read_xrgb2101010, write_xrgb2101010 },
-	{ DRM_FORMAT_ARGB2101010, read_argb2101010, write_argb2101010 },
-	{ DRM_FORMAT_XBGR2101010, read_xbgr2101010, write_xbgr2101010 },
-	{ DRM_FORMAT_ABGR2101010, read_abgr2101010, write_abgr2101010 },
-	{ DRM_FORMAT_XRGB16161616F, read_xrgb16f, write_xrgb16f },
-	{ DRM_FORMAT_ARGB16161616F, read_argb16f, write_argb16f },
-	{ DRM_FORMAT_XBGR16161616F, read_xbgr16f, write_xbgr16f },
-	{ DRM_FORMAT_ABGR16161616F, read_abgr16f, write_abgr16f },
-	{ DRM_FORMAT_RGB565, read_rgb565, write_rgb565 },
-	{ DRM_FORMAT_NV12, read_nv12, NULL },
+	{ DRM_FORMAT_XRGB8888, read_xrgb8888, write_xrgb8888, crc_xrgb8888 },
+	{ DRM_FORMAT_ARGB8888, read_argb8888, write_argb8888, crc_xrgb8888 },
+	{ DRM_FORMAT_XBGR8888, read_xbgr8888, write_xbgr8888, crc_xbgr8888 },
+	{ DRM_FORMAT_ABGR8888, read_abgr8888, write_abgr8888, crc_xbgr8888 },
+	{ DRM_FORMAT_XRGB2101010, read_xrgb2101010, write_xrgb2101010, NULL },
+	{ DRM_FORMAT_ARGB2101010, read_argb2101010, write_argb2101010, NULL },
+	{ DRM_FORMAT_XBGR2101010, read_xbgr2101010, write_xbgr2101010, NULL },
+	{ DRM_FORMAT_ABGR2101010, read_abgr2101010, write_abgr2101010, NULL },
+	{ DRM_FORMAT_XRGB16161616F, read_xrgb16f, write_xrgb16f, NULL },
+	{ DRM_FORMAT_ARGB16161616F, read_argb16f, write_argb16f, NULL },
+	{ DRM_FORMAT_XBGR16161616F, read_xbgr16f, write_xbgr16f, NULL },
+	{ DRM_FORMAT_ABGR16161616F, read_abgr16f, write_abgr16f, NULL },
+	{ DRM_FORMAT_RGB565, read_rgb565, write_rgb565, NULL },
+	{ DRM_FORMAT_NV12, read_nv12, NULL, NULL },
 };
 
 const struct vflipq_format_ops *vflipq_format_ops(u32 format)

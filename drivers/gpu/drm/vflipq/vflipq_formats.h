@@ -49,6 +49,9 @@ struct vflipq_line_bufs {
  * @read_row: convert @n pixels, starting at source (@x, @y) and stepping
  *	(@ux, @uy), to composer pixels
  * @write_row: convert @n composer pixels to the format, contiguously
+ * @crc_row: crc32_le() update by the composer pixels that read_row() gives
+ *	for @n pixels taken as opaque, without producing them; NULL where no
+ *	shortcut exists (the composer then reads the row and CRCs it)
  */
 struct vflipq_format_ops {
 	u32 format;
@@ -57,10 +60,13 @@ struct vflipq_format_ops {
 			 struct vflipq_px *out);
 	void (*write_row)(u8 *dst, const struct vflipq_px *in,
 			  unsigned int n);
+	u32 (*crc_row)(u32 crc, const struct vflipq_src *src, int x, int y,
+		       int ux, int uy, unsigned int n);
 };
 
 struct iosys_map;
 
+void vflipq_formats_init(void);
 const struct vflipq_format_ops *vflipq_format_ops(u32 format);
 void vflipq_src_init(struct vflipq_src *src, const struct iosys_map *data,
 		     const u32 *pitches, unsigned int num_planes);
