@@ -222,7 +222,7 @@ static u16 unorm16_to_half(u16 v)
 static __always_inline void
 read_row32(const struct vflipq_src *src, int x, int y, int ux, int uy,
 	   unsigned int n, struct vflipq_px *out,
-	   void (*decode)(u32 v, struct vflipq_px *px))
+	   u64 (*decode)(u32 v))
 {
 	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
 		      (ptrdiff_t)x * 4;
@@ -230,13 +230,13 @@ read_row32(const struct vflipq_src *src, int x, int y, int ux, int uy,
 	unsigned int i;
 
 	for (i = 0; i < n; i++, p += step)
-		decode(load_le32(p), &out[i]);
+		vflipq_px_store(&out[i], decode(load_le32(p)));
 }
 
 static __always_inline void
 read_row64(const struct vflipq_src *src, int x, int y, int ux, int uy,
 	   unsigned int n, struct vflipq_px *out,
-	   void (*decode)(u64 v, struct vflipq_px *px))
+	   u64 (*decode)(u64 v))
 {
 	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
 		      (ptrdiff_t)x * 8;
@@ -244,103 +244,79 @@ read_row64(const struct vflipq_src *src, int x, int y, int ux, int uy,
 	unsigned int i;
 
 	for (i = 0; i < n; i++, p += step)
-		decode(load_le64(p), &out[i]);
+		vflipq_px_store(&out[i], decode(load_le64(p)));
 }
 
-static __always_inline void decode_xrgb8888(u32 v, struct vflipq_px *px)
+static __always_inline u64 decode_xrgb8888(u32 v)
 {
-	px->a = 0xffff;
-	px->r = unorm8_to_16(v >> 16);
-	px->g = unorm8_to_16(v >> 8);
-	px->b = unorm8_to_16(v);
+	return vflipq_px_pack(0xffff, unorm8_to_16(v >> 16),
+			      unorm8_to_16(v >> 8), unorm8_to_16(v));
 }
 
-static __always_inline void decode_argb8888(u32 v, struct vflipq_px *px)
+static __always_inline u64 decode_argb8888(u32 v)
 {
-	px->a = unorm8_to_16(v >> 24);
-	px->r = unorm8_to_16(v >> 16);
-	px->g = unorm8_to_16(v >> 8);
-	px->b = unorm8_to_16(v);
+	return vflipq_px_pack(unorm8_to_16(v >> 24), unorm8_to_16(v >> 16),
+			      unorm8_to_16(v >> 8), unorm8_to_16(v));
 }
 
-static __always_inline void decode_xbgr8888(u32 v, struct vflipq_px *px)
+static __always_inline u64 decode_xbgr8888(u32 v)
 {
-	px->a = 0xffff;
-	px->b = unorm8_to_16(v >> 16);
-	px->g = unorm8_to_16(v >> 8);
-	px->r = unorm8_to_16(v);
+	return vflipq_px_pack(0xffff, unorm8_to_16(v),
+			      unorm8_to_16(v >> 8), unorm8_to_16(v >> 16));
 }
 
-static __always_inline void decode_abgr8888(u32 v, struct vflipq_px *px)
+static __always_inline u64 decode_abgr8888(u32 v)
 {
-	px->a = unorm8_to_16(v >> 24);
-	px->b = unorm8_to_16(v >> 16);
-	px->g = unorm8_to_16(v >> 8);
-	px->r = unorm8_to_16(v);
+	return vflipq_px_pack(unorm8_to_16(v >> 24), unorm8_to_16(v),
+			      unorm8_to_16(v >> 8), unorm8_to_16(v >> 16));
 }
 
-static __always_inline void decode_xrgb2101010(u32 v, struct vflipq_px *px)
+static __always_inline u64 decode_xrgb2101010(u32 v)
 {
-	px->a = 0xffff;
-	px->r = unorm10_to_16(v >> 20);
-	px->g = unorm10_to_16(v >> 10);
-	px->b = unorm10_to_16(v);
+	return vflipq_px_pack(0xffff, unorm10_to_16(v >> 20),
+			      unorm10_to_16(v >> 10), unorm10_to_16(v));
 }
 
-static __always_inline void decode_argb2101010(u32 v, struct vflipq_px *px)
+static __always_inline u64 decode_argb2101010(u32 v)
 {
-	px->a = unorm2_to_16(v >> 30);
-	px->r = unorm10_to_16(v >> 20);
-	px->g = unorm10_to_16(v >> 10);
-	px->b = unorm10_to_16(v);
+	return vflipq_px_pack(unorm2_to_16(v >> 30), unorm10_to_16(v >> 20),
+			      unorm10_to_16(v >> 10), unorm10_to_16(v));
 }
 
-static __always_inline void decode_xbgr2101010(u32 v, struct vflipq_px *px)
+static __always_inline u64 decode_xbgr2101010(u32 v)
 {
-	px->a = 0xffff;
-	px->b = unorm10_to_16(v >> 20);
-	px->g = unorm10_to_16(v >> 10);
-	px->r = unorm10_to_16(v);
+	return vflipq_px_pack(0xffff, unorm10_to_16(v),
+			      unorm10_to_16(v >> 10), unorm10_to_16(v >> 20));
 }
 
-static __always_inline void decode_abgr2101010(u32 v, struct vflipq_px *px)
+static __always_inline u64 decode_abgr2101010(u32 v)
 {
-	px->a = unorm2_to_16(v >> 30);
-	px->b = unorm10_to_16(v >> 20);
-	px->g = unorm10_to_16(v >> 10);
-	px->r = unorm10_to_16(v);
+	return vflipq_px_pack(unorm2_to_16(v >> 30), unorm10_to_16(v),
+			      unorm10_to_16(v >> 10), unorm10_to_16(v >> 20));
 }
 
-static __always_inline void decode_xrgb16f(u64 v, struct vflipq_px *px)
+static __always_inline u64 decode_xrgb16f(u64 v)
 {
-	px->a = 0xffff;
-	px->r = half_to_unorm16(v >> 32);
-	px->g = half_to_unorm16(v >> 16);
-	px->b = half_to_unorm16(v);
+	return vflipq_px_pack(0xffff, half_to_unorm16(v >> 32),
+			      half_to_unorm16(v >> 16), half_to_unorm16(v));
 }
 
-static __always_inline void decode_argb16f(u64 v, struct vflipq_px *px)
+static __always_inline u64 decode_argb16f(u64 v)
 {
-	px->a = half_to_unorm16(v >> 48);
-	px->r = half_to_unorm16(v >> 32);
-	px->g = half_to_unorm16(v >> 16);
-	px->b = half_to_unorm16(v);
+	return vflipq_px_pack(half_to_unorm16(v >> 48), half_to_unorm16(v >> 32),
+			      half_to_unorm16(v >> 16), half_to_unorm16(v));
 }
 
-static __always_inline void decode_xbgr16f(u64 v, struct vflipq_px *px)
+static __always_inline u64 decode_xbgr16f(u64 v)
 {
-	px->a = 0xffff;
-	px->b = half_to_unorm16(v >> 32);
-	px->g = half_to_unorm16(v >> 16);
-	px->r = half_to_unorm16(v);
+	return vflipq_px_pack(0xffff, half_to_unorm16(v),
+			      half_to_unorm16(v >> 16), half_to_unorm16(v >> 32));
 }
 
-static __always_inline void decode_abgr16f(u64 v, struct vflipq_px *px)
+static __always_inline u64 decode_abgr16f(u64 v)
 {
-	px->a = half_to_unorm16(v >> 48);
-	px->b = half_to_unorm16(v >> 32);
-	px->g = half_to_unorm16(v >> 16);
-	px->r = half_to_unorm16(v);
+	return vflipq_px_pack(half_to_unorm16(v >> 48), half_to_unorm16(v),
+			      half_to_unorm16(v >> 16), half_to_unorm16(v >> 32));
 }
 
 #define VFLIPQ_READER(name, width)					\
