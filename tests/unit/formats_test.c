@@ -373,6 +373,64 @@ static void test_blend_premulti_opaque(void)
 		}
 }
 
+/*
+ * blend_row() is read_row() followed by the "Pre-multiplied" blend at plane
+ * alpha 0xffff, pixel for pixel; exactly the formats with alpha have one.
+ */
+static void test_blend_row(void)
+{
+	enum { N = 300 };
+	static u8 fb[N * 8];
+	struct vflipq_src src = { .base = { fb }, .pitch = { N * 8 } };
+	struct vflipq_px bg[N], want[N], got[N], px[N];
+	unsigned int f, i;
+
+	for (f = 0; f < vflipq_num_overlay_formats; f++) {
+		const struct vflipq_format_ops *o =
+			ops(vflipq_overlay_formats[f]);
+		bool alpha = o->format == DRM_FORMAT_ARGB8888 ||
+			     o->format == DRM_FORMAT_ABGR8888 ||
+			     o->format == DRM_FORMAT_ARGB2101010 ||
+			     o->format == DRM_FORMAT_ABGR2101010 ||
+			     o->format == DRM_FORMAT_ARGB16161616F ||
+			     o->format == DRM_FORMAT_ABGR16161616F;
+
+		CHECK_EQ(!!o->blend_row, alpha);
+		if (!o->blend_row)
+			continue;
+		for (i = 0; i < sizeof(fb); i++)
+			fb[i] = rnd16();
+		for (i = 0; i < 16; i++)	/* edge alphas: 0 and opaque */
+			fb[i] = i & 8 ? 0xff : 0;
+		for (i = 0; i < N; i++)
+			bg[i] = (struct vflipq_px){ 0xffff, pick(i), rnd16(),
+						    pick(N - i) };
+		o->read_row(&src, 3, 0, 1, 0, N - 3, px);
+		memcpy(want, bg, sizeof(bg));
+		for (i = 0; i < N - 3; i++)
+			vflipq_blend_px(&want[i], &px[i], 0xffff,
+					DRM_MODE_BLEND_PREMULTI);
+		memcpy(got, bg, sizeof(bg));
+		o->blend_row(&src, 3, 0, 1, 0, N - 3, got);
+		for (i = 0; i < N; i++) {
+			CHECK_EQ(got[i].a, want[i].a);
+			CHECK_EQ(got[i].r, want[i].r);
+			CHECK_EQ(got[i].g, want[i].g);
+			CHECK_EQ(got[i].b, want[i].b);
+		}
+		/* a reversed walk, as rotate-180 makes */
+		o->read_row(&src, N - 1, 0, -1, 0, N / 2, px);
+		memcpy(want, bg, sizeof(bg));
+		for (i = 0; i < N / 2; i++)
+			vflipq_blend_px(&want[i], &px[i], 0xffff,
+					DRM_MODE_BLEND_PREMULTI);
+		memcpy(got, bg, sizeof(bg));
+		o->blend_row(&src, N - 1, 0, -1, 0, N / 2, got);
+		for (i = 0; i < N; i++)
+			CHECK(!memcmp(&got[i], &want[i], sizeof(got[i])));
+	}
+}
+
 /* The kernel's crc32_le(), bit by bit: reflected 0xedb88320, no inversion. */
 static u32 ref_crc32_le(u32 crc, const u8 *p, size_t n)
 {
@@ -547,6 +605,7 @@ int main(int argc, char **argv)
 		{ "blend-bound", test_blend_bound },
 		{ "blend-premulti-opaque", test_blend_premulti_opaque },
 		{ "crc-row", test_crc_row },
+		{ "blend-row", test_blend_row },
 		{ "format-lists", test_format_lists },
 		{ "xform", test_xform },
 		{ "src-init", test_src_init },

@@ -64,18 +64,20 @@ static __always_inline void vflipq_blend_px(struct vflipq_px *d,
 /*
  * vflipq_blend_px() in "Pre-multiplied" mode at plane alpha 0xffff, where
  * round(x * 65535 / 65535) is x: the same result with three products
- * instead of seven.
+ * instead of seven.  On packed pixels: background @dv, plane pixel @sv.
  */
+static __always_inline u64 vflipq_blend_premulti_opaque(u64 dv, u64 sv)
+{
+	return vflipq_blend_out(dv, vflipq_px_ch(sv, 1), vflipq_px_ch(sv, 2),
+				vflipq_px_ch(sv, 3),
+				0xffff - vflipq_px_ch(sv, 0));
+}
+
 static __always_inline void
 vflipq_blend_premulti_opaque_px(struct vflipq_px *d, const struct vflipq_px *s)
 {
-	u64 sv = vflipq_px_load(s);
-
-	vflipq_px_store(d, vflipq_blend_out(vflipq_px_load(d),
-					    vflipq_px_ch(sv, 1),
-					    vflipq_px_ch(sv, 2),
-					    vflipq_px_ch(sv, 3),
-					    0xffff - vflipq_px_ch(sv, 0)));
+	vflipq_px_store(d, vflipq_blend_premulti_opaque(vflipq_px_load(d),
+							vflipq_px_load(s)));
 }
 
 #endif /* _VFLIPQ_BLEND_H_ */

@@ -180,6 +180,13 @@ static void compose_plane_row(struct vflipq_line_bufs *lb,
 				dst[i].a = 0xffff;
 		return;
 	}
+	/* The common case, an alpha plane over the rest: one pass. */
+	if (l->alpha == DRM_BLEND_ALPHA_OPAQUE &&
+	    l->blend == DRM_MODE_BLEND_PREMULTI && l->reader->blend_row) {
+		l->reader->blend_row(&l->src, sx, sy, l->xform.ux,
+				     l->xform.uy, n, dst);
+		return;
+	}
 	l->reader->read_row(&l->src, sx, sy, l->xform.ux, l->xform.uy, n,
 			    lb->stage);
 	blend_row(dst, lb->stage, n, l->alpha, l->blend);

@@ -14,6 +14,7 @@
 #include <drm/drm_blend.h>
 #include <drm/drm_fourcc.h>
 
+#include "vflipq_blend.h"
 #include "vflipq_formats.h"
 
 const u32 vflipq_plane_formats[] = {
@@ -340,6 +341,60 @@ VFLIPQ_READER(argb16f, 64)
 VFLIPQ_READER(xbgr16f, 64)
 VFLIPQ_READER(abgr16f, 64)
 
+/*
+ * Read and blend in one pass ("Pre-multiplied" at plane alpha 0xffff): the
+ * plane's pixels go from the framebuffer into the blend without a stop in
+ * a staging row.
+ */
+static __always_inline void
+blend_row32(const struct vflipq_src *src, int x, int y, int ux, int uy,
+	    unsigned int n, struct vflipq_px *out, u64 (*decode)(u32 v))
+{
+	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
+		      (ptrdiff_t)x * 4;
+	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 4;
+	unsigned int i;
+
+	for (i = 0; i < n; i++, p += step) {
+		u64 bg = vflipq_px_load(&out[i]);
+		u64 fg = decode(load_le32(p));
+
+		vflipq_px_store(&out[i], vflipq_blend_premulti_opaque(bg, fg));
+	}
+}
+
+static __always_inline void
+blend_row64(const struct vflipq_src *src, int x, int y, int ux, int uy,
+	    unsigned int n, struct vflipq_px *out, u64 (*decode)(u64 v))
+{
+	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
+		      (ptrdiff_t)x * 8;
+	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 8;
+	unsigned int i;
+
+	for (i = 0; i < n; i++, p += step) {
+		u64 bg = vflipq_px_load(&out[i]);
+		u64 fg = decode(load_le64(p));
+
+		vflipq_px_store(&out[i], vflipq_blend_premulti_opaque(bg, fg));
+	}
+}
+
+#define VFLIPQ_BLENDER(name, width)					\
+static void blend_##name(const struct vflipq_src *src, int x, int y,	\
+			 int ux, int uy, unsigned int n,		\
+			 struct vflipq_px *out)				\
+{									\
+	blend_row##width(src, x, y, ux, uy, n, out, decode_##name);	\
+}
+
+VFLIPQ_BLENDER(argb8888, 32)
+VFLIPQ_BLENDER(abgr8888, 32)
+VFLIPQ_BLENDER(argb2101010, 32)
+VFLIPQ_BLENDER(abgr2101010, 32)
+VFLIPQ_BLENDER(argb16f, 64)
+VFLIPQ_BLENDER(abgr16f, 64)
+
 static void read_rgb565(const struct vflipq_src *src, int x, int y,
 			int ux, int uy, unsigned int n, struct vflipq_px *out)
 {
@@ -607,21 +662,41 @@ void vflipq_src_init(struct vflipq_src *src, const struct iosys_map *data,
 	}
 }
 
+/* Readers and writers; the shortcuts where a format has them. */
 static const struct vflipq_format_ops vflipq_ops[] = {
-	{ DRM_FORMAT_XRGB8888, read_xrgb8888, write_xrgb8888, crc_xrgb8888 },
-	{ DRM_FORMAT_ARGB8888, read_argb8888, write_argb8888, crc_xrgb8888 },
-	{ DRM_FORMAT_XBGR8888, read_xbgr8888, write_xbgr8888, crc_xbgr8888 },
-	{ DRM_FORMAT_ABGR8888, read_abgr8888, write_abgr8888, crc_xbgr8888 },
-	{ DRM_FORMAT_XRGB2101010, read_xrgb2101010, write_xrgb2101010, NULL },
-	{ DRM_FORMAT_ARGB2101010, read_argb2101010, write_argb2101010, NULL },
-	{ DRM_FORMAT_XBGR2101010, read_xbgr2101010, write_xbgr2101010, NULL },
-	{ DRM_FORMAT_ABGR2101010, read_abgr2101010, write_abgr2101010, NULL },
-	{ DRM_FORMAT_XRGB16161616F, read_xrgb16f, write_xrgb16f, NULL },
-	{ DRM_FORMAT_ARGB16161616F, read_argb16f, write_argb16f, NULL },
-	{ DRM_FORMAT_XBGR16161616F, read_xbgr16f, write_xbgr16f, NULL },
-	{ DRM_FORMAT_ABGR16161616F, read_abgr16f, write_abgr16f, NULL },
-	{ DRM_FORMAT_RGB565, read_rgb565, write_rgb565, NULL },
-	{ DRM_FORMAT_NV12, read_nv12, NULL, NULL },
+	{ .format = DRM_FORMAT_XRGB8888, .read_row = read_xrgb8888,
+	  .write_row = write_xrgb8888, .crc_row = crc_xrgb8888 },
+	{ .format = DRM_FORMAT_ARGB8888, .read_row = read_argb8888,
+	  .write_row = write_argb8888, .crc_row = crc_xrgb8888,
+	  .blend_row = blend_argb8888 },
+	{ .format = DRM_FORMAT_XBGR8888, .read_row = read_xbgr8888,
+	  .write_row = write_xbgr8888, .crc_row = crc_xbgr8888 },
+	{ .format = DRM_FORMAT_ABGR8888, .read_row = read_abgr8888,
+	  .write_row = write_abgr8888, .crc_row = crc_xbgr8888,
+	  .blend_row = blend_abgr8888 },
+	{ .format = DRM_FORMAT_XRGB2101010, .read_row = read_xrgb2101010,
+	  .write_row = write_xrgb2101010 },
+	{ .format = DRM_FORMAT_ARGB2101010, .read_row = read_argb2101010,
+	  .write_row = write_argb2101010,
+	  .blend_row = blend_argb2101010 },
+	{ .format = DRM_FORMAT_XBGR2101010, .read_row = read_xbgr2101010,
+	  .write_row = write_xbgr2101010 },
+	{ .format = DRM_FORMAT_ABGR2101010, .read_row = read_abgr2101010,
+	  .write_row = write_abgr2101010,
+	  .blend_row = blend_abgr2101010 },
+	{ .format = DRM_FORMAT_XRGB16161616F, .read_row = read_xrgb16f,
+	  .write_row = write_xrgb16f },
+	{ .format = DRM_FORMAT_ARGB16161616F, .read_row = read_argb16f,
+	  .write_row = write_argb16f,
+	  .blend_row = blend_argb16f },
+	{ .format = DRM_FORMAT_XBGR16161616F, .read_row = read_xbgr16f,
+	  .write_row = write_xbgr16f },
+	{ .format = DRM_FORMAT_ABGR16161616F, .read_row = read_abgr16f,
+	  .write_row = write_abgr16f,
+	  .blend_row = blend_abgr16f },
+	{ .format = DRM_FORMAT_RGB565, .read_row = read_rgb565,
+	  .write_row = write_rgb565 },
+	{ .format = DRM_FORMAT_NV12, .read_row = read_nv12, },
 };
 
 const struct vflipq_format_ops *vflipq_format_ops(u32 format)

@@ -87,6 +87,8 @@ struct vflipq_line_bufs {
  * @crc_row: crc32_le() update by the composer pixels that read_row() gives
  *	for @n pixels taken as opaque, without producing them; NULL where no
  *	shortcut exists (the composer then reads the row and CRCs it)
+ * @blend_row: read like read_row() and blend onto @out, "Pre-multiplied" at
+ *	plane alpha 0xffff, in one pass; NULL for formats without alpha
  */
 struct vflipq_format_ops {
 	u32 format;
@@ -97,6 +99,9 @@ struct vflipq_format_ops {
 			  unsigned int n);
 	u32 (*crc_row)(u32 crc, const struct vflipq_src *src, int x, int y,
 		       int ux, int uy, unsigned int n);
+	void (*blend_row)(const struct vflipq_src *src, int x, int y,
+			  int ux, int uy, unsigned int n,
+			  struct vflipq_px *out);
 };
 
 struct iosys_map;
