@@ -8,6 +8,7 @@
 
 #include "igt.h"
 #include "vflipq_helpers.h"
+#include "vflipq_pxref.h"
 
 IGT_TEST_DESCRIPTION("vflipq CRTC CRC capture");
 
@@ -17,6 +18,7 @@ IGT_TEST_DESCRIPTION("vflipq CRTC CRC capture");
 static struct vfq_dev dev;
 static drmModeModeInfo mode;
 static struct vfq_fb fb1, fb1_copy, fb2;
+static struct vfq_color expected[W * H];
 
 /* Blocking flip of the primary of @pipe to @fb. */
 static void flip_to(int pipe, struct vfq_fb *fb)
@@ -192,6 +194,75 @@ igt_main
 		vfq_req_plane_off(req, dev.fd, p->overlays[0]);
 		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
 		igt_assert_eq_u32(settled_crc(0, &crc), base);
+		vfq_crc_stop(&crc);
+		vfq_dev_reset(&dev);
+		vfq_fb_destroy(&ov);
+	}
+
+	/*
+	 * The composer feeds the CRC from an opaque 8-bit plane's framebuffer
+	 * directly where nothing covers it and composes only the columns
+	 * under the planes above (vflipq_composer.c): rows here are split
+	 * into plane-only / blended / plane-only pieces, and the CRC must be
+	 * that of the whole 16-bit frame of the reference blend, exactly.
+	 */
+	igt_describe("The CRC is crc32_le() of the reference frame (exact "
+		     "blend of driver.rst) with an alpha overlay over part of "
+		     "the rows");
+	igt_subtest("crc-matches-reference") {
+		const int ow = 256, oh = 96, ox = 120, oy = 200;
+		struct vfq_pipe *p = &dev.pipe[0];
+		drmModeAtomicReq *req;
+		struct vfq_crc crc;
+		struct vfq_fb ov;
+		uint32_t got, want, plain;
+
+		igt_require(p->n_overlays > 0);
+		vfq_fb_create(dev.fd, ow, oh, DRM_FORMAT_ARGB8888, &ov);
+		/* alpha = column, colour <= alpha (valid pre-multiplied) */
+		for (int y = 0; y < oh; y++)
+			for (int x = 0; x < ow; x++) {
+				struct vfq_color c = vfq_pattern8(x, y, 61);
+				int a = x;
+
+				vfq_fb_put(&ov, x, y,
+					   vfq_rgba8(vfq_chan(c.r, 8) % (a + 1),
+						     vfq_chan(c.g, 8) % (a + 1),
+						     vfq_chan(c.b, 8) % (a + 1),
+						     a));
+			}
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				expected[y * W + x] = vfq_fb_get(&fb1, x, y);
+				expected[y * W + x].a = 0xffff;
+			}
+		plain = vfq_frame_crc(expected, W, H);
+		for (int y = 0; y < oh; y++)
+			for (int x = 0; x < ow; x++) {
+				struct vfq_color f = vfq_fb_get(&ov, x, y);
+				struct vfq_color *e =
+					&expected[(oy + y) * W + ox + x];
+
+#define CH(c) e->c = pxref_blend(e->c, f.c, f.a, 0xffff, PXREF_PREMULTI)
+				CH(r);
+				CH(g);
+				CH(b);
+#undef CH
+			}
+		want = vfq_frame_crc(expected, W, H);
+
+		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
+		crc_start_ok(0, &crc);
+		got = settled_crc(0, &crc);
+		igt_assert_f(got == plain, "primary alone: CRC %08x, "
+			     "reference %08x\n", got, plain);
+		req = vfq_req_new();
+		vfq_req_plane(req, dev.fd, p->overlays[0], p->crtc_id, ov.fb_id,
+			      ox, oy, ow, oh);
+		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+		got = settled_crc(0, &crc);
+		igt_assert_f(got == want, "with the overlay: CRC %08x, "
+			     "reference %08x\n", got, want);
 		vfq_crc_stop(&crc);
 		vfq_dev_reset(&dev);
 		vfq_fb_destroy(&ov);

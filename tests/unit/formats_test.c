@@ -349,6 +349,149 @@ static void test_blend_exact(void)
 			}
 }
 
+/* The shortcut for plane alpha 0xffff is the reference too, exactly. */
+static void test_blend_premulti_opaque(void)
+{
+	int i, j;
+
+	for (i = 0; i < 2000; i++)
+		for (j = 0; j < 200; j++) {
+			struct vflipq_px d = { 0xffff, pick(i), rnd16(),
+					       pick(j) };
+			struct vflipq_px s = { pick(j), rnd16(), pick(i),
+					       rnd16() };
+			struct vflipq_px bg = d;
+
+			vflipq_blend_premulti_opaque_px(&d, &s);
+			CHECK_EQ(d.a, 0xffff);
+			CHECK_EQ(d.r, pxref_blend(bg.r, s.r, s.a, 0xffff,
+						  PXREF_PREMULTI));
+			CHECK_EQ(d.g, pxref_blend(bg.g, s.g, s.a, 0xffff,
+						  PXREF_PREMULTI));
+			CHECK_EQ(d.b, pxref_blend(bg.b, s.b, s.a, 0xffff,
+						  PXREF_PREMULTI));
+		}
+}
+
+/*
+ * blend_row() is read_row() followed by the "Pre-multiplied" blend at plane
+ * alpha 0xffff, pixel for pixel; exactly the formats with alpha have one.
+ */
+static void test_blend_row(void)
+{
+	enum { N = 300 };
+	static u8 fb[N * 8];
+	struct vflipq_src src = { .base = { fb }, .pitch = { N * 8 } };
+	struct vflipq_px bg[N], want[N], got[N], px[N];
+	unsigned int f, i;
+
+	for (f = 0; f < vflipq_num_overlay_formats; f++) {
+		const struct vflipq_format_ops *o =
+			ops(vflipq_overlay_formats[f]);
+		bool alpha = o->format == DRM_FORMAT_ARGB8888 ||
+			     o->format == DRM_FORMAT_ABGR8888 ||
+			     o->format == DRM_FORMAT_ARGB2101010 ||
+			     o->format == DRM_FORMAT_ABGR2101010 ||
+			     o->format == DRM_FORMAT_ARGB16161616F ||
+			     o->format == DRM_FORMAT_ABGR16161616F;
+
+		CHECK_EQ(!!o->blend_row, alpha);
+		if (!o->blend_row)
+			continue;
+		for (i = 0; i < sizeof(fb); i++)
+			fb[i] = rnd16();
+		for (i = 0; i < 16; i++)	/* edge alphas: 0 and opaque */
+			fb[i] = i & 8 ? 0xff : 0;
+		for (i = 0; i < N; i++)
+			bg[i] = (struct vflipq_px){ 0xffff, pick(i), rnd16(),
+						    pick(N - i) };
+		o->read_row(&src, 3, 0, 1, 0, N - 3, px);
+		memcpy(want, bg, sizeof(bg));
+		for (i = 0; i < N - 3; i++)
+			vflipq_blend_px(&want[i], &px[i], 0xffff,
+					DRM_MODE_BLEND_PREMULTI);
+		memcpy(got, bg, sizeof(bg));
+		o->blend_row(&src, 3, 0, 1, 0, N - 3, got);
+		for (i = 0; i < N; i++) {
+			CHECK_EQ(got[i].a, want[i].a);
+			CHECK_EQ(got[i].r, want[i].r);
+			CHECK_EQ(got[i].g, want[i].g);
+			CHECK_EQ(got[i].b, want[i].b);
+		}
+		/* a reversed walk, as rotate-180 makes */
+		o->read_row(&src, N - 1, 0, -1, 0, N / 2, px);
+		memcpy(want, bg, sizeof(bg));
+		for (i = 0; i < N / 2; i++)
+			vflipq_blend_px(&want[i], &px[i], 0xffff,
+					DRM_MODE_BLEND_PREMULTI);
+		memcpy(got, bg, sizeof(bg));
+		o->blend_row(&src, N - 1, 0, -1, 0, N / 2, got);
+		for (i = 0; i < N; i++)
+			CHECK(!memcmp(&got[i], &want[i], sizeof(got[i])));
+	}
+}
+
+/* The kernel's crc32_le(), bit by bit: reflected 0xedb88320, no inversion. */
+static u32 ref_crc32_le(u32 crc, const u8 *p, size_t n)
+{
+	int k;
+
+	while (n--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = crc & 1 ? (crc >> 1) ^ 0xedb88320 : crc >> 1;
+	}
+	return crc;
+}
+
+/*
+ * crc_row() is crc32_le() of what read_row() gives with the alpha made
+ * opaque (the composer's opaque path), along every walk a rotation makes,
+ * from any running CRC; exactly the 8-bit RGB formats have one.
+ */
+static void test_crc_row(void)
+{
+	enum { W = 37, H = 23 };
+	static const int walks[][6] = {	/* x, y, ux, uy, n */
+		{ 0, 0, 1, 0, W }, { 5, 3, 1, 0, 20 }, { W - 1, 7, -1, 0, W },
+		{ 4, 0, 0, 1, H }, { 9, H - 1, 0, -1, H }, { 2, 2, 1, 0, 1 },
+	};
+	static u8 fb[H][W * 4];
+	struct vflipq_src src = { .base = { &fb[0][0] }, .pitch = { W * 4 } };
+	struct vflipq_px px[W + H];
+	unsigned int f, x, y, k;
+
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W * 4; x++)
+			fb[y][x] = rnd16();
+	for (f = 0; f < vflipq_num_plane_formats; f++) {
+		const struct vflipq_format_ops *o =
+			ops(vflipq_plane_formats[f]);
+		bool eight = o->format == DRM_FORMAT_XRGB8888 ||
+			     o->format == DRM_FORMAT_ARGB8888 ||
+			     o->format == DRM_FORMAT_XBGR8888 ||
+			     o->format == DRM_FORMAT_ABGR8888;
+
+		CHECK_EQ(!!o->crc_row, eight);
+		if (!o->crc_row)
+			continue;
+		for (k = 0; k < ARRAY_SIZE(walks); k++) {
+			const int *wk = walks[k];
+			u32 seed = (u32)rnd16() << 16 | rnd16();
+			unsigned int i;
+
+			o->read_row(&src, wk[0], wk[1], wk[2], wk[3], wk[4],
+				    px);
+			for (i = 0; i < (unsigned int)wk[4]; i++)
+				px[i].a = 0xffff;
+			CHECK_EQ(o->crc_row(seed, &src, wk[0], wk[1], wk[2],
+					    wk[3], wk[4]),
+				 ref_crc32_le(seed, (const u8 *)px,
+					      wk[4] * sizeof(*px)));
+		}
+	}
+}
+
 /*
  * ... and within 1.5 of the exact equation (two rounded products of at most
  * 1/2 each, plus the rounded coverage once more: driver.rst's bound).
@@ -460,10 +603,14 @@ int main(int argc, char **argv)
 		{ "round-trip", test_round_trip },
 		{ "blend-exact", test_blend_exact },
 		{ "blend-bound", test_blend_bound },
+		{ "blend-premulti-opaque", test_blend_premulti_opaque },
+		{ "crc-row", test_crc_row },
+		{ "blend-row", test_blend_row },
 		{ "format-lists", test_format_lists },
 		{ "xform", test_xform },
 		{ "src-init", test_src_init },
 	};
 
+	vflipq_formats_init();	/* what module init does */
 	return unit_run("formats", tests, ARRAY_SIZE(tests), argc, argv);
 }

@@ -40,6 +40,13 @@ static void blend_row(struct vflipq_px *dst, const struct vflipq_px *src,
 					DRM_MODE_BLEND_COVERAGE);
 		break;
 	default:
+		/* The common case: an opaque plane with per-pixel alpha. */
+		if (pa == DRM_BLEND_ALPHA_OPAQUE) {
+			for (i = 0; i < n; i++)
+				vflipq_blend_premulti_opaque_px(&dst[i],
+								&src[i]);
+			break;
+		}
 		for (i = 0; i < n; i++)
 			vflipq_blend_px(&dst[i], &src[i], pa,
 					DRM_MODE_BLEND_PREMULTI);
@@ -78,6 +85,8 @@ static int ensure_line_bufs(struct vflipq_line_bufs *lb, unsigned int width)
  * @alpha: plane alpha
  * @blend: blend mode
  * @has_alpha: the format carries per-pixel alpha
+ * @opaque: the plane replaces what is below it (plane alpha opaque, and
+ *	blend mode "None" or no per-pixel alpha)
  * @buf: flip-queue image held for this frame, or NULL for the plane state
  */
 struct vflipq_layer {
@@ -88,6 +97,7 @@ struct vflipq_layer {
 	u16 alpha;
 	u16 blend;
 	bool has_alpha;
+	bool opaque;
 	struct vflipq_fq_buf *buf;
 };
 
@@ -133,39 +143,163 @@ static void layer_init(struct vflipq_output *out,
 		l->reader = ps->reader;
 		l->has_alpha = st->fb->format->has_alpha;
 	}
+	l->opaque = l->alpha == DRM_BLEND_ALPHA_OPAQUE &&
+		    (l->blend == DRM_MODE_BLEND_PIXEL_NONE || !l->has_alpha);
 }
 
-static void compose_plane_row(struct vflipq_line_bufs *lb,
-			      const struct vflipq_layer *l, int y)
+/* Source walk of columns @x1.. of the layer in CRTC row @y. */
+static void layer_walk(const struct vflipq_layer *l, int y, int x1,
+		       int *sx, int *sy)
 {
 	const struct vflipq_xform *xf = &l->xform;
-	unsigned int n = drm_rect_width(&l->dst);
-	int row = y - l->dst.y1;
-	int sx = xf->ox + row * xf->vx;
-	int sy = xf->oy + row * xf->vy;
-	struct vflipq_px *dst = lb->out + l->dst.x1;
+	int row = y - l->dst.y1, col = x1 - l->dst.x1;
 
+	*sx = xf->ox + row * xf->vx + col * xf->ux;
+	*sy = xf->oy + row * xf->vy + col * xf->uy;
+}
+
+/* Columns [@x1, @x2) of the layer (inside its dst) onto the output row. */
+static void compose_plane_row(struct vflipq_line_bufs *lb,
+			      const struct vflipq_layer *l, int y,
+			      int x1, int x2)
+{
+	unsigned int n = x2 - x1;
+	struct vflipq_px *dst = lb->out + x1;
+	int sx, sy;
+
+	layer_walk(l, y, x1, &sx, &sy);
 	/* Opaque planes are read straight into the output row. */
-	if (l->alpha == DRM_BLEND_ALPHA_OPAQUE &&
-	    (l->blend == DRM_MODE_BLEND_PIXEL_NONE || !l->has_alpha)) {
+	if (l->opaque) {
 		unsigned int i;
 
-		l->reader->read_row(&l->src, sx, sy, xf->ux, xf->uy, n, dst);
+		l->reader->read_row(&l->src, sx, sy, l->xform.ux, l->xform.uy,
+				    n, dst);
 		/* "None" ignores the pixel alpha: the output stays opaque. */
 		if (l->has_alpha)
 			for (i = 0; i < n; i++)
 				dst[i].a = 0xffff;
 		return;
 	}
-	l->reader->read_row(&l->src, sx, sy, xf->ux, xf->uy, n, lb->stage);
+	/* The common case, an alpha plane over the rest: one pass. */
+	if (l->alpha == DRM_BLEND_ALPHA_OPAQUE &&
+	    l->blend == DRM_MODE_BLEND_PREMULTI && l->reader->blend_row) {
+		l->reader->blend_row(&l->src, sx, sy, l->xform.ux,
+				     l->xform.uy, n, dst);
+		return;
+	}
+	l->reader->read_row(&l->src, sx, sy, l->xform.ux, l->xform.uy, n,
+			    lb->stage);
 	blend_row(dst, lb->stage, n, l->alpha, l->blend);
+}
+
+static bool layer_in_row(const struct vflipq_layer *l, int y)
+{
+	return y >= l->dst.y1 && y < l->dst.y2;
+}
+
+/*
+ * The topmost opaque layer covering row @y of a @w wide CRTC: nothing
+ * below it (background included) can show in that row.  -1 if none.
+ */
+static int row_base(const struct vflipq_layer *layers, unsigned int n,
+		    int y, int w)
+{
+	int i;
+
+	for (i = n - 1; i >= 0; i--)
+		if (layers[i].opaque && layer_in_row(&layers[i], y) &&
+		    layers[i].dst.x1 <= 0 && layers[i].dst.x2 >= w)
+			return i;
+	return -1;
+}
+
+/* crc32_le() of columns [@x1, @x2) of an opaque layer's pixels in row @y. */
+static u32 crc_plane_cols(u32 crc, const struct vflipq_layer *l, int y,
+			  int x1, int x2)
+{
+	int sx, sy;
+
+	if (x1 >= x2)
+		return crc;
+	layer_walk(l, y, x1, &sx, &sy);
+	return l->reader->crc_row(crc, &l->src, sx, sy, l->xform.ux,
+				  l->xform.uy, x2 - x1);
+}
+
+/**
+ * compose_row - compose one row and feed it to the CRC (and writeback)
+ * @lb: line buffers
+ * @layers: the frame's layers, bottom first
+ * @n: number of layers
+ * @cm: colour pipeline
+ * @y: CRTC row
+ * @w: CRTC width
+ * @wb_row: writeback destination row, or NULL
+ * @wb: writeback job (with @wb_row)
+ * @crc: running crc32_le()
+ *
+ * Only the layers from the row's base (row_base()) up take part.  When
+ * nothing else needs the 16-bit row (no writeback, no colour management)
+ * and the base has a CRC shortcut, the columns that only the base covers
+ * are fed to the CRC from the framebuffer directly and only the columns
+ * under the upper layers are composed in 16 bits: crc32_le() of the row in
+ * pieces equals crc32_le() of the whole row.
+ */
+static void compose_row(struct vflipq_line_bufs *lb,
+			const struct vflipq_layer *layers, unsigned int n,
+			struct vflipq_color *cm, int y, int w, u8 *wb_row,
+			struct vflipq_wb_job *wb, u32 *crc)
+{
+	static const struct vflipq_px background = { .a = 0xffff };
+	int base = row_base(layers, n, y, w);
+	const struct vflipq_layer *b = base >= 0 ? &layers[base] : NULL;
+	int x1 = w, x2 = 0, x;
+	unsigned int i;
+
+	for (i = base + 1; i < n; i++) {
+		if (!layer_in_row(&layers[i], y))
+			continue;
+		x1 = min(x1, layers[i].dst.x1);
+		x2 = max(x2, layers[i].dst.x2);
+	}
+	if (!b || wb_row || cm->active || !b->reader->crc_row) {
+		x1 = 0;
+		x2 = w;
+	} else if (x1 >= x2) {
+		*crc = crc_plane_cols(*crc, b, y, 0, w);
+		return;
+	}
+
+	if (b)
+		compose_plane_row(lb, b, y, x1, x2);
+	else
+		for (x = x1; x < x2; x++)
+			lb->out[x] = background;
+	for (i = base + 1; i < n; i++) {
+		const struct vflipq_layer *l = &layers[i];
+
+		if (!layer_in_row(l, y))
+			continue;
+		compose_plane_row(lb, l, y, l->dst.x1, l->dst.x2);
+	}
+	/* Without colour management the row is final as blended. */
+	if (cm->active)
+		vflipq_color_apply_row(cm, lb->out, w);
+
+	if (b)
+		*crc = crc_plane_cols(*crc, b, y, 0, x1);
+	*crc = crc32_le(*crc, (const u8 *)(lb->out + x1),
+			(x2 - x1) * sizeof(*lb->out));
+	if (b)
+		*crc = crc_plane_cols(*crc, b, y, x2, w);
+	if (wb_row)
+		wb->writer->write_row(wb_row, lb->out, w);
 }
 
 static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 		   struct vflipq_fq_buf *const *snap, struct vflipq_wb_job *wb,
 		   u32 *crc)
 {
-	static const struct vflipq_px background = { .a = 0xffff };
 	struct vflipq_layer layers[VFLIPQ_MAX_OVERLAYS + 2];
 	struct vflipq_line_bufs *lb = &out->line_bufs;
 	struct vflipq_color cm;
@@ -173,7 +307,7 @@ static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 	unsigned int h = cs->base.mode.vdisplay;
 	unsigned int n = cs->num_active_planes;
 	u8 *wb_row = NULL;
-	unsigned int i, x;
+	unsigned int i;
 	int y, ret;
 
 	if (n > ARRAY_SIZE(layers))
@@ -189,24 +323,9 @@ static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 		wb_row = wb->data[0].vaddr;
 
 	for (y = 0; y < h; y++) {
-		for (x = 0; x < w; x++)
-			lb->out[x] = background;
-
-		for (i = 0; i < n; i++) {
-			if (y < layers[i].dst.y1 || y >= layers[i].dst.y2)
-				continue;
-			compose_plane_row(lb, &layers[i], y);
-		}
-		/* Without colour management the row is final as blended. */
-		if (cm.active)
-			vflipq_color_apply_row(&cm, lb->out, w);
-
-		*crc = crc32_le(*crc, (const u8 *)lb->out,
-				w * sizeof(*lb->out));
-		if (wb) {
-			wb->writer->write_row(wb_row, lb->out, w);
+		compose_row(lb, layers, n, &cm, y, w, wb_row, wb, crc);
+		if (wb_row)
 			wb_row += wb->fb->pitches[0];
-		}
 	}
 
 	for (i = 0; i < n; i++)

@@ -536,6 +536,7 @@ static int __init vflipq_init(void)
 	struct vflipq_config *cfg;
 	int ret;
 
+	vflipq_formats_init();
 	ret = vflipq_configfs_register();
 	if (ret)
 		return ret;

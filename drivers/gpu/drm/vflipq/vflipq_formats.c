@@ -14,6 +14,7 @@
 #include <drm/drm_blend.h>
 #include <drm/drm_fourcc.h>
 
+#include "vflipq_blend.h"
 #include "vflipq_formats.h"
 
 const u32 vflipq_plane_formats[] = {
@@ -153,7 +154,7 @@ static inline u32 unorm16_to_10(u16 v)
  * IEEE half to unorm16 without the FPU: negative and NaN clamp to 0,
  * values at or above 1.0 (and +inf) to 0xffff, the rest round to nearest.
  */
-static inline u16 half_to_unorm16(u16 h)
+static u16 half_to_unorm16_calc(u16 h)
 {
 	unsigned int exp = (h >> 10) & 0x1f;
 	unsigned int man = h & 0x3ff;
@@ -174,6 +175,22 @@ static inline u16 half_to_unorm16(u16 h)
 		shift = 25 - exp;
 	}
 	return (v + (1ULL << (shift - 1))) >> shift;
+}
+
+/*
+ * The same through a table of the halves below 1.0 (filled by
+ * vflipq_formats_init()): the decode of an F16 plane is a load per channel.
+ */
+#define HALF_ONE 0x3c00
+#define HALF_INF 0x7c00
+static u16 half_lut[HALF_ONE];
+
+static inline u16 half_to_unorm16(u16 h)
+{
+	if (h < HALF_ONE)
+		return half_lut[h];
+	/* 1.0 up to +inf clamp to 1; NaN and negative values to 0. */
+	return h <= HALF_INF ? 0xffff : 0;
 }
 
 /*
@@ -206,7 +223,7 @@ static u16 unorm16_to_half(u16 v)
 static __always_inline void
 read_row32(const struct vflipq_src *src, int x, int y, int ux, int uy,
 	   unsigned int n, struct vflipq_px *out,
-	   void (*decode)(u32 v, struct vflipq_px *px))
+	   u64 (*decode)(u32 v))
 {
 	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
 		      (ptrdiff_t)x * 4;
@@ -214,13 +231,13 @@ read_row32(const struct vflipq_src *src, int x, int y, int ux, int uy,
 	unsigned int i;
 
 	for (i = 0; i < n; i++, p += step)
-		decode(load_le32(p), &out[i]);
+		vflipq_px_store(&out[i], decode(load_le32(p)));
 }
 
 static __always_inline void
 read_row64(const struct vflipq_src *src, int x, int y, int ux, int uy,
 	   unsigned int n, struct vflipq_px *out,
-	   void (*decode)(u64 v, struct vflipq_px *px))
+	   u64 (*decode)(u64 v))
 {
 	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
 		      (ptrdiff_t)x * 8;
@@ -228,103 +245,79 @@ read_row64(const struct vflipq_src *src, int x, int y, int ux, int uy,
 	unsigned int i;
 
 	for (i = 0; i < n; i++, p += step)
-		decode(load_le64(p), &out[i]);
+		vflipq_px_store(&out[i], decode(load_le64(p)));
 }
 
-static __always_inline void decode_xrgb8888(u32 v, struct vflipq_px *px)
+static __always_inline u64 decode_xrgb8888(u32 v)
 {
-	px->a = 0xffff;
-	px->r = unorm8_to_16(v >> 16);
-	px->g = unorm8_to_16(v >> 8);
-	px->b = unorm8_to_16(v);
+	return vflipq_px_pack(0xffff, unorm8_to_16(v >> 16),
+			      unorm8_to_16(v >> 8), unorm8_to_16(v));
 }
 
-static __always_inline void decode_argb8888(u32 v, struct vflipq_px *px)
+static __always_inline u64 decode_argb8888(u32 v)
 {
-	px->a = unorm8_to_16(v >> 24);
-	px->r = unorm8_to_16(v >> 16);
-	px->g = unorm8_to_16(v >> 8);
-	px->b = unorm8_to_16(v);
+	return vflipq_px_pack(unorm8_to_16(v >> 24), unorm8_to_16(v >> 16),
+			      unorm8_to_16(v >> 8), unorm8_to_16(v));
 }
 
-static __always_inline void decode_xbgr8888(u32 v, struct vflipq_px *px)
+static __always_inline u64 decode_xbgr8888(u32 v)
 {
-	px->a = 0xffff;
-	px->b = unorm8_to_16(v >> 16);
-	px->g = unorm8_to_16(v >> 8);
-	px->r = unorm8_to_16(v);
+	return vflipq_px_pack(0xffff, unorm8_to_16(v),
+			      unorm8_to_16(v >> 8), unorm8_to_16(v >> 16));
 }
 
-static __always_inline void decode_abgr8888(u32 v, struct vflipq_px *px)
+static __always_inline u64 decode_abgr8888(u32 v)
 {
-	px->a = unorm8_to_16(v >> 24);
-	px->b = unorm8_to_16(v >> 16);
-	px->g = unorm8_to_16(v >> 8);
-	px->r = unorm8_to_16(v);
+	return vflipq_px_pack(unorm8_to_16(v >> 24), unorm8_to_16(v),
+			      unorm8_to_16(v >> 8), unorm8_to_16(v >> 16));
 }
 
-static __always_inline void decode_xrgb2101010(u32 v, struct vflipq_px *px)
+static __always_inline u64 decode_xrgb2101010(u32 v)
 {
-	px->a = 0xffff;
-	px->r = unorm10_to_16(v >> 20);
-	px->g = unorm10_to_16(v >> 10);
-	px->b = unorm10_to_16(v);
+	return vflipq_px_pack(0xffff, unorm10_to_16(v >> 20),
+			      unorm10_to_16(v >> 10), unorm10_to_16(v));
 }
 
-static __always_inline void decode_argb2101010(u32 v, struct vflipq_px *px)
+static __always_inline u64 decode_argb2101010(u32 v)
 {
-	px->a = unorm2_to_16(v >> 30);
-	px->r = unorm10_to_16(v >> 20);
-	px->g = unorm10_to_16(v >> 10);
-	px->b = unorm10_to_16(v);
+	return vflipq_px_pack(unorm2_to_16(v >> 30), unorm10_to_16(v >> 20),
+			      unorm10_to_16(v >> 10), unorm10_to_16(v));
 }
 
-static __always_inline void decode_xbgr2101010(u32 v, struct vflipq_px *px)
+static __always_inline u64 decode_xbgr2101010(u32 v)
 {
-	px->a = 0xffff;
-	px->b = unorm10_to_16(v >> 20);
-	px->g = unorm10_to_16(v >> 10);
-	px->r = unorm10_to_16(v);
+	return vflipq_px_pack(0xffff, unorm10_to_16(v),
+			      unorm10_to_16(v >> 10), unorm10_to_16(v >> 20));
 }
 
-static __always_inline void decode_abgr2101010(u32 v, struct vflipq_px *px)
+static __always_inline u64 decode_abgr2101010(u32 v)
 {
-	px->a = unorm2_to_16(v >> 30);
-	px->b = unorm10_to_16(v >> 20);
-	px->g = unorm10_to_16(v >> 10);
-	px->r = unorm10_to_16(v);
+	return vflipq_px_pack(unorm2_to_16(v >> 30), unorm10_to_16(v),
+			      unorm10_to_16(v >> 10), unorm10_to_16(v >> 20));
 }
 
-static __always_inline void decode_xrgb16f(u64 v, struct vflipq_px *px)
+static __always_inline u64 decode_xrgb16f(u64 v)
 {
-	px->a = 0xffff;
-	px->r = half_to_unorm16(v >> 32);
-	px->g = half_to_unorm16(v >> 16);
-	px->b = half_to_unorm16(v);
+	return vflipq_px_pack(0xffff, half_to_unorm16(v >> 32),
+			      half_to_unorm16(v >> 16), half_to_unorm16(v));
 }
 
-static __always_inline void decode_argb16f(u64 v, struct vflipq_px *px)
+static __always_inline u64 decode_argb16f(u64 v)
 {
-	px->a = half_to_unorm16(v >> 48);
-	px->r = half_to_unorm16(v >> 32);
-	px->g = half_to_unorm16(v >> 16);
-	px->b = half_to_unorm16(v);
+	return vflipq_px_pack(half_to_unorm16(v >> 48), half_to_unorm16(v >> 32),
+			      half_to_unorm16(v >> 16), half_to_unorm16(v));
 }
 
-static __always_inline void decode_xbgr16f(u64 v, struct vflipq_px *px)
+static __always_inline u64 decode_xbgr16f(u64 v)
 {
-	px->a = 0xffff;
-	px->b = half_to_unorm16(v >> 32);
-	px->g = half_to_unorm16(v >> 16);
-	px->r = half_to_unorm16(v);
+	return vflipq_px_pack(0xffff, half_to_unorm16(v),
+			      half_to_unorm16(v >> 16), half_to_unorm16(v >> 32));
 }
 
-static __always_inline void decode_abgr16f(u64 v, struct vflipq_px *px)
+static __always_inline u64 decode_abgr16f(u64 v)
 {
-	px->a = half_to_unorm16(v >> 48);
-	px->b = half_to_unorm16(v >> 32);
-	px->g = half_to_unorm16(v >> 16);
-	px->r = half_to_unorm16(v);
+	return vflipq_px_pack(half_to_unorm16(v >> 48), half_to_unorm16(v),
+			      half_to_unorm16(v >> 16), half_to_unorm16(v >> 32));
 }
 
 #define VFLIPQ_READER(name, width)					\
@@ -348,6 +341,60 @@ VFLIPQ_READER(argb16f, 64)
 VFLIPQ_READER(xbgr16f, 64)
 VFLIPQ_READER(abgr16f, 64)
 
+/*
+ * Read and blend in one pass ("Pre-multiplied" at plane alpha 0xffff): the
+ * plane's pixels go from the framebuffer into the blend without a stop in
+ * a staging row.
+ */
+static __always_inline void
+blend_row32(const struct vflipq_src *src, int x, int y, int ux, int uy,
+	    unsigned int n, struct vflipq_px *out, u64 (*decode)(u32 v))
+{
+	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
+		      (ptrdiff_t)x * 4;
+	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 4;
+	unsigned int i;
+
+	for (i = 0; i < n; i++, p += step) {
+		u64 bg = vflipq_px_load(&out[i]);
+		u64 fg = decode(load_le32(p));
+
+		vflipq_px_store(&out[i], vflipq_blend_premulti_opaque(bg, fg));
+	}
+}
+
+static __always_inline void
+blend_row64(const struct vflipq_src *src, int x, int y, int ux, int uy,
+	    unsigned int n, struct vflipq_px *out, u64 (*decode)(u64 v))
+{
+	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
+		      (ptrdiff_t)x * 8;
+	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 8;
+	unsigned int i;
+
+	for (i = 0; i < n; i++, p += step) {
+		u64 bg = vflipq_px_load(&out[i]);
+		u64 fg = decode(load_le64(p));
+
+		vflipq_px_store(&out[i], vflipq_blend_premulti_opaque(bg, fg));
+	}
+}
+
+#define VFLIPQ_BLENDER(name, width)					\
+static void blend_##name(const struct vflipq_src *src, int x, int y,	\
+			 int ux, int uy, unsigned int n,		\
+			 struct vflipq_px *out)				\
+{									\
+	blend_row##width(src, x, y, ux, uy, n, out, decode_##name);	\
+}
+
+VFLIPQ_BLENDER(argb8888, 32)
+VFLIPQ_BLENDER(abgr8888, 32)
+VFLIPQ_BLENDER(argb2101010, 32)
+VFLIPQ_BLENDER(abgr2101010, 32)
+VFLIPQ_BLENDER(argb16f, 64)
+VFLIPQ_BLENDER(abgr16f, 64)
+
 static void read_rgb565(const struct vflipq_src *src, int x, int y,
 			int ux, int uy, unsigned int n, struct vflipq_px *out)
 {
@@ -365,6 +412,85 @@ static void read_rgb565(const struct vflipq_src *src, int x, int y,
 		out[i].g = (g << 10) | (g << 4) | (g >> 2);
 		out[i].b = (b << 11) | (b << 6) | (b << 1) | (b >> 4);
 	}
+}
+
+/*
+ * CRC of opaque 8-bit pixels without the 16-bit row.  The CRC covers the
+ * composer pixels in memory (a, r, g, b as little-endian u16), and an
+ * opaque pixel read from an 8-bit format is the bytes ff ff r r g g b b
+ * (v * 257 repeats the byte).  crc32_le() eats that as one slice-by-8 step
+ * in which the last four bytes do not depend on the running CRC, so their
+ * two lookups pairs fold into one table each.  Same polynomial as
+ * crc32_le(): reflected 0xedb88320, no inversion.
+ */
+static u32 crc_tab[8][256];
+
+/*
+ * Fill the tables: the F16 decode's and crc_tab[k][v], the CRC of byte v
+ * followed by k zero bytes.  Called once, before any device exists.
+ */
+void vflipq_formats_init(void)
+{
+	unsigned int i, k, bit;
+
+	for (i = 0; i < 256; i++) {
+		u32 c = i;
+
+		for (bit = 0; bit < 8; bit++)
+			c = c & 1 ? (c >> 1) ^ 0xedb88320 : c >> 1;
+		crc_tab[0][i] = c;
+	}
+	for (k = 1; k < 8; k++)
+		for (i = 0; i < 256; i++)
+			crc_tab[k][i] = (crc_tab[k - 1][i] >> 8) ^
+					crc_tab[0][crc_tab[k - 1][i] & 0xff];
+	/* Fold the repeated bytes: r, r at 2-3, g, g at 4-5, b, b at 6-7. */
+	for (i = 0; i < 256; i++) {
+		crc_tab[3][i] ^= crc_tab[2][i];
+		crc_tab[1][i] ^= crc_tab[0][i];
+	}
+	for (i = 0; i < ARRAY_SIZE(half_lut); i++)
+		half_lut[i] = half_to_unorm16_calc(i);
+}
+
+static __always_inline u32 crc_px8(u32 c, u32 r, u32 g, u32 b)
+{
+	c ^= 0xffff | r << 16 | r << 24;
+	return crc_tab[7][c & 0xff] ^ crc_tab[6][(c >> 8) & 0xff] ^
+	       crc_tab[5][(c >> 16) & 0xff] ^ crc_tab[4][c >> 24] ^
+	       crc_tab[3][g] ^ crc_tab[1][b];
+}
+
+static __always_inline u32
+crc_row32(u32 crc, const struct vflipq_src *src, int x, int y, int ux,
+	  int uy, unsigned int n, bool bgr)
+{
+	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
+		      (ptrdiff_t)x * 4;
+	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 4;
+	unsigned int i;
+
+	for (i = 0; i < n; i++, p += step) {
+		u32 v = load_le32(p);
+		u32 hi = (v >> 16) & 0xff, lo = v & 0xff;
+
+		crc = crc_px8(crc, bgr ? lo : hi, (v >> 8) & 0xff,
+			      bgr ? hi : lo);
+	}
+	return crc;
+}
+
+/* The alpha byte is ignored: only opaque rows take this path. */
+static u32 crc_xrgb8888(u32 crc, const struct vflipq_src *src, int x, int y,
+			int ux, int uy, unsigned int n)
+{
+	return crc_row32(crc, src, x, y, ux, uy, n, false);
+}
+
+static u32 crc_xbgr8888(u32 crc, const struct vflipq_src *src, int x, int y,
+			int ux, int uy, unsigned int n)
+{
+	return crc_row32(crc, src, x, y, ux, uy, n, true);
 }
 
 static inline u16 clamp_yuv(int v)
@@ -536,21 +662,41 @@ void vflipq_src_init(struct vflipq_src *src, const struct iosys_map *data,
 	}
 }
 
+/* Readers and writers; the shortcuts where a format has them. */
 static const struct vflipq_format_ops vflipq_ops[] = {
-	{ DRM_FORMAT_XRGB8888, read_xrgb8888, write_xrgb8888 },
-	{ DRM_FORMAT_ARGB8888, read_argb8888, write_argb8888 },
-	{ DRM_FORMAT_XBGR8888, read_xbgr8888, write_xbgr8888 },
-	{ DRM_FORMAT_ABGR8888, read_abgr8888, write_abgr8888 },
-	{ DRM_FORMAT_XRGB2101010, read_xrgb2101010, write_xrgb2101010 },
-	{ DRM_FORMAT_ARGB2101010, read_argb2101010, write_argb2101010 },
-	{ DRM_FORMAT_XBGR2101010, read_xbgr2101010, write_xbgr2101010 },
-	{ DRM_FORMAT_ABGR2101010, read_abgr2101010, write_abgr2101010 },
-	{ DRM_FORMAT_XRGB16161616F, read_xrgb16f, write_xrgb16f },
-	{ DRM_FORMAT_ARGB16161616F, read_argb16f, write_argb16f },
-	{ DRM_FORMAT_XBGR16161616F, read_xbgr16f, write_xbgr16f },
-	{ DRM_FORMAT_ABGR16161616F, read_abgr16f, write_abgr16f },
-	{ DRM_FORMAT_RGB565, read_rgb565, write_rgb565 },
-	{ DRM_FORMAT_NV12, read_nv12, NULL },
+	{ .format = DRM_FORMAT_XRGB8888, .read_row = read_xrgb8888,
+	  .write_row = write_xrgb8888, .crc_row = crc_xrgb8888 },
+	{ .format = DRM_FORMAT_ARGB8888, .read_row = read_argb8888,
+	  .write_row = write_argb8888, .crc_row = crc_xrgb8888,
+	  .blend_row = blend_argb8888 },
+	{ .format = DRM_FORMAT_XBGR8888, .read_row = read_xbgr8888,
+	  .write_row = write_xbgr8888, .crc_row = crc_xbgr8888 },
+	{ .format = DRM_FORMAT_ABGR8888, .read_row = read_abgr8888,
+	  .write_row = write_abgr8888, .crc_row = crc_xbgr8888,
+	  .blend_row = blend_abgr8888 },
+	{ .format = DRM_FORMAT_XRGB2101010, .read_row = read_xrgb2101010,
+	  .write_row = write_xrgb2101010 },
+	{ .format = DRM_FORMAT_ARGB2101010, .read_row = read_argb2101010,
+	  .write_row = write_argb2101010,
+	  .blend_row = blend_argb2101010 },
+	{ .format = DRM_FORMAT_XBGR2101010, .read_row = read_xbgr2101010,
+	  .write_row = write_xbgr2101010 },
+	{ .format = DRM_FORMAT_ABGR2101010, .read_row = read_abgr2101010,
+	  .write_row = write_abgr2101010,
+	  .blend_row = blend_abgr2101010 },
+	{ .format = DRM_FORMAT_XRGB16161616F, .read_row = read_xrgb16f,
+	  .write_row = write_xrgb16f },
+	{ .format = DRM_FORMAT_ARGB16161616F, .read_row = read_argb16f,
+	  .write_row = write_argb16f,
+	  .blend_row = blend_argb16f },
+	{ .format = DRM_FORMAT_XBGR16161616F, .read_row = read_xbgr16f,
+	  .write_row = write_xbgr16f },
+	{ .format = DRM_FORMAT_ABGR16161616F, .read_row = read_abgr16f,
+	  .write_row = write_abgr16f,
+	  .blend_row = blend_abgr16f },
+	{ .format = DRM_FORMAT_RGB565, .read_row = read_rgb565,
+	  .write_row = write_rgb565 },
+	{ .format = DRM_FORMAT_NV12, .read_row = read_nv12, },
 };
 
 const struct vflipq_format_ops *vflipq_format_ops(u32 format)

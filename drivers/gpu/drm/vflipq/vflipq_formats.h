@@ -9,6 +9,41 @@ struct vflipq_px {
 	u16 a, r, g, b;
 };
 
+/*
+ * A composer pixel as one 64-bit word in memory order, so that a row moves
+ * with one load or store per pixel instead of four.
+ */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define VFLIPQ_PX_SHIFT(i) (16 * (i))
+#else
+#define VFLIPQ_PX_SHIFT(i) (48 - 16 * (i))
+#endif
+
+static __always_inline u64 vflipq_px_pack(u64 a, u64 r, u64 g, u64 b)
+{
+	return a << VFLIPQ_PX_SHIFT(0) | r << VFLIPQ_PX_SHIFT(1) |
+	       g << VFLIPQ_PX_SHIFT(2) | b << VFLIPQ_PX_SHIFT(3);
+}
+
+/* Channel @i (0 a, 1 r, 2 g, 3 b) of a packed pixel. */
+static __always_inline u32 vflipq_px_ch(u64 v, unsigned int i)
+{
+	return (u16)(v >> VFLIPQ_PX_SHIFT(i));
+}
+
+static __always_inline u64 vflipq_px_load(const struct vflipq_px *p)
+{
+	u64 v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static __always_inline void vflipq_px_store(struct vflipq_px *p, u64 v)
+{
+	__builtin_memcpy(p, &v, sizeof(v));
+}
+
 /**
  * struct vflipq_src - CPU view of a framebuffer for the row readers
  * @base: first byte of each format plane (mapping + fb offset)
@@ -49,6 +84,11 @@ struct vflipq_line_bufs {
  * @read_row: convert @n pixels, starting at source (@x, @y) and stepping
  *	(@ux, @uy), to composer pixels
  * @write_row: convert @n composer pixels to the format, contiguously
+ * @crc_row: crc32_le() update by the composer pixels that read_row() gives
+ *	for @n pixels taken as opaque, without producing them; NULL where no
+ *	shortcut exists (the composer then reads the row and CRCs it)
+ * @blend_row: read like read_row() and blend onto @out, "Pre-multiplied" at
+ *	plane alpha 0xffff, in one pass; NULL for formats without alpha
  */
 struct vflipq_format_ops {
 	u32 format;
@@ -57,10 +97,16 @@ struct vflipq_format_ops {
 			 struct vflipq_px *out);
 	void (*write_row)(u8 *dst, const struct vflipq_px *in,
 			  unsigned int n);
+	u32 (*crc_row)(u32 crc, const struct vflipq_src *src, int x, int y,
+		       int ux, int uy, unsigned int n);
+	void (*blend_row)(const struct vflipq_src *src, int x, int y,
+			  int ux, int uy, unsigned int n,
+			  struct vflipq_px *out);
 };
 
 struct iosys_map;
 
+void vflipq_formats_init(void);
 const struct vflipq_format_ops *vflipq_format_ops(u32 format);
 void vflipq_src_init(struct vflipq_src *src, const struct iosys_map *data,
 		     const u32 *pitches, unsigned int num_planes);
