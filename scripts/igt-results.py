@@ -8,6 +8,10 @@
       Per-binary pass/fail/skip counts as JSON.
   igt-results.py table NAME=RESULTS.json...
       One Markdown table: binary, then pass/fail/skip per named run.
+  igt-results.py merge OUT.json RESULTS.json...
+      One results.json from runs of disjoint test sets (the whole suite run
+      in chunks, one VM run each): their tests, a later run's result of a
+      test replacing an earlier one's.
 
 Expected-results files (drm-ci style): one test a line, a regular expression
 matched against the whole name without "igt@" (kms_flip@basic-flip-vs-dpms,
@@ -173,6 +177,16 @@ def table(runs):
     print('| **total** | ' + ' | '.join(f'**{x}**' for t in tot for x in t) + ' |')
 
 
+def merge(out, paths):
+    tests = {}
+    for p in paths:
+        with open(p) as f:
+            tests.update(json.load(f)['tests'])
+    with open(out, 'w') as f:
+        json.dump({'name': 'merged', 'tests': tests}, f, indent=1, sort_keys=True)
+    print(f'{out}: {len(tests)} tests from {len(paths)} runs')
+
+
 def main(argv):
     if len(argv) >= 4 and argv[0] == 'check':
         out = argv[argv.index('--out') + 1] if '--out' in argv else None
@@ -183,6 +197,9 @@ def main(argv):
         return 0
     if len(argv) >= 2 and argv[0] == 'table':
         table([a.split('=', 1) for a in argv[1:]])
+        return 0
+    if len(argv) >= 3 and argv[0] == 'merge':
+        merge(argv[1], argv[2:])
         return 0
     sys.exit(__doc__)
 
