@@ -173,7 +173,18 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 			if (snap[i])
 				vflipq_fq_buf_put(snap[i]);
 
-		queue_work(out->composer_wq, &state->composer_work);
+		/*
+		 * Only while @state is still the composer's: a commit that
+		 * switched away from it may have queued the cleanup of its
+		 * planes behind the compositions queued so far (async flips,
+		 * vflipq_async.c), or flushed them before freeing it; a
+		 * composition queued after that would read freed memory.  The
+		 * frames taken above then get no CRC.
+		 */
+		spin_lock(&out->lock);
+		if (out->composer_state == state)
+			queue_work(out->composer_wq, &state->composer_work);
+		spin_unlock(&out->lock);
 	}
 
 	dma_fence_end_signalling(fence_cookie);

@@ -425,6 +425,9 @@ int vflipq_output_init(struct vflipq_device *vdev, unsigned int index);
 void vflipq_output_set_connected(struct vflipq_device *vdev, u32 mask);
 void vflipq_output_probe_all(struct vflipq_device *vdev);
 
+/* vflipq_async.c */
+bool vflipq_async_defer_cleanup(struct drm_atomic_state *old_state);
+
 /* vflipq_crtc.c */
 int vflipq_crtc_init(struct vflipq_output *out);
 void vflipq_crtc_finish_writeback(struct drm_crtc_state *old);
