@@ -63,16 +63,14 @@ vflipq_attach_hdr_output_metadata_property(struct drm_connector *connector)
  * know the property expect it next to the caps (upstream IGT 2.5 warns on
  * every KMS test otherwise), so 6.1 and 6.12 get no async page flips.
  */
-/*
- * Withdrawn for now on every kernel: on 7.2 an atomic async commit still
- * waited for a vblank in one CI run (20 async flips took 20 vblanks), so
- * the atomic async path is not async yet.  Define VFLIPQ_ASYNC_FLIPS to
- * work on it; kms_vflipq_async checks the caps against IN_FORMATS_ASYNC.
- */
-#if defined(VFLIPQ_HAVE_IN_FORMATS_ASYNC) && defined(VFLIPQ_ASYNC_FLIPS)
+#ifdef VFLIPQ_HAVE_IN_FORMATS_ASYNC
 #define VFLIPQ_ASYNC_PAGE_FLIP	true
+/* An async flip takes every format a synchronous one does. */
+#define VFLIPQ_PLANE_FORMAT_MOD_ASYNC \
+	.format_mod_supported_async = vflipq_plane_format_mod_supported,
 #else
 #define VFLIPQ_ASYNC_PAGE_FLIP	false
+#define VFLIPQ_PLANE_FORMAT_MOD_ASYNC
 #endif
 
 /*
@@ -83,6 +81,11 @@ vflipq_attach_hdr_output_metadata_property(struct drm_connector *connector)
  */
 #ifdef VFLIPQ_HAVE_DRM_ATOMIC_COMMIT
 #define drm_atomic_state drm_atomic_commit
+#define vflipq_atomic_state_get drm_atomic_commit_get
+#define vflipq_atomic_state_put drm_atomic_commit_put
+#else
+#define vflipq_atomic_state_get drm_atomic_state_get
+#define vflipq_atomic_state_put drm_atomic_state_put
 #endif
 
 /*

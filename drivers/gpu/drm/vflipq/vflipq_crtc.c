@@ -23,15 +23,30 @@ static struct drm_vblank_crtc *vflipq_vblank(struct drm_crtc *crtc)
 }
 
 /* The last vblank of the engine's grid at or before @t. */
-static ktime_t vflipq_grid_floor(const struct vflipq_output *out, ktime_t t)
+ktime_t vflipq_grid_floor(const struct vflipq_output *out, ktime_t t)
 {
-	u64 k;
+	u64 p = vflipq_vrr_grid_period(out), k;
 
-	if (ktime_before(t, out->phase) || !out->period_ns)
+	if (ktime_before(t, out->phase) || !p)
 		return out->phase;
-	k = div64_u64(ktime_to_ns(ktime_sub(t, out->phase)), out->period_ns);
+	k = div64_u64(ktime_to_ns(ktime_sub(t, out->phase)), p);
 	/* k * period stays far below 2^63 for any uptime of this driver. */
-	return ktime_add_ns(out->phase, k * out->period_ns);
+	return ktime_add_ns(out->phase, k * p);
+}
+
+/*
+ * The last vblank the engine reported, or (engine asleep) the last one of
+ * its grid.  Under engine_lock.
+ */
+ktime_t vflipq_engine_last_vblank(const struct vflipq_output *out)
+{
+	if (!out->engine_running)
+		return vflipq_grid_floor(out, ktime_get());
+	if (out->vrr)
+		return out->phase;
+	/* Forwarded before the vblank was handled: step back. */
+	return ktime_sub_ns(hrtimer_get_expires(&out->vblank_timer),
+			    out->period_ns);
 }
 
 /* Whether the engine has work; under engine_lock. */
@@ -55,7 +70,9 @@ void vflipq_engine_kick_locked(struct vflipq_output *out)
 	if (out->engine_running || !vflipq_engine_needed(out))
 		return;
 	next = vflipq_grid_floor(out, ktime_get());
-	next = ktime_add_ns(next, out->period_ns);
+	/* With VRR the frames repeated while asleep were vblanks too. */
+	vflipq_vrr_vblank(out, next);
+	next = ktime_add_ns(next, vflipq_vrr_grid_period(out));
 	out->engine_running = true;
 	hrtimer_start(&out->vblank_timer, next, HRTIMER_MODE_ABS);
 }
@@ -82,7 +99,7 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 	struct vflipq_crtc_state *state;
 	bool fence_cookie, composer, vblank, fq_work = false;
 	ktime_t now_vblank;
-	u64 overrun, k, gen;
+	u64 overrun, k, gen, p;
 
 	spin_lock(&out->engine_lock);
 	if (!vflipq_engine_needed(out)) {
@@ -90,8 +107,9 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 		spin_unlock(&out->engine_lock);
 		return HRTIMER_NORESTART;
 	}
-	overrun = hrtimer_forward_now(timer, ns_to_ktime(out->period_ns));
-	now_vblank = ktime_sub_ns(hrtimer_get_expires(timer), out->period_ns);
+	p = vflipq_vrr_grid_period(out);
+	overrun = hrtimer_forward_now(timer, ns_to_ktime(p));
+	now_vblank = ktime_sub_ns(hrtimer_get_expires(timer), p);
 	out->timer_expirations++;
 	vblank = out->vblank_wanted;
 	if (vblank)
@@ -104,7 +122,7 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 	 */
 	for (k = min_t(u64, overrun, VFLIPQ_MAX_CATCH_UP); k-- > 1;) {
 		fq_work |= vflipq_flipq_tick(out, ktime_sub_ns(now_vblank,
-							       k * out->period_ns));
+							       k * p));
 		if (out->period_changed)
 			break;
 	}
@@ -115,6 +133,7 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 		hrtimer_set_expires(timer, ktime_add_ns(now_vblank,
 							out->period_ns));
 	}
+	vflipq_vrr_vblank(out, now_vblank);
 	spin_unlock(&out->engine_lock);
 
 	if (fq_work)
@@ -162,7 +181,18 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 			if (snap[i])
 				vflipq_fq_buf_put(snap[i]);
 
-		queue_work(out->composer_wq, &state->composer_work);
+		/*
+		 * Only while @state is still the composer's: a commit that
+		 * switched away from it may have queued the cleanup of its
+		 * planes behind the compositions queued so far (async flips,
+		 * vflipq_async.c), or flushed them before freeing it; a
+		 * composition queued after that would read freed memory.  The
+		 * frames taken above then get no CRC.
+		 */
+		spin_lock(&out->lock);
+		if (out->composer_state == state)
+			queue_work(out->composer_wq, &state->composer_work);
+		spin_unlock(&out->lock);
 	}
 
 	dma_fence_end_signalling(fence_cookie);
@@ -201,12 +231,7 @@ static bool vflipq_get_vblank_timestamp(struct drm_crtc *crtc, int *max_error,
 	unsigned long flags;
 
 	spin_lock_irqsave(&out->engine_lock, flags);
-	if (out->engine_running)
-		/* Forwarded before the vblank was handled: step back. */
-		*vblank_time = ktime_sub_ns(hrtimer_get_expires(&out->vblank_timer),
-					    out->period_ns);
-	else
-		*vblank_time = vflipq_grid_floor(out, ktime_get());
+	*vblank_time = vflipq_engine_last_vblank(out);
 	spin_unlock_irqrestore(&out->engine_lock, flags);
 	return true;
 }
@@ -251,6 +276,8 @@ static void vflipq_crtc_reset(struct drm_crtc *crtc)
 		vflipq_crtc_destroy_state(crtc, crtc->state);
 
 	__drm_atomic_helper_crtc_reset(crtc, state ? &state->base : NULL);
+	/* Only while vblank is off, as the reset just left it. */
+	vflipq_vrr_init_crtc(crtc);
 	if (state)
 		INIT_WORK(&state->composer_work, vflipq_composer_worker);
 }
@@ -319,6 +346,7 @@ static const struct drm_crtc_funcs vflipq_crtc_funcs = {
 	.enable_vblank		= vflipq_enable_vblank,
 	.disable_vblank		= vflipq_disable_vblank,
 	.get_vblank_timestamp	= vflipq_get_vblank_timestamp,
+	.get_vblank_counter	= vflipq_vrr_get_vblank_counter,
 	.get_crc_sources	= vflipq_get_crc_sources,
 	.set_crc_source		= vflipq_set_crc_source,
 	.verify_crc_source	= vflipq_verify_crc_source,
@@ -445,6 +473,7 @@ static void vflipq_crtc_atomic_enable(struct drm_crtc *crtc,
 	out->period_ns = vflipq_vblank(crtc)->framedur_ns;
 	out->phase = ktime_get();
 	out->phase_seq = 0;
+	out->vrr = false;	/* atomic_flush latches VRR_ENABLED */
 	drm_mode_copy(&out->mode, &crtc->state->adjusted_mode);
 	out->active = true;
 	vflipq_flipq_mode_set(out);
@@ -463,6 +492,7 @@ static void vflipq_crtc_atomic_disable(struct drm_crtc *crtc,
 
 	spin_lock_irqsave(&out->engine_lock, flags);
 	out->active = false;
+	out->vrr = false;
 	spin_unlock_irqrestore(&out->engine_lock, flags);
 	/* No DRM lock is held here: the engine can be waited for. */
 	hrtimer_cancel(&out->vblank_timer);
@@ -542,6 +572,8 @@ static void vflipq_crtc_atomic_flush(struct drm_crtc *crtc,
 	}
 	out->composer_state = to_vflipq_crtc_state(crtc->state);
 	spin_unlock_irqrestore(&out->lock, flags);
+
+	vflipq_vrr_commit(out, crtc->state);
 }
 
 static const struct drm_crtc_helper_funcs vflipq_crtc_helper_funcs = {

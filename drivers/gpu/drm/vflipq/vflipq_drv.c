@@ -282,6 +282,8 @@ static void vflipq_atomic_commit_tail(struct drm_atomic_state *old_state)
 	drm_atomic_helper_commit_hw_done(old_state);
 	drm_atomic_helper_wait_for_flip_done(drm, old_state);
 
+	if (vflipq_async_defer_cleanup(old_state))
+		return;
 	/* The composer may still read the old planes' mappings. */
 	for_each_old_crtc_in_state(old_state, crtc, old_crtc_state, i)
 		flush_work(&to_vflipq_crtc_state(old_crtc_state)->composer_work);

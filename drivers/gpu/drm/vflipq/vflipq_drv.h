@@ -181,7 +181,7 @@ struct vflipq_crtc_state {
  * @overlays: overlay planes
  * @vblank_timer: the display engine: expires at every vblank of the grid
  * @engine_lock: the display engine's lock: protects @engine_running,
- *	@vblank_wanted, @active, @period_ns, @phase, @phase_seq,
+ *	@vblank_wanted, @active, @vrr, @period_ns, @phase, @phase_seq,
  *	@period_changed, @mode, @timer_expirations, @vblank_irqs and
  *	@flipq.  Innermost lock (nothing else is taken under it, nothing
  *	sleeps); taken in hard interrupt context by the engine's timers and
@@ -195,6 +195,8 @@ struct vflipq_crtc_state {
  *	last change of frame duration
  * @phase_seq: grid sequence number of @phase
  * @period_changed: a queued flip changed @period_ns at this vblank
+ * @vrr: variable refresh is on (VRR_ENABLED): the grid's period is
+ *	VFLIPQ_VRR_MAX_NS and @phase the last vblank (vflipq_vrr.c)
  * @mode: the mode being scanned out
  * @composer_wq: ordered queue for composer work of this CRTC
  * @lock: protects @composer_state and @composer_users against the vblank
@@ -240,6 +242,7 @@ struct vflipq_output {
 	ktime_t phase;
 	u64 phase_seq;
 	bool period_changed;
+	bool vrr;
 	struct drm_display_mode mode;
 
 	struct workqueue_struct *composer_wq;
@@ -351,8 +354,24 @@ int vflipq_output_init(struct vflipq_device *vdev, unsigned int index);
 void vflipq_output_set_connected(struct vflipq_device *vdev, u32 mask);
 void vflipq_output_probe_all(struct vflipq_device *vdev);
 
+/* vflipq_async.c */
+bool vflipq_async_defer_cleanup(struct drm_atomic_state *old_state);
+
+/* vflipq_vrr.c */
+#define VFLIPQ_VRR_MAX_NS	VFLIPQ_MAX_PERIOD_NS
+u64 vflipq_vrr_grid_period(const struct vflipq_output *out);
+u64 vflipq_vrr_frame_at(const struct vflipq_output *out, ktime_t t);
+void vflipq_vrr_vblank(struct vflipq_output *out, ktime_t t);
+u32 vflipq_vrr_get_vblank_counter(struct drm_crtc *crtc);
+void vflipq_vrr_commit(struct vflipq_output *out,
+		       const struct drm_crtc_state *state);
+int vflipq_vrr_init_connector(struct drm_connector *connector);
+void vflipq_vrr_init_crtc(struct drm_crtc *crtc);
+
 /* vflipq_crtc.c */
 int vflipq_crtc_init(struct vflipq_output *out);
+ktime_t vflipq_grid_floor(const struct vflipq_output *out, ktime_t t);
+ktime_t vflipq_engine_last_vblank(const struct vflipq_output *out);
 void vflipq_crtc_finish_writeback(struct drm_crtc_state *old);
 void vflipq_engine_update(struct vflipq_output *out);
 void vflipq_engine_kick_locked(struct vflipq_output *out);

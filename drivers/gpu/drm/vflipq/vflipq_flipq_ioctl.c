@@ -430,7 +430,8 @@ retry:
 			goto out_bufs;
 		}
 	}
-	ret = fq_claim(out, file);
+	/* The queue schedules on the mode's grid: not while VRR is on. */
+	ret = out->vrr ? -EBUSY : fq_claim(out, file);
 	if (!ret)
 		ret = vfq_submit(&out->flipq.core, s, ktime_get_ns(), &drain);
 	if (!ret) {

@@ -154,6 +154,9 @@ int vflipq_output_init(struct vflipq_device *vdev, unsigned int index)
 	ret = vflipq_hdr_init_connector(&out->connector);
 	if (ret)
 		return ret;
+	ret = vflipq_vrr_init_connector(&out->connector);
+	if (ret)
+		return ret;
 
 	ret = drm_connector_attach_encoder(&out->connector, &out->encoder);
 	if (ret)

@@ -93,6 +93,7 @@ static const struct drm_plane_funcs vflipq_plane_funcs = {
 	.atomic_duplicate_state	= vflipq_plane_duplicate_state,
 	.atomic_destroy_state	= vflipq_plane_destroy_state,
 	.format_mod_supported	= vflipq_plane_format_mod_supported,
+	VFLIPQ_PLANE_FORMAT_MOD_ASYNC
 	.atomic_print_state	= vflipq_plane_print_state,
 };
 

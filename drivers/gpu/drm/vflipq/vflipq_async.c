@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Async page flips: the commit tail of an async flip does not wait for the
+ * composer.
+ *
+ * Before drm_atomic_helper_cleanup_planes() unmaps the outgoing
+ * framebuffers, the composition of the outgoing CRTC state must be over.
+ * The DRM core starts a commit only once the commit two before it on the
+ * same CRTC is cleaned up (stall_checks() waits for its cleanup_done), so a
+ * commit tail that flushed the composer paced back-to-back async flips by
+ * the composer: with CRC capture on a loaded host it composes about one
+ * frame per vblank, and 20 async flips took 20 vblanks.  An async flip
+ * hands its cleanup to the CRTC's ordered composer queue instead: it runs
+ * after every composition of the outgoing state, which the vblank timer
+ * only queues while that state is still the composer's (see
+ * vflipq_vblank_simulate()).
+ */
+
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include <drm/drm_atomic.h>
+#include <drm/drm_atomic_helper.h>
+
+#include "vflipq_drv.h"
+
+struct vflipq_async_cleanup {
+	struct work_struct work;
+	struct drm_atomic_state *state;
+};
+
+static void vflipq_async_cleanup_work(struct work_struct *work)
+{
+	struct vflipq_async_cleanup *c =
+		container_of(work, struct vflipq_async_cleanup, work);
+
+	drm_atomic_helper_cleanup_planes(c->state->dev, c->state);
+	vflipq_atomic_state_put(c->state);
+	kfree(c);
+}
+
+/**
+ * vflipq_async_defer_cleanup - clean an async flip's planes up later
+ * @old_state: the commit, in its commit tail, hardware done and event sent
+ *
+ * A commit whose only CRTC flips async leaves the composer alone: the
+ * cleanup of its planes (and its last reference) goes behind the
+ * compositions queued on that CRTC.  Any other commit, or when memory is
+ * short, the caller flushes the composer and cleans up itself.
+ *
+ * Return: whether the cleanup was taken over.
+ */
+bool vflipq_async_defer_cleanup(struct drm_atomic_state *old_state)
+{
+	struct drm_crtc_state *crtc_state;
+	struct vflipq_async_cleanup *c;
+	struct drm_crtc *crtc, *only = NULL;
+	int i;
+
+	for_each_new_crtc_in_state(old_state, crtc, crtc_state, i) {
+		if (only || !crtc_state->async_flip)
+			return false;
+		only = crtc;
+	}
+	if (!only)
+		return false;
+
+	c = kmalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return false;
+	INIT_WORK(&c->work, vflipq_async_cleanup_work);
+	c->state = vflipq_atomic_state_get(old_state);
+	queue_work(crtc_to_output(only)->composer_wq, &c->work);
+	return true;
+}

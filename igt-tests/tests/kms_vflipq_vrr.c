@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Variable refresh through the standard properties: vrr_capable on the
+ * connector, VRR_ENABLED on the CRTC.  With VRR on, a flip ends the frame
+ * when it is committed (not before the mode's own frame duration, the
+ * range's minimum), a frame without a flip repeats at the range's maximum
+ * (100 ms), and the DRM vblank counter counts one per frame however long
+ * it lasted.  Judged from the flips' events and the CRTC's vblank counter
+ * and clock (DRM_IOCTL_CRTC_GET_SEQUENCE), against CLOCK_MONOTONIC.
+ */
+#include <time.h>
+
+#include "igt.h"
+#include "vflipq_helpers.h"
+
+IGT_TEST_DESCRIPTION("vflipq variable refresh (vrr_capable, VRR_ENABLED)");
+
+#define W 640
+#define H 480
+#define MAX_NS 100000000ull	/* VFLIPQ_VRR_MAX_NS, the engine's longest frame */
+#define EVENT_MS 1000
+/*
+ * A flip lands when its nonblocking commit is applied: the commit worker's
+ * latency, a millisecond or two on an idle TCG guest and a few under the
+ * load of parallel jobs.  A whole minimum frame (the mode's period) is
+ * where it stops being "at commit time" and becomes "at the next vblank".
+ */
+#define LAND_BOUND_NS(min) (min)
+
+static struct vfq_dev dev;
+static drmModeModeInfo mode;
+static struct vfq_fb fbs[2];
+static uint64_t min_ns;		/* the mode's frame duration */
+
+static void set_vrr(bool on)
+{
+	drmModeAtomicReq *req = vfq_req_new();
+
+	vfq_req_set(req, dev.fd, dev.pipe[0].crtc_id, DRM_MODE_OBJECT_CRTC,
+		    "VRR_ENABLED", on);
+	igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+	igt_assert_eq_u64(vfq_prop_get(dev.fd, dev.pipe[0].crtc_id,
+				       DRM_MODE_OBJECT_CRTC, "VRR_ENABLED"),
+			  on);
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = ns / 1000000000ull,
+			       .tv_nsec = ns % 1000000000ull };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+struct flip_obs {
+	uint64_t t_commit;	/* just before the commit ioctl */
+	uint64_t seq0, ts0;	/* the CRTC's last vblank before it */
+	struct vfq_event ev;
+};
+
+/* A synchronous nonblocking flip with an event, waited for. */
+static void flip(int fb, struct flip_obs *o)
+{
+	drmModeAtomicReq *req = vfq_req_new();
+
+	vfq_req_set(req, dev.fd, dev.pipe[0].primary, DRM_MODE_OBJECT_PLANE,
+		    "FB_ID", fbs[fb].fb_id);
+	vfq_vblank_grid(dev.fd, dev.pipe[0].crtc_id, &o->seq0, &o->ts0);
+	o->t_commit = vfq_now_ns();
+	igt_assert_eq(vfq_req_commit(dev.fd, req, DRM_MODE_ATOMIC_NONBLOCK |
+				     DRM_MODE_PAGE_FLIP_EVENT, NULL), 0);
+	igt_assert_eq(vfq_read_event(dev.fd, EVENT_MS, &o->ev), 1);
+	igt_assert_eq_u32(o->ev.type, DRM_EVENT_FLIP_COMPLETE);
+}
+
+/* Event times have microseconds: equal to 1 us. */
+static bool ns_eq_us(uint64_t a, uint64_t b)
+{
+	return (a > b ? a - b : b - a) <= 1000;
+}
+
+static void start(bool vrr)
+{
+	vfq_pipe_on(&dev, 0, &mode, fbs[0].fb_id);
+	set_vrr(vrr);
+	vfq_drain_events(dev.fd, 50);
+}
+
+/*
+ * Flips at irregular intervals, meant to be inside the range: each lands
+ * when it is committed (its event's timestamp is between the commit and
+ * the commit plus LAND_BOUND_NS) and is exactly one frame.  When the test
+ * itself wakes up too late (a loaded host) and the frame reached the
+ * maximum first, the repeats it sees must be exactly a maximum apart and
+ * the flip still lands at its commit, one frame after the last repeat;
+ * most flips must be inside the range.
+ */
+static void test_irregular(void)
+{
+	/*
+	 * Pauses after each event: with the flip's latency the frames are
+	 * 20 to about 75 ms, inside the range and far enough from its
+	 * maximum (100 ms) that no frame repeats before the flip unless the
+	 * test is late by 25 ms or more.
+	 */
+	static const uint64_t pause_ms[] = { 20, 47, 31, 70, 23, 58, 36, 65 };
+	const unsigned int n = VFQ_ARRAY_SIZE(pause_ms);
+	unsigned int i, in_range = 0;
+	struct flip_obs o, prev;
+	uint64_t worst = 0;
+
+	start(true);
+	flip(1, &prev);
+	for (i = 0; i < n; i++) {
+		uint32_t repeats, frames;
+
+		sleep_ns(pause_ms[i] * 1000000ull);
+		flip(i & 1, &o);
+		igt_assert_f(o.ev.ts_ns + 1000 > o.t_commit &&
+			     o.ev.ts_ns < o.t_commit + LAND_BOUND_NS(min_ns),
+			     "flip %u committed at %llu, its vblank at %llu "
+			     "(%.2f ms later)\n", i,
+			     (unsigned long long)o.t_commit,
+			     (unsigned long long)o.ev.ts_ns,
+			     ((double)o.ev.ts_ns - o.t_commit) / 1e6);
+		/* the frame repeated before the commit: at the maximum */
+		repeats = (uint32_t)(o.seq0 - prev.ev.sequence);
+		igt_assert_f(ns_eq_us(o.ts0 - prev.ev.ts_ns, repeats * MAX_NS),
+			     "flip %u: %u repeats before it, the last %.3f ms "
+			     "after the flip before\n", i, repeats,
+			     ((double)o.ts0 - prev.ev.ts_ns) / 1e6);
+		/* one frame, or two when the commit crossed a maximum */
+		frames = (uint32_t)(o.ev.sequence - (uint32_t)o.seq0);
+		igt_assert_f(frames == 1 + (o.ev.ts_ns > o.ts0 + MAX_NS),
+			     "flip %u after %llu ms: event vblank %llu at "
+			     "+%.3f ms, the last vblank before it %llu at "
+			     "+%.3f ms\n", i, (unsigned long long)pause_ms[i],
+			     (unsigned long long)o.ev.sequence,
+			     ((double)o.ev.ts_ns - prev.ev.ts_ns) / 1e6,
+			     (unsigned long long)o.seq0,
+			     ((double)o.ts0 - prev.ev.ts_ns) / 1e6);
+		in_range += (uint32_t)(o.ev.sequence - prev.ev.sequence) == 1;
+		if (o.ev.ts_ns > o.t_commit && o.ev.ts_ns - o.t_commit > worst)
+			worst = o.ev.ts_ns - o.t_commit;
+		prev = o;
+	}
+	igt_info("%u flips at irregular intervals, %u inside the range, landed "
+		 "at most %.2f ms after their commit\n", n, in_range,
+		 worst / 1e6);
+	igt_assert_f(in_range * 2 > n, "only %u of %u flips inside the range\n",
+		     in_range, n);
+}
+
+/*
+ * Flips faster than the minimum: each vblank comes exactly one minimum
+ * frame after the one before.
+ */
+static void test_clamp_min(void)
+{
+	struct flip_obs o, prev;
+	int i, fast = 0;
+
+	start(true);
+	flip(1, &prev);
+	for (i = 0; i < 8; i++) {
+		flip(i & 1, &o);
+		/* the host was slow: not a flip within the minimum */
+		if (o.t_commit >= prev.ev.ts_ns + min_ns - 1000) {
+			prev = o;
+			continue;
+		}
+		fast++;
+		igt_assert_eq_u32((uint32_t)(o.ev.sequence - prev.ev.sequence),
+				  1);
+		igt_assert_f(ns_eq_us(o.ev.ts_ns - prev.ev.ts_ns, min_ns),
+			     "flip %d committed %.2f ms after the vblank "
+			     "before; its vblank came %.3f ms after it, the "
+			     "minimum is %.3f ms\n", i,
+			     ((double)o.t_commit - prev.ev.ts_ns) / 1e6,
+			     ((double)o.ev.ts_ns - prev.ev.ts_ns) / 1e6,
+			     min_ns / 1e6);
+		prev = o;
+	}
+	igt_info("%d of 8 flips committed within the minimum frame\n", fast);
+	igt_assert(fast > 0);
+}
+
+/*
+ * No flip: the frame repeats at the maximum, one count per frame; a flip
+ * after that lands at its commit as one more frame.
+ */
+static void test_clamp_max(void)
+{
+	uint64_t seq0, ts0, seq1, ts1;
+	struct flip_obs o, prev;
+
+	start(true);
+	flip(1, &prev);
+	sleep_ns(MAX_NS * 5 / 2);
+	vfq_vblank_grid(dev.fd, dev.pipe[0].crtc_id, &seq0, &ts0);
+	sleep_ns(MAX_NS * 3);
+	vfq_vblank_grid(dev.fd, dev.pipe[0].crtc_id, &seq1, &ts1);
+	igt_info("vblanks without flips: %llu at +%.3f ms, %llu at +%.3f ms\n",
+		 (unsigned long long)(seq0 - prev.ev.sequence),
+		 ((double)ts0 - prev.ev.ts_ns) / 1e6,
+		 (unsigned long long)(seq1 - prev.ev.sequence),
+		 ((double)ts1 - prev.ev.ts_ns) / 1e6);
+	igt_assert_eq_u64(seq0, (uint32_t)prev.ev.sequence + 2);
+	igt_assert(ns_eq_us(ts0 - prev.ev.ts_ns, 2 * MAX_NS));
+	igt_assert_eq_u64(seq1, seq0 + 3);
+	igt_assert_eq_u64(ts1 - ts0, 3 * MAX_NS);
+
+	flip(0, &o);
+	igt_assert_eq_u64(o.ev.sequence, (uint32_t)(o.seq0 + 1));
+	igt_assert(o.ev.ts_ns + 1000 > o.t_commit &&
+		   o.ev.ts_ns < o.t_commit + LAND_BOUND_NS(min_ns));
+}
+
+/* VRR off: the same irregular flips land on the mode's fixed grid. */
+static void test_off(void)
+{
+	static const uint64_t pause_ms[] = { 20, 47, 31, 75 };
+	struct flip_obs o, prev;
+	unsigned int i;
+	uint64_t grid_seq, grid_ts;
+
+	start(false);
+	flip(1, &prev);
+	grid_seq = prev.ev.sequence;
+	grid_ts = prev.ev.ts_ns;
+	for (i = 0; i < (unsigned int)VFQ_ARRAY_SIZE(pause_ms); i++) {
+		uint64_t k;
+
+		sleep_ns(pause_ms[i] * 1000000ull);
+		flip(i & 1, &o);
+		k = (uint32_t)(o.ev.sequence - grid_seq);
+		igt_assert_f(ns_eq_us(o.ev.ts_ns - grid_ts, k * min_ns),
+			     "flip %u: vblank %llu at %.3f ms, the grid has "
+			     "it at %.3f ms\n", i,
+			     (unsigned long long)o.ev.sequence,
+			     ((double)o.ev.ts_ns - grid_ts) / 1e6,
+			     k * min_ns / 1e6);
+		igt_assert_lt_u64(o.seq0, o.ev.sequence);
+		prev = o;
+	}
+}
+
+igt_main
+{
+	igt_fixture {
+		vfq_dev_init(&dev, vfq_open_default());
+		vfq_dev_reset(&dev);
+		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
+		/* drm_calc_timestamping_constants() */
+		min_ns = (uint64_t)mode.htotal * mode.vtotal * 1000000ull /
+			 mode.clock;
+		for (int i = 0; i < 2; i++) {
+			vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888,
+				      &fbs[i]);
+			vfq_fb_pattern(&fbs[i], 31 + i);
+		}
+	}
+
+	igt_describe("Every connector has vrr_capable = 1 (immutable), every "
+		     "CRTC VRR_ENABLED, 0 until a client sets it");
+	igt_subtest("props") {
+		drmModePropertyRes *p;
+
+		p = vfq_prop_info(dev.fd, dev.pipe[0].conn_id,
+				  DRM_MODE_OBJECT_CONNECTOR, "vrr_capable");
+		igt_assert(p->flags & DRM_MODE_PROP_IMMUTABLE);
+		drmModeFreeProperty(p);
+		igt_assert_eq_u64(vfq_prop_get(dev.fd, dev.pipe[0].conn_id,
+					       DRM_MODE_OBJECT_CONNECTOR,
+					       "vrr_capable"), 1);
+		vfq_pipe_on(&dev, 0, &mode, fbs[0].fb_id);
+		igt_assert_eq_u64(vfq_prop_get(dev.fd, dev.pipe[0].crtc_id,
+					       DRM_MODE_OBJECT_CRTC,
+					       "VRR_ENABLED"), 0);
+		set_vrr(true);
+		set_vrr(false);
+	}
+
+	igt_describe("With VRR on, flips at irregular intervals inside the "
+		     "range land at their commit, one frame each");
+	igt_subtest("irregular")
+		test_irregular();
+
+	igt_describe("With VRR on, flips faster than the mode's frame "
+		     "duration are a minimum frame apart");
+	igt_subtest("clamp-min")
+		test_clamp_min();
+
+	igt_describe("With VRR on and no flip, the frame repeats every 100 ms, "
+		     "one vblank each; the next flip lands at its commit");
+	igt_subtest("clamp-max")
+		test_clamp_max();
+
+	igt_describe("With VRR off, the same flips land on the mode's grid");
+	igt_subtest("off")
+		test_off();
+
+	igt_fixture {
+		/* VRR_ENABLED outlives the pipe: the next test wants a grid */
+		set_vrr(false);
+		vfq_dev_reset(&dev);
+		for (int i = 0; i < 2; i++)
+			vfq_fb_destroy(&fbs[i]);
+		vfq_dev_fini(&dev);
+	}
+}
