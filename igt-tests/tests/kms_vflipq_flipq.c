@@ -423,17 +423,26 @@ static void test_on_screen(void)
 #define RW_GAP 4	/* vblanks between flips */
 #define RW_VBLANKS 1024	/* a loaded host stretches the 48 vblanks a lot */
 
-/* Marker of every CRC in so far into @marker[frame - @seq0]. */
+/*
+ * Marker of every CRC in so far into @marker[frame - @seq0], waiting at most
+ * @timeout_ms in all: on a quiet host a CRC comes every vblank, so waiting
+ * for a pause in them would never end.
+ */
 static void rw_drain(struct vfq_screen *scr, uint64_t seq0, int *marker,
 		     int timeout_ms)
 {
+	uint64_t deadline = vfq_now_ns() + timeout_ms * 1000000ull;
 	uint32_t frame, value;
+	int left = timeout_ms;
 
-	while (vfq_crc_read(&scr->crc, timeout_ms, &frame, &value) == 1) {
+	while (vfq_crc_read(&scr->crc, left, &frame, &value) == 1) {
 		uint32_t k = frame - (uint32_t)seq0;
 
 		if (k < RW_VBLANKS)
 			marker[k] = vfq_screen_marker(scr, value);
+		left = (int)(((int64_t)(deadline - vfq_now_ns())) / 1000000);
+		if (left < 0)
+			left = 0;
 	}
 }
 
