@@ -32,3 +32,12 @@ if [ "$n" -gt 0 ]; then
 	die "checkpatch: $n problem(s) in $nfiles file(s)"
 fi
 msg "checkpatch: $nfiles file(s) clean"
+# A merge that left its conflict markers in any tracked file (a README once
+# shipped with three such blocks).
+if git rev-parse --git-dir >/dev/null 2>&1; then
+	if git grep -nE '^(<{7} |>{7} |={7}$)' -- . ':!*.rst' ':!*.md' >&2 ||
+	   git grep -nE '^(<{7} |>{7} )' -- '*.rst' '*.md' >&2; then
+		die "conflict markers left in the files above"
+	fi
+	msg "no conflict markers in tracked files"
+fi
