@@ -2,7 +2,8 @@
 /*
  * Stress and faults, in short forms for "make check": several processes
  * queueing, cancelling and mode-setting on one device at once; commits
- * spanning every CRTC while the engines run; a client killed with its flip
+ * spanning every CRTC while the engines run; nonblocking commits back to
+ * back on an idle CRTC; a client killed with its flip
  * queue full; configfs removal of devices whose clients still hold fds,
  * mappings and dma-bufs (exporter first, importer first); module unload
  * refused while anything is held and done once everything is released;
@@ -634,6 +635,50 @@ static void test_all_crtcs(void)
 	vfq_fb_destroy(&ofb);
 	vfq_dev_fini(&d);
 	vfq_cfs_cleanup();
+}
+
+/* ---- back-to-back commits on an idle CRTC --------------------------------------- */
+
+/*
+ * Nonblocking commits on a CRTC that is off, each queued as soon as the one
+ * before it has its flip done.  On an off CRTC the flip is done at once,
+ * in the commit tail before its hw_done, so the next commit's tail runs to
+ * its end (and frees the CRTC state the previous one swapped in) while the
+ * previous tail is still between hw_done and its cleanup: a commit tail
+ * that reads its new states there reads freed memory.  The KASAN kernel
+ * ("make check-debug") reports that read; this test counts commits, the
+ * kernel log judges them.
+ */
+static void test_idle_commit_chain(void)
+{
+	int secs = env_int("VFLIPQ_STRESS_SECONDS", 3), n = 0, busy = 0;
+	struct vfq_dev d;
+	struct ids id;
+	uint64_t end;
+
+	vfq_dev_init(&d, vfq_open_default());
+	vfq_dev_reset(&d);
+	get_ids(&d, 0, &id);
+	end = vfq_now_ns() + secs * 1000000000ull;
+	while (vfq_now_ns() < end) {
+		drmModeAtomicReq *req = vfq_req_new();
+		int ret;
+
+		drmModeAtomicAddProperty(req, id.crtc, id.crtc_active, 0);
+		drmModeAtomicAddProperty(req, id.primary, id.fb_id, 0);
+		drmModeAtomicAddProperty(req, id.primary, id.crtc_id, 0);
+		ret = vfq_req_commit(d.fd, req, DRM_MODE_ATOMIC_NONBLOCK, NULL);
+		if (ret == -EBUSY)
+			busy++;
+		else
+			igt_assert_eq(ret, 0);
+		n++;
+	}
+	igt_info("%d nonblocking commits on an idle CRTC (%d EBUSY)\n", n,
+		 busy);
+	igt_assert_f(n - busy >= 100, "only %d commits went through\n",
+		     n - busy);
+	vfq_dev_fini(&d);
 }
 
 /* ---- SIGKILL with a full queue --------------------------------------------------- */
@@ -1469,6 +1514,10 @@ igt_main
 	igt_describe("Commits spanning every CRTC while all engines run");
 	igt_subtest("all-crtcs-commits")
 		test_all_crtcs();
+	igt_describe("Nonblocking commits back to back on a CRTC that is off: "
+		     "each commit tail runs while the next one ends");
+	igt_subtest("idle-commit-chain")
+		test_idle_commit_chain();
 	igt_describe("A master killed with its flip queue full leaves nothing "
 		     "behind");
 	igt_subtest("sigkill-full-queue")

@@ -40,8 +40,34 @@ static void vflipq_async_cleanup_work(struct work_struct *work)
 }
 
 /**
+ * vflipq_async_commit_crtc - the CRTC an async-flip-only commit flips
+ * @old_state: the commit, in its commit tail before
+ *	drm_atomic_helper_commit_hw_done()
+ *
+ * Must be asked before hw_done: from then on the next commit on the CRTC
+ * may run to its end and free the CRTC state this one swapped in, which
+ * @old_state points at but does not own.
+ *
+ * Return: the only CRTC of @old_state if it flips async, else NULL.
+ */
+struct drm_crtc *vflipq_async_commit_crtc(struct drm_atomic_state *old_state)
+{
+	struct drm_crtc_state *crtc_state;
+	struct drm_crtc *crtc, *only = NULL;
+	int i;
+
+	for_each_new_crtc_in_state(old_state, crtc, crtc_state, i) {
+		if (only || !crtc_state->async_flip)
+			return NULL;
+		only = crtc;
+	}
+	return only;
+}
+
+/**
  * vflipq_async_defer_cleanup - clean an async flip's planes up later
  * @old_state: the commit, in its commit tail, hardware done and event sent
+ * @crtc: what vflipq_async_commit_crtc() returned for it
  *
  * A commit whose only CRTC flips async leaves the composer alone: the
  * cleanup of its planes (and its last reference) goes behind the
@@ -50,26 +76,18 @@ static void vflipq_async_cleanup_work(struct work_struct *work)
  *
  * Return: whether the cleanup was taken over.
  */
-bool vflipq_async_defer_cleanup(struct drm_atomic_state *old_state)
+bool vflipq_async_defer_cleanup(struct drm_atomic_state *old_state,
+				struct drm_crtc *crtc)
 {
-	struct drm_crtc_state *crtc_state;
 	struct vflipq_async_cleanup *c;
-	struct drm_crtc *crtc, *only = NULL;
-	int i;
 
-	for_each_new_crtc_in_state(old_state, crtc, crtc_state, i) {
-		if (only || !crtc_state->async_flip)
-			return false;
-		only = crtc;
-	}
-	if (!only)
+	if (!crtc)
 		return false;
-
 	c = kmalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return false;
 	INIT_WORK(&c->work, vflipq_async_cleanup_work);
 	c->state = vflipq_atomic_state_get(old_state);
-	queue_work(crtc_to_output(only)->composer_wq, &c->work);
+	queue_work(crtc_to_output(crtc)->composer_wq, &c->work);
 	return true;
 }

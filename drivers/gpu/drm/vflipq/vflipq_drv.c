@@ -247,8 +247,8 @@ static void vflipq_atomic_commit_tail(struct drm_atomic_state *old_state)
 	struct drm_device *drm = old_state->dev;
 	struct drm_crtc_state *old_crtc_state, *new_crtc_state;
 	struct drm_plane_state *old_plane_state, *new_plane_state;
+	struct drm_crtc *crtc, *async_crtc;
 	struct drm_plane *plane;
-	struct drm_crtc *crtc;
 	int i;
 
 	for_each_old_crtc_in_state(old_state, crtc, old_crtc_state, i)
@@ -279,10 +279,11 @@ static void vflipq_atomic_commit_tail(struct drm_atomic_state *old_state)
 	drm_atomic_helper_commit_modeset_enables(drm, old_state);
 	drm_atomic_helper_commit_planes(drm, old_state, 0);
 	drm_atomic_helper_fake_vblank(old_state);
+	async_crtc = vflipq_async_commit_crtc(old_state);
 	drm_atomic_helper_commit_hw_done(old_state);
 	drm_atomic_helper_wait_for_flip_done(drm, old_state);
 
-	if (vflipq_async_defer_cleanup(old_state))
+	if (vflipq_async_defer_cleanup(old_state, async_crtc))
 		return;
 	/* The composer may still read the old planes' mappings. */
 	for_each_old_crtc_in_state(old_state, crtc, old_crtc_state, i)

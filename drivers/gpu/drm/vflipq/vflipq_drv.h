@@ -355,7 +355,9 @@ void vflipq_output_set_connected(struct vflipq_device *vdev, u32 mask);
 void vflipq_output_probe_all(struct vflipq_device *vdev);
 
 /* vflipq_async.c */
-bool vflipq_async_defer_cleanup(struct drm_atomic_state *old_state);
+struct drm_crtc *vflipq_async_commit_crtc(struct drm_atomic_state *old_state);
+bool vflipq_async_defer_cleanup(struct drm_atomic_state *old_state,
+				struct drm_crtc *crtc);
 
 /* vflipq_vrr.c */
 #define VFLIPQ_VRR_MAX_NS	VFLIPQ_MAX_PERIOD_NS
