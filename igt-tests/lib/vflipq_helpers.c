@@ -292,8 +292,17 @@ static int pipe_of_crtc_mask(struct vfq_dev *dev, uint32_t mask,
 	return idx;
 }
 
+/*
+ * Writeback connectors belong to one CRTC.  A Virtual connector's encoder
+ * may drive every CRTC (Documentation/vflipq/driver.rst, "Routing"); the
+ * pipe's default connector is the k-th Virtual connector for CRTC k, the
+ * order the driver creates them in.
+ */
 static void map_connectors(struct vfq_dev *dev, drmModeRes *res)
 {
+	uint32_t all = (1u << dev->n_pipes) - 1;
+	int n_virtual = 0;
+
 	dev->n_connectors = res->count_connectors;
 	for (int i = 0; i < res->count_connectors; i++) {
 		drmModeConnector *c = drmModeGetConnector(dev->fd,
@@ -307,16 +316,21 @@ static void map_connectors(struct vfq_dev *dev, drmModeRes *res)
 			     c->connector_id, c->count_encoders);
 		e = drmModeGetEncoder(dev->fd, c->encoders[0]);
 		igt_assert(e);
-		p = &dev->pipe[pipe_of_crtc_mask(dev, e->possible_crtcs,
-						 "encoder", e->encoder_id)];
 		if (c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK) {
+			p = &dev->pipe[pipe_of_crtc_mask(dev, e->possible_crtcs,
+							 "encoder",
+							 e->encoder_id)];
 			igt_assert_f(!p->wb_conn_id,
 				     "two writeback connectors on CRTC %d\n",
 				     p->index);
 			p->wb_conn_id = c->connector_id;
 		} else {
-			igt_assert_f(!p->conn_id,
-				     "two connectors on CRTC %d\n", p->index);
+			igt_assert_f(e->possible_crtcs == all,
+				     "encoder %u: possible_crtcs %#x, not every CRTC (%#x)\n",
+				     e->encoder_id, e->possible_crtcs, all);
+			igt_assert_f(n_virtual < dev->n_pipes,
+				     "more Virtual connectors than CRTCs\n");
+			p = &dev->pipe[n_virtual++];
 			p->conn_id = c->connector_id;
 			p->encoder_id = e->encoder_id;
 		}
