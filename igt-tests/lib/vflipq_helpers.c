@@ -616,6 +616,23 @@ int vfq_wait_vblank(int fd, int pipe, uint32_t type, uint32_t seq,
 	return 0;
 }
 
+void vfq_assert_running(int fd, int pipe)
+{
+	uint32_t s0 = 0, s1 = 0;
+
+	igt_assert_eq(vfq_wait_vblank(fd, pipe, DRM_VBLANK_RELATIVE, 0, 0,
+				      &s0, NULL), 0);
+	igt_assert_eq(vfq_wait_vblank(fd, pipe, DRM_VBLANK_RELATIVE, 2, 0,
+				      &s1, NULL), 0);
+	igt_assert_lte(2, (int)(s1 - s0));
+}
+
+void vfq_assert_stopped(int fd, int pipe)
+{
+	igt_assert_eq(vfq_wait_vblank(fd, pipe, DRM_VBLANK_RELATIVE, 1, 0,
+				      NULL, NULL), -EINVAL);
+}
+
 void vfq_wait_fence(int fd, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
