@@ -292,8 +292,17 @@ static int pipe_of_crtc_mask(struct vfq_dev *dev, uint32_t mask,
 	return idx;
 }
 
+/*
+ * Writeback connectors belong to one CRTC.  A Virtual connector's encoder
+ * may drive every CRTC (Documentation/vflipq/driver.rst, "Routing"); the
+ * pipe's default connector is the k-th Virtual connector for CRTC k, the
+ * order the driver creates them in.
+ */
 static void map_connectors(struct vfq_dev *dev, drmModeRes *res)
 {
+	uint32_t all = (1u << dev->n_pipes) - 1;
+	int n_virtual = 0;
+
 	dev->n_connectors = res->count_connectors;
 	for (int i = 0; i < res->count_connectors; i++) {
 		drmModeConnector *c = drmModeGetConnector(dev->fd,
@@ -307,16 +316,21 @@ static void map_connectors(struct vfq_dev *dev, drmModeRes *res)
 			     c->connector_id, c->count_encoders);
 		e = drmModeGetEncoder(dev->fd, c->encoders[0]);
 		igt_assert(e);
-		p = &dev->pipe[pipe_of_crtc_mask(dev, e->possible_crtcs,
-						 "encoder", e->encoder_id)];
 		if (c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK) {
+			p = &dev->pipe[pipe_of_crtc_mask(dev, e->possible_crtcs,
+							 "encoder",
+							 e->encoder_id)];
 			igt_assert_f(!p->wb_conn_id,
 				     "two writeback connectors on CRTC %d\n",
 				     p->index);
 			p->wb_conn_id = c->connector_id;
 		} else {
-			igt_assert_f(!p->conn_id,
-				     "two connectors on CRTC %d\n", p->index);
+			igt_assert_f(e->possible_crtcs == all,
+				     "encoder %u: possible_crtcs %#x, not every CRTC (%#x)\n",
+				     e->encoder_id, e->possible_crtcs, all);
+			igt_assert_f(n_virtual < dev->n_pipes,
+				     "more Virtual connectors than CRTCs\n");
+			p = &dev->pipe[n_virtual++];
 			p->conn_id = c->connector_id;
 			p->encoder_id = e->encoder_id;
 		}
@@ -600,6 +614,23 @@ int vfq_wait_vblank(int fd, int pipe, uint32_t type, uint32_t seq,
 		*reply_ns = vbl.reply.tval_sec * 1000000000ull +
 			    vbl.reply.tval_usec * 1000ull;
 	return 0;
+}
+
+void vfq_assert_running(int fd, int pipe)
+{
+	uint32_t s0 = 0, s1 = 0;
+
+	igt_assert_eq(vfq_wait_vblank(fd, pipe, DRM_VBLANK_RELATIVE, 0, 0,
+				      &s0, NULL), 0);
+	igt_assert_eq(vfq_wait_vblank(fd, pipe, DRM_VBLANK_RELATIVE, 2, 0,
+				      &s1, NULL), 0);
+	igt_assert_lte(2, (int)(s1 - s0));
+}
+
+void vfq_assert_stopped(int fd, int pipe)
+{
+	igt_assert_eq(vfq_wait_vblank(fd, pipe, DRM_VBLANK_RELATIVE, 1, 0,
+				      NULL, NULL), -EINVAL);
 }
 
 void vfq_wait_fence(int fd, int timeout_ms)

@@ -191,6 +191,10 @@ int vfq_wait_vblank(int fd, int pipe, uint32_t type, uint32_t seq,
 		    unsigned long signal, uint32_t *reply_seq,
 		    uint64_t *reply_ns);
 
+/* The vblank counter of CRTC index @pipe advances: the CRTC runs. */
+void vfq_assert_running(int fd, int pipe);
+/* drmWaitVBlank on CRTC index @pipe fails with EINVAL: the CRTC is off. */
+void vfq_assert_stopped(int fd, int pipe);
 /* Asserts that the sync_file @fd signals within @timeout_ms. */
 void vfq_wait_fence(int fd, int timeout_ms);
 /* Next DRM event on @fd within @timeout_ms: 1, 0 on timeout; asserts I/O. */

@@ -90,24 +90,6 @@ static struct vfq_color expect_cursor(int x, int y, void *data)
 	return vfq_pattern8(x - a->x, y - a->y, a->seed);
 }
 
-/* The vblank counter of @pipe advances (the OBJ_CRTC is really running). */
-static void check_running(int pipe)
-{
-	uint32_t s0, s1;
-
-	igt_assert_eq(vfq_wait_vblank(dev.fd, pipe, DRM_VBLANK_RELATIVE, 0, 0,
-				      &s0, NULL), 0);
-	igt_assert_eq(vfq_wait_vblank(dev.fd, pipe, DRM_VBLANK_RELATIVE, 2, 0,
-				      &s1, NULL), 0);
-	igt_assert_lte(2, (int)(s1 - s0));
-}
-
-static void check_stopped(int pipe)
-{
-	igt_assert_eq(vfq_wait_vblank(dev.fd, pipe, DRM_VBLANK_RELATIVE, 1, 0,
-				      NULL, NULL), -EINVAL);
-}
-
 /* Scaling (also implied by unswapped 90/270 sizes): ERANGE (driver.rst). */
 static void assert_scaling_refused(int ret)
 {
@@ -218,7 +200,7 @@ igt_main
 		check_snap(&s);
 
 		/* still scanning out, and no event was generated */
-		check_running(0);
+		vfq_assert_running(dev.fd, 0);
 		seq = vfq_crtc_sequence(dev.fd, p->crtc_id);
 		igt_assert(seq > 0);
 		igt_assert_eq(vfq_read_event(dev.fd, 100, &(struct vfq_event){}),
@@ -234,7 +216,7 @@ igt_main
 
 			vfq_get_mode(dev.fd, p->conn_id, W, H, 60, &m);
 			vfq_get_mode(dev.fd, p->conn_id, 1024, 768, 60, &mb);
-			check_stopped(i);
+			vfq_assert_stopped(dev.fd, i);
 			check_crtc_mode(i, NULL);
 
 			vfq_pipe_on(&dev, i, &m, fb_a.fb_id);
@@ -245,15 +227,15 @@ igt_main
 			igt_assert_eq_u64(vfq_prop_get(dev.fd, p->conn_id, OBJ_CONN,
 						       "CRTC_ID"), p->crtc_id);
 			check_crtc_mode(i, &m);
-			check_running(i);
+			vfq_assert_running(dev.fd, i);
 			/* the other CRTCs stay off */
 			for (int j = 0; j < dev.n_pipes; j++)
 				if (j != i)
-					check_stopped(j);
+					vfq_assert_stopped(dev.fd, j);
 
 			vfq_pipe_on(&dev, i, &mb, fb_big.fb_id);
 			check_crtc_mode(i, &mb);
-			check_running(i);
+			vfq_assert_running(dev.fd, i);
 
 			vfq_pipe_off(&dev, i);
 			igt_assert_eq_u64(vfq_prop_get(dev.fd, p->crtc_id, OBJ_CRTC,
@@ -261,7 +243,7 @@ igt_main
 			igt_assert_eq_u64(vfq_prop_get(dev.fd, p->crtc_id, OBJ_CRTC,
 						       "MODE_ID"), 0);
 			check_crtc_mode(i, NULL);
-			check_stopped(i);
+			vfq_assert_stopped(dev.fd, i);
 		}
 	}
 
@@ -361,7 +343,7 @@ igt_main
 					       "ACTIVE"), 0);
 		/* the mode stays, the OBJ_CRTC stops */
 		igt_assert(vfq_prop_get(dev.fd, p->crtc_id, OBJ_CRTC, "MODE_ID"));
-		check_stopped(0);
+		vfq_assert_stopped(dev.fd, 0);
 
 		igt_assert_eq(drmModeConnectorSetProperty(dev.fd, p->conn_id,
 							  dpms,
@@ -372,7 +354,7 @@ igt_main
 		igt_assert_eq_u64(vfq_prop_get(dev.fd, p->crtc_id, OBJ_CRTC,
 					       "ACTIVE"), 1);
 		check_crtc_mode(0, &mode);
-		check_running(0);
+		vfq_assert_running(dev.fd, 0);
 		igt_assert_eq(drmModePageFlip(dev.fd, p->crtc_id, fb_b.fb_id,
 					      DRM_MODE_PAGE_FLIP_EVENT,
 					      (void *)0x3000), 0);
@@ -458,7 +440,7 @@ igt_main
 		igt_assert_eq(drmModeSetCrtc(dev.fd, p->crtc_id, fb_a.fb_id, 0, 0,
 					     &conn, 1, &mode), 0);
 		check_crtc_mode(0, &mode);
-		check_running(0);
+		vfq_assert_running(dev.fd, 0);
 		c = drmModeGetCrtc(dev.fd, p->crtc_id);
 		igt_assert(c);
 		igt_assert_eq_u32(c->buffer_id, fb_a.fb_id);
@@ -504,7 +486,7 @@ igt_main
 		igt_assert_eq(drmModeSetCrtc(dev.fd, p->crtc_id, 0, 0, 0, NULL,
 					     0, NULL), 0);
 		check_crtc_mode(0, NULL);
-		check_stopped(0);
+		vfq_assert_stopped(dev.fd, 0);
 		vfq_dev_reset(&dev);
 	}
 
@@ -717,7 +699,7 @@ igt_main
 		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
 		igt_assert_eq_u64(vfq_prop_get(dev.fd, p->overlays[0], OBJ_PLANE,
 					       "CRTC_X"), (uint64_t)-20);
-		check_running(0);
+		vfq_assert_running(dev.fd, 0);
 		vfq_dev_reset(&dev);
 		vfq_fb_destroy(&small);
 	}

@@ -105,6 +105,77 @@ static void check_connectors(struct vfq_dev *dev)
 	}
 }
 
+/* Bit of encoder @id in possible_clones: its index in the resources. */
+static uint32_t encoder_bit(drmModeRes *res, uint32_t id)
+{
+	for (int k = 0; k < res->count_encoders; k++)
+		if (res->encoders[k] == id)
+			return 1u << k;
+	igt_assert_f(false, "encoder %u not in the resources\n", id);
+	return 0;
+}
+
+static uint32_t wb_encoder_id(struct vfq_dev *dev, int pipe)
+{
+	drmModeConnector *c = drmModeGetConnector(dev->fd,
+						  dev->pipe[pipe].wb_conn_id);
+	uint32_t id;
+
+	igt_assert(c && c->count_encoders == 1);
+	id = c->encoders[0];
+	drmModeFreeConnector(c);
+	return id;
+}
+
+/*
+ * The routing rule (Documentation/vflipq/driver.rst, "Routing"): a Virtual
+ * encoder drives every CRTC and clones with every writeback encoder; a
+ * writeback encoder drives its own CRTC and clones with every Virtual
+ * encoder; no two Virtual encoders clone.
+ */
+static void check_routing(struct vfq_dev *dev)
+{
+	drmModeRes *res = drmModeGetResources(dev->fd);
+	uint32_t all_crtcs = (1u << dev->n_pipes) - 1;
+	uint32_t virt = 0, wb = 0;
+
+	igt_assert(res);
+	igt_assert_eq(res->count_encoders,
+		      dev->n_pipes * (dev->pipe[0].wb_conn_id ? 2 : 1));
+	for (int i = 0; i < dev->n_pipes; i++) {
+		virt |= encoder_bit(res, dev->pipe[i].encoder_id);
+		if (dev->pipe[i].wb_conn_id)
+			wb |= encoder_bit(res, wb_encoder_id(dev, i));
+	}
+	for (int i = 0; i < dev->n_pipes; i++) {
+		drmModeEncoder *e = drmModeGetEncoder(dev->fd,
+						      dev->pipe[i].encoder_id);
+		drmModeConnector *c = drmModeGetConnector(dev->fd,
+						dev->pipe[i].conn_id);
+
+		igt_assert(e && c);
+		igt_assert_eq_u32(e->encoder_type, DRM_MODE_ENCODER_VIRTUAL);
+		igt_assert_eq_u32(e->possible_crtcs, all_crtcs);
+		igt_assert_eq_u32(e->possible_clones,
+				  encoder_bit(res, e->encoder_id) | wb);
+		/* the connector's only encoder, already bound to it */
+		igt_assert_eq_u32(c->encoder_id ? c->encoder_id : e->encoder_id,
+				  e->encoder_id);
+		drmModeFreeEncoder(e);
+		drmModeFreeConnector(c);
+
+		if (!dev->pipe[i].wb_conn_id)
+			continue;
+		e = drmModeGetEncoder(dev->fd, wb_encoder_id(dev, i));
+		igt_assert(e);
+		igt_assert_eq_u32(e->possible_crtcs, 1u << i);
+		igt_assert_eq_u32(e->possible_clones,
+				  encoder_bit(res, e->encoder_id) | virt);
+		drmModeFreeEncoder(e);
+	}
+	drmModeFreeResources(res);
+}
+
 static void check_encoders_and_limits(struct vfq_dev *dev)
 {
 	drmModeRes *res = drmModeGetResources(dev->fd);
@@ -122,21 +193,7 @@ static void check_encoders_and_limits(struct vfq_dev *dev)
 	igt_assert_eq_u64(cw, 512);
 	igt_assert_eq_u64(ch, 512);
 
-	for (int i = 0; i < dev->n_pipes; i++) {
-		drmModeEncoder *e = drmModeGetEncoder(dev->fd,
-						      dev->pipe[i].encoder_id);
-		drmModeConnector *c = drmModeGetConnector(dev->fd,
-						dev->pipe[i].conn_id);
-
-		igt_assert(e && c);
-		igt_assert_eq_u32(e->encoder_type, DRM_MODE_ENCODER_VIRTUAL);
-		igt_assert_eq_u32(e->possible_crtcs, 1u << i);
-		/* the connector's only encoder, already bound to it */
-		igt_assert_eq_u32(c->encoder_id ? c->encoder_id : e->encoder_id,
-				  e->encoder_id);
-		drmModeFreeEncoder(e);
-		drmModeFreeConnector(c);
-	}
+	check_routing(dev);
 }
 
 static void check_plane_props(struct vfq_dev *dev, uint32_t plane,
@@ -299,7 +356,9 @@ igt_main
 	igt_subtest("connectors")
 		for_each_device(check_connectors);
 
-	igt_describe("Virtual encoders, framebuffer size and cursor limits");
+	igt_describe("Virtual encoders on every CRTC, writeback encoders on "
+		     "their own, their clones; framebuffer size and cursor "
+		     "limits");
 	igt_subtest("encoders-and-limits")
 		for_each_device(check_encoders_and_limits);
 

@@ -175,7 +175,7 @@ struct fdev {
 	struct kobj conns[MAX_CONNS];
 	int plane_crtc[MAX_PLANES];	/* CRTC index */
 	int plane_type[MAX_PLANES];
-	int conn_crtc[MAX_CONNS];
+	int conn_crtc[MAX_CONNS];	/* default CRTC index (topology.c) */
 	bool conn_wb[MAX_CONNS];
 	int nmodes;
 	drmModeModeInfo modes[16];

@@ -75,11 +75,22 @@ static int crtc_index_of_mask(uint32_t mask)
 	return mask ? __builtin_ctz(mask) : -1;
 }
 
+/*
+ * A Virtual connector may be driven by every CRTC; the k-th one's default
+ * CRTC is CRTC k (the driver's pairing), a writeback connector's is its
+ * only one.
+ */
+static int default_crtc(uint32_t mask, int k)
+{
+	return k < 32 && (mask & (1u << k)) ? k : crtc_index_of_mask(mask);
+}
+
 void refresh_topology(struct fdev *d, int fd)
 {
 	drmModeResPtr res;
 	drmModePlaneResPtr pres;
 	int np[MAX_CRTCS] = { 0 };
+	int nvirtual = 0;
 
 	d->ncrtcs = d->nplanes = d->nconns = d->nmodes = d->nprops = 0;
 	memset(d->crtc_nplanes, 0, sizeof(d->crtc_nplanes));
@@ -130,8 +141,10 @@ void refresh_topology(struct fdev *d, int fd)
 			drmModeEncoderPtr e = drmModeGetEncoder(fd, c->encoders[0]);
 
 			if (e) {
-				d->conn_crtc[d->nconns] =
-					crtc_index_of_mask(e->possible_crtcs);
+				d->conn_crtc[d->nconns] = d->conn_wb[d->nconns] ?
+					crtc_index_of_mask(e->possible_crtcs) :
+					default_crtc(e->possible_crtcs,
+						     nvirtual++);
 				drmModeFreeEncoder(e);
 			}
 		}

@@ -187,9 +187,37 @@ static int pick_mode(struct ctx *c, const drmModeConnector *conn,
 	return -1;
 }
 
+/*
+ * The display connector CRTC I drives by default: a display connector may
+ * be driven by several CRTCs (every one on vflipq), so the I-th display
+ * connector when CRTC I can drive it (the driver's pairing), else the first
+ * one CRTC I can drive.  -1: none.
+ */
+static int display_connector(struct ctx *c)
+{
+	int first = -1, k = 0;
+
+	for (int i = 0; i < c->res->count_connectors; i++) {
+		drmModeConnector *conn =
+			drmModeGetConnector(c->fd, c->res->connectors[i]);
+		bool disp = conn &&
+			    conn->connector_type != DRM_MODE_CONNECTOR_WRITEBACK;
+		bool ok = disp && connector_drives(c->fd, conn, c->crtc_idx);
+
+		drmModeFreeConnector(conn);
+		if (ok && k == c->crtc_idx)
+			return i;
+		if (ok && first < 0)
+			first = i;
+		k += disp;
+	}
+	return first;
+}
+
 /* The CRTC's display connector (takes the mode) and writeback connector. */
 static int find_connectors(struct ctx *c, const struct opts *o)
 {
+	int disp = display_connector(c);
 	int ret = 0;
 
 	for (int i = 0; i < c->res->count_connectors && !ret; i++) {
@@ -201,7 +229,8 @@ static int find_connectors(struct ctx *c, const struct opts *o)
 		char *name = wb ? c->wb_name : c->conn_name;
 		const char *type;
 
-		if (!conn || *id || !connector_drives(c->fd, conn, c->crtc_idx)) {
+		if (!conn || *id || (!wb && i != disp) ||
+		    !connector_drives(c->fd, conn, c->crtc_idx)) {
 			drmModeFreeConnector(conn);
 			continue;
 		}

@@ -105,8 +105,45 @@ static int crtc_index(struct present_adapter *ad, uint32_t crtc_id)
 	return -1;
 }
 
+static int lowest_bit(uint32_t mask)
+{
+	return mask ? __builtin_ctz(mask) : -1;
+}
+
+/*
+ * The CRTC an output without one would get: a writeback connector's only
+ * CRTC; for a display connector, whose encoder may drive several CRTCs
+ * (every one on vflipq), the first one that no display connector lit or
+ * earlier in the list was given, so that connector i of a fresh vflipq
+ * device gets CRTC i and two outputs never default to the same CRTC while
+ * one is free.  @possible: each output's possible_crtcs.
+ */
+static void default_crtcs(struct present_adapter *ad, const uint32_t *possible)
+{
+	uint32_t taken = 0;
+
+	for (uint32_t i = 0; i < ad->info.num_outputs; i++)
+		if (ad->outputs[i].crtc_id && !ad->outputs[i].writeback)
+			taken |= 1u << ad->outputs[i].crtc_index;
+	for (uint32_t i = 0; i < ad->info.num_outputs; i++) {
+		struct present_output *o = &ad->outputs[i];
+		uint32_t mask = possible[i];
+		int b;
+
+		if (o->crtc_id)
+			continue;
+		b = o->writeback ? -1 : lowest_bit(mask & ~taken);
+		if (b < 0)
+			b = lowest_bit(mask);
+		o->crtc_index = b < 0 ? 0 : (uint32_t)b;
+		if (!o->writeback && b >= 0)
+			taken |= 1u << b;
+	}
+}
+
 static int read_outputs(struct present_adapter *ad)
 {
+	uint32_t *possible;
 	drmModeRes *res;
 	int ret = 0;
 
@@ -125,7 +162,9 @@ static int read_outputs(struct present_adapter *ad)
 	ad->crtc_ids = calloc(res->count_crtcs + 1, sizeof(uint32_t));
 	ad->outputs = calloc(res->count_connectors + 1, sizeof(*ad->outputs));
 	ad->modes = calloc(res->count_connectors + 1, sizeof(*ad->modes));
-	if (!ad->crtc_ids || !ad->outputs || !ad->modes) {
+	possible = calloc(res->count_connectors + 1, sizeof(*possible));
+	if (!ad->crtc_ids || !ad->outputs || !ad->modes || !possible) {
+		free(possible);
 		drmModeFreeResources(res);
 		free_outputs(ad);
 		return present_fail(ad->err, PRESENT_E_NO_MEMORY, "out of memory");
@@ -153,11 +192,7 @@ static int read_outputs(struct present_adapter *ad)
 			if (e) {
 				if (c->encoder_id && e->crtc_id)
 					o->crtc_id = e->crtc_id;
-				for (int b = 0; b < 32; b++)
-					if (e->possible_crtcs & (1u << b)) {
-						o->crtc_index = b;
-						break;
-					}
+				possible[ad->info.num_outputs] = e->possible_crtcs;
 				drmModeFreeEncoder(e);
 			}
 		}
@@ -186,6 +221,8 @@ static int read_outputs(struct present_adapter *ad)
 		drmModeFreeConnector(c);
 	}
 	drmModeFreeResources(res);
+	default_crtcs(ad, possible);
+	free(possible);
 	return ret;
 }
 

@@ -416,6 +416,10 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 	     crtc_state->color_mgmt_changed))
 		return -EINVAL;
 
+	ret = vflipq_output_check_clones(crtc_state);
+	if (ret)
+		return ret;
+
 	ret = vflipq_color_check(crtc_state);
 	if (ret)
 		return ret;

@@ -372,6 +372,7 @@ static int vflipq_modeset_init(struct vflipq_device *vdev)
 		if (ret)
 			return ret;
 	}
+	vflipq_output_route_all(vdev);
 
 	drm_mode_config_reset(drm);
 	vflipq_output_probe_all(vdev);

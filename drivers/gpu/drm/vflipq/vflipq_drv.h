@@ -353,6 +353,8 @@ void vflipq_configfs_unregister(void);
 int vflipq_output_init(struct vflipq_device *vdev, unsigned int index);
 void vflipq_output_set_connected(struct vflipq_device *vdev, u32 mask);
 void vflipq_output_probe_all(struct vflipq_device *vdev);
+void vflipq_output_route_all(struct vflipq_device *vdev);
+int vflipq_output_check_clones(const struct drm_crtc_state *crtc_state);
 
 /* vflipq_async.c */
 struct drm_crtc *vflipq_async_commit_crtc(struct drm_atomic_state *old_state);

@@ -3,6 +3,10 @@
  * Outputs: one CRTC with its planes, a virtual encoder and a virtual
  * connector that offers the device's mode list.  The connector is connected
  * unless configfs "connected" unplugged it (a hotplug, for userspace tests).
+ *
+ * Routing: nothing wires a virtual connector to one CRTC, so every Virtual
+ * encoder may drive every CRTC of its device (vflipq_output_route_all()).
+ * Output N's connector on CRTC N is only the default pairing.
  */
 
 #include <linux/slab.h>
@@ -140,11 +144,11 @@ int vflipq_output_init(struct vflipq_device *vdev, unsigned int index)
 	if (ret)
 		return ret;
 
+	/* possible_crtcs and possible_clones: vflipq_output_route_all() */
 	ret = drmm_encoder_init(drm, &out->encoder, NULL,
 				DRM_MODE_ENCODER_VIRTUAL, NULL);
 	if (ret)
 		return ret;
-	out->encoder.possible_crtcs = drm_crtc_mask(&out->crtc);
 
 	ret = drmm_connector_init(drm, &out->connector, &vflipq_conn_funcs,
 				  DRM_MODE_CONNECTOR_VIRTUAL, NULL);
@@ -166,11 +170,67 @@ int vflipq_output_init(struct vflipq_device *vdev, unsigned int index)
 		ret = vflipq_writeback_init(out);
 		if (ret)
 			return ret;
-		/* Capture while displaying: both encoders may share the CRTC. */
-		out->encoder.possible_clones = drm_encoder_mask(&out->encoder) |
-					       drm_encoder_mask(&out->wb.encoder);
-		out->wb.encoder.possible_clones = out->encoder.possible_clones;
 	}
+	return 0;
+}
+
+/**
+ * vflipq_output_route_all - let every Virtual encoder drive every CRTC
+ * @vdev: device whose outputs all exist
+ *
+ * A CRTC drives at most one Virtual connector (no mirroring: the
+ * per-connector properties, HDR_OUTPUT_METADATA, Colorspace and max bpc,
+ * each describe the one sink of a CRTC's output), plus the writeback
+ * connector of that CRTC, which stays tied to it.  So a Virtual encoder
+ * clones with itself and every writeback encoder (any of them may share
+ * its CRTC), a writeback encoder with itself and every Virtual encoder; two
+ * Virtual encoders, or two writeback encoders, never share a CRTC.
+ */
+void vflipq_output_route_all(struct vflipq_device *vdev)
+{
+	u32 crtcs = 0, virt = 0, wb = 0;
+	unsigned int i;
+
+	for (i = 0; i < vdev->config.crtcs; i++) {
+		struct vflipq_output *out = vdev->outputs[i];
+
+		crtcs |= drm_crtc_mask(&out->crtc);
+		virt |= drm_encoder_mask(&out->encoder);
+		if (vdev->config.writeback)
+			wb |= drm_encoder_mask(&out->wb.encoder);
+	}
+	for (i = 0; i < vdev->config.crtcs; i++) {
+		struct vflipq_output *out = vdev->outputs[i];
+
+		out->encoder.possible_crtcs = crtcs;
+		out->encoder.possible_clones =
+			drm_encoder_mask(&out->encoder) | wb;
+		if (vdev->config.writeback)
+			out->wb.encoder.possible_clones =
+				drm_encoder_mask(&out->wb.encoder) | virt;
+	}
+}
+
+/**
+ * vflipq_output_check_clones - refuse encoders that may not share a CRTC
+ * @crtc_state: new state of a CRTC, its encoder_mask already routed
+ *
+ * The DRM core has the same check (drm_atomic_check_valid_clones) in
+ * every kernel vflipq is tested on, but only as a late addition backported
+ * to the stable series: an older kernel that DKMS builds for would let two
+ * Virtual connectors share a CRTC although possible_clones says they can't.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int vflipq_output_check_clones(const struct drm_crtc_state *crtc_state)
+{
+	struct drm_encoder *enc;
+
+	drm_for_each_encoder_mask(enc, crtc_state->crtc->dev,
+				  crtc_state->encoder_mask)
+		if ((crtc_state->encoder_mask & enc->possible_clones) !=
+		    crtc_state->encoder_mask)
+			return -EINVAL;
 	return 0;
 }
 

@@ -50,8 +50,10 @@ struct present_mode {
 struct present_output {
 	uint32_t connector_id;
 	uint32_t crtc_id;		/* current CRTC, 0: none */
-	uint32_t crtc_index;		/* index of that CRTC (or of the first
-					   possible one when none) */
+	uint32_t crtc_index;		/* index of that CRTC; when none, of
+					   the first possible one no other
+					   display output has (connector i
+					   of a fresh vflipq device: i) */
 	bool connected;
 	bool writeback;			/* a writeback connector */
 	char name[32];			/* "Virtual-1", "Writeback-1", ... */
