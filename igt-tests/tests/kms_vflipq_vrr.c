@@ -261,6 +261,33 @@ static void test_off(void)
 	}
 }
 
+/*
+ * The connector's published range, as the DRM core's debugfs vrr_range
+ * shows it (what IGT's kms_vrr reads): "Min: 10" (a frame lasts at most
+ * MAX_NS) and "Max: " the fastest rate of the connector's modes.
+ */
+static void check_vrr_range(void)
+{
+	drmModeConnector *c = drmModeGetConnector(dev.fd, dev.pipe[0].conn_id);
+	char path[160], got[64], want[64];
+	int max_hz = 0;
+
+	igt_assert(c && c->count_modes > 0);
+	for (int i = 0; i < c->count_modes; i++)
+		max_hz = max_hz > (int)c->modes[i].vrefresh ?
+			 max_hz : (int)c->modes[i].vrefresh;
+	snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%d/%s-%u/vrr_range",
+		 vfq_card_index(dev.fd),
+		 drmModeGetConnectorTypeName(c->connector_type),
+		 c->connector_type_id);
+	drmModeFreeConnector(c);
+	igt_assert_f(vfq_file_read(path, got, sizeof(got)) > 0, "%s\n", path);
+	snprintf(want, sizeof(want), "Min: %llu\nMax: %d",
+		 1000000000ull / MAX_NS, max_hz);
+	igt_assert_f(!strcmp(got, want), "%s: \"%s\", expected \"%s\"\n",
+		     path, got, want);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -277,8 +304,9 @@ igt_main
 		}
 	}
 
-	igt_describe("Every connector has vrr_capable = 1 (immutable), every "
-		     "CRTC VRR_ENABLED, 0 until a client sets it");
+	igt_describe("Every connector has vrr_capable = 1 (immutable) and "
+		     "publishes its range (debugfs vrr_range), every CRTC "
+		     "VRR_ENABLED, 0 until a client sets it");
 	igt_subtest("props") {
 		drmModePropertyRes *p;
 
@@ -289,6 +317,7 @@ igt_main
 		igt_assert_eq_u64(vfq_prop_get(dev.fd, dev.pipe[0].conn_id,
 					       DRM_MODE_OBJECT_CONNECTOR,
 					       "vrr_capable"), 1);
+		check_vrr_range();
 		vfq_pipe_on(&dev, 0, &mode, fbs[0].fb_id);
 		igt_assert_eq_u64(vfq_prop_get(dev.fd, dev.pipe[0].crtc_id,
 					       DRM_MODE_OBJECT_CRTC,

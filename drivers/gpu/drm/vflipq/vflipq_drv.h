@@ -370,6 +370,7 @@ u32 vflipq_vrr_get_vblank_counter(struct drm_crtc *crtc);
 void vflipq_vrr_commit(struct vflipq_output *out,
 		       const struct drm_crtc_state *state);
 int vflipq_vrr_init_connector(struct drm_connector *connector);
+void vflipq_vrr_set_range(struct drm_connector *connector, int max_hz);
 void vflipq_vrr_init_crtc(struct drm_crtc *crtc);
 
 /* vflipq_crtc.c */

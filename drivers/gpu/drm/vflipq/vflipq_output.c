@@ -28,7 +28,7 @@ static int vflipq_conn_get_modes(struct drm_connector *connector)
 	struct vflipq_device *vdev = to_vflipq_device(connector->dev);
 	const struct vflipq_config *cfg = &vdev->config;
 	unsigned int i;
-	int count = 0;
+	int count = 0, max_hz = 0;
 
 	for (i = 0; i < cfg->num_modes; i++) {
 		const struct vflipq_mode_spec *m = &cfg->modes[i];
@@ -43,9 +43,11 @@ static int vflipq_conn_get_modes(struct drm_connector *connector)
 		if (i == cfg->preferred)
 			mode->type |= DRM_MODE_TYPE_PREFERRED;
 		drm_mode_set_name(mode);
+		max_hz = max(max_hz, drm_mode_vrefresh(mode));
 		drm_mode_probed_add(connector, mode);
 		count++;
 	}
+	vflipq_vrr_set_range(connector, max_hz);
 	return count;
 }
 

@@ -128,6 +128,22 @@ int vflipq_vrr_init_connector(struct drm_connector *connector)
 	return 0;
 }
 
+/*
+ * Publish the range the engine runs with VRR on, as an EDID's range
+ * descriptor would (the DRM core's debugfs vrr_range shows it; IGT's
+ * kms_vrr sizes its flip rates from it and divides by its minimum): a
+ * frame lasts at most VFLIPQ_VRR_MAX_NS and at least the mode's own
+ * duration, so the fastest mode bounds the rate.  Called by get_modes,
+ * under mode_config.mutex like every other update of display_info.
+ */
+void vflipq_vrr_set_range(struct drm_connector *connector, int max_hz)
+{
+	struct drm_monitor_range_info *r = &connector->display_info.monitor_range;
+
+	r->min_vfreq = DIV_ROUND_UP_ULL(NSEC_PER_SEC, VFLIPQ_VRR_MAX_NS);
+	r->max_vfreq = max_hz;
+}
+
 /* Counting by frames needs the counter's width: all of a u32. */
 void vflipq_vrr_init_crtc(struct drm_crtc *crtc)
 {
