@@ -161,6 +161,14 @@ def vm_tests(scratch, m, log):
     run(["scripts/vm-run.sh", "--job", "tests"], scratch, log, env=env)
     res = os.path.join(scratch, "out/results/latest/results.txt")
     if not os.path.exists(res):
+        # A kernel report that stopped the guest (KASAN's panic) inside one
+        # of the mutant's subtests is that subtest failing.
+        probs = os.path.join(scratch, "out/results/latest/dmesg-problems.txt")
+        if os.path.exists(probs):
+            for line in open(probs):
+                test, _, msg = line.rstrip("\n").partition("\t")
+                if test != "-":
+                    return "fail", f"{test}: {msg.strip()}"
         return "error", "no results"
     lines = [l.split() for l in open(res) if l.startswith(("PASS", "FAIL",
                                                            "SKIP"))]
