@@ -21,8 +21,8 @@ kms_cursor_crc@cursor-onscreen-.*), then at least one blank and the reason
           dmesg-warn, dmesg-fail, incomplete, abort)
   flakes  the test may pass or fail (not skip)
   skips   the test must skip
-Any other test must pass.  An entry that matches no test of a binary that ran
-is reported as stale, an unexpected pass of a listed failure as a difference:
+Any other test must pass.  An entry that matches no test, although a subtest
+it names ran, is reported as stale, an unexpected pass of a listed failure as a difference:
 the lists cannot rot.
 """
 import json
@@ -68,6 +68,50 @@ def kind(result):
 
 def binary(name):
     return name.split('@')[0]
+
+
+def split_top(pat):
+    """Split a pattern at its top-level '@'; None if a top-level '|' spans them."""
+    parts, depth, cur, i = [], 0, '', 0
+    while i < len(pat):
+        c = pat[i]
+        if c == '\\' and i + 1 < len(pat):
+            cur += pat[i:i + 2]
+            i += 2
+            continue
+        if c == '(':
+            depth += 1
+        elif c == ')':
+            depth -= 1
+        elif depth == 0 and c == '|':
+            return None
+        elif depth == 0 and c == '@':
+            parts.append(cur)
+            cur = ''
+            i += 1
+            continue
+        cur += c
+        i += 1
+    return parts + [cur]
+
+
+def entry_scheduled(pat, ran_binaries, ran_subtests):
+    """Whether a test the entry names was in the run: its subtest ran.
+
+    A run of part of a binary (CI's subset, a chunk) ran only some of its
+    subtests; an entry for another subtest of that binary is not stale, it
+    was not asked for.  An entry whose subtest ran and that matched no
+    result is (its dynamic subtests changed, or the subtest is gone).
+    """
+    parts = split_top(pat)
+    if parts is None:
+        return pat.split('@')[0] in ran_binaries
+    b_rx = re.compile(parts[0])
+    s_rx = re.compile(parts[1]) if len(parts) > 1 else None
+    for b, *s in ran_subtests:
+        if b_rx.fullmatch(b) and (s_rx is None or (s and s_rx.fullmatch(s[0]))):
+            return True
+    return False
 
 
 def read_list(path):
@@ -127,12 +171,12 @@ def check(results_path, xdir, driver, out=None):
             want = {'flakes': 'pass or fail', 'fails': 'a failure',
                     'skips': 'skip'}.get(exp, 'pass')
             diffs.append(f'{name}: {r}, expected {want}')
+    ran_subtests = {tuple(n.split('@')[:2]) for n in res}
     for k, entries in lists.items():
         for pat, rx, reason, where in entries:
             if where in used:
                 continue
-            b = pat.split('@')[0]
-            if b in ran_binaries:
+            if entry_scheduled(pat, ran_binaries, ran_subtests):
                 diffs.append(f'{where}: stale {k} entry {pat}: no such test ran')
     lines = [f'{len(res)} tests: {counts["pass"]} passed, {counts["expected-fail"]} failed '
              f'as expected, {counts["flake"]} flakes, {counts["skip"]} skipped; '
