@@ -492,41 +492,73 @@ static void test_refresh_change(void)
 	present_swapchain_destroy(sc);
 }
 
-/* Interval 0: flip-discard replaces frames not yet shown (latest wins),
- * flip-sequential shows every one on successive vblanks. */
-static void test_interval0(enum present_swap_effect effect)
+/*
+ * Interval 0: flip-discard replaces frames not yet shown (latest wins),
+ * flip-sequential shows every one on successive vblanks.
+ *
+ * Replacement needs the three presents to reach the queue within one
+ * frame.  At 60 Hz that is 16.7 ms, which three cross-adapter presents
+ * overrun on the debug kernel under TCG (they took longer than a frame
+ * there and each frame was shown).  So the output runs at 10 Hz first
+ * (a flip duration of 100 ms, latched before the burst starts) and the
+ * burst starts right after a vblank; the burst's length is measured and a
+ * burst that did not fit in the frame is retried, never counted as passed.
+ */
+#define INTERVAL0_PERIOD_NS	100000000ull
+
+static bool interval0_burst(enum present_swap_effect effect)
 {
 	struct present_swapchain_desc d = desc(0, 0);
 	struct present_swapchain *sc = NULL;
 	struct present_counters c;
-	uint64_t t[8], a[8];
+	uint64_t t[8], a[8], vbl = 0, end;
 	int n;
 
 	d.buffer_count = 5;
 	d.swap_effect = effect;
 	igt_assert_eq(present_swapchain_create(adapter("igt-pt-render"), adapter("igt-pt-t3"), -1,
 					       &d, &sc), 0);
-	present_swapchain_wait_vblank(sc, NULL);	/* start early in a frame */
+	igt_assert_eq(present_swapchain_set_refresh(sc, INTERVAL0_PERIOD_NS), 0);
+	run_frames(sc, 1, 1);		/* shown: the frames are 100 ms long from here */
+	igt_assert_eq(present_swapchain_wait_vblank(sc, &vbl), 0);
 	for (int i = 0; i < 3; i++) {
 		fill(sc, i);
 		igt_assert_eq(present_swapchain_present(sc, 0, PRESENT_DO_NOT_WAIT), 0);
 	}
+	end = vfq_now_ns();
 	run_frames(sc, 0, 0);
 	present_swapchain_counters(sc, &c);
-	igt_info("interval 0, %s: shown %llu, replaced %llu\n",
+	igt_info("interval 0, %s: burst %llu us after the vblank, shown %llu, replaced %llu\n",
 		 effect == PRESENT_SWAP_FLIP_DISCARD ? "discard" : "sequential",
-		 (unsigned long long)c.shown, (unsigned long long)c.cancelled);
-	igt_assert_eq_u64(c.shown + c.cancelled, 3);
+		 (unsigned long long)(end - vbl) / 1000, (unsigned long long)c.shown - 1,
+		 (unsigned long long)c.cancelled);
+	if (effect == PRESENT_SWAP_FLIP_DISCARD && end - vbl >= INTERVAL0_PERIOD_NS) {
+		present_swapchain_destroy(sc);
+		return false;
+	}
+	igt_assert_eq_u64(c.shown + c.cancelled, 4);
 	n = present_swapchain_timing(sc, t, a, 8);
-	igt_assert_eq(n, 3);
-	igt_assert(a[2]);	/* the latest always shows */
+	igt_assert_eq(n, 4);
+	igt_assert(a[3]);	/* the latest always shows */
 	if (effect == PRESENT_SWAP_FLIP_DISCARD) {
+		/* all three were queued before the next vblank: the newest
+		 * ready one wins over at least one older one */
 		igt_assert_lte(1, (int)c.cancelled);
 	} else {
 		igt_assert_eq_u64(c.cancelled, 0);
-		igt_assert(a[1] > a[0] + 12000000 && a[2] > a[1] + 12000000);
+		igt_assert(a[2] > a[1] + INTERVAL0_PERIOD_NS / 2 &&
+			   a[3] > a[2] + INTERVAL0_PERIOD_NS / 2);
 	}
 	present_swapchain_destroy(sc);
+	return true;
+}
+
+static void test_interval0(enum present_swap_effect effect)
+{
+	for (int attempt = 0; attempt < 3; attempt++)
+		if (interval0_burst(effect))
+			return;
+	igt_assert_f(false, "three presents never fit in a 100 ms frame (3 attempts)\n");
 }
 
 /* PRESENT_RESTART drops the queued frames; allow-tearing flips at once. */
