@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Judge igt_runner's results.json against the expected results, and tabulate.
 
-  igt-results.py check RESULTS.json XFAILS_DIR DRIVER [--out FILE]
-      Compare with XFAILS_DIR/DRIVER-{fails,flakes,skips}.txt; print every
-      difference and the counts; exit 1 on any difference.
+  igt-results.py check RESULTS.json XFAILS_DIR DRIVER [--kernel SERIES] [--out FILE]
+      Compare with XFAILS_DIR/DRIVER-{fails,flakes,skips}.txt as they apply
+      to the test kernel SERIES (make's KERNEL=: 6.12, 7.2, debug, ...);
+      print every difference and the counts; exit 1 on any difference.
   igt-results.py counts RESULTS.json
       Per-binary pass/fail/skip counts as JSON.
   igt-results.py table NAME=RESULTS.json...
@@ -16,7 +17,10 @@
 Expected-results files (drm-ci style): one test a line, a regular expression
 matched against the whole name without "igt@" (kms_flip@basic-flip-vs-dpms,
 kms_cursor_crc@cursor-onscreen-.*), then at least one blank and the reason
-(required).  '#' starts a comment line.
+(required).  '#' starts a comment line.  A line may start with the test
+kernels it applies to, in brackets: "[6.1 6.12] sw_sync@.*  reason" (what a
+Debian kernel lacks and the source-built ones have); on any other kernel
+the entry does not exist (it is neither matched nor reported stale).
   fails   the test must end in a failing result (fail, timeout, crash, warn,
           dmesg-warn, dmesg-fail, incomplete, abort)
   flakes  the test may pass or fail (not skip)
@@ -114,7 +118,7 @@ def entry_scheduled(pat, ran_binaries, ran_subtests):
     return False
 
 
-def read_list(path):
+def read_list(path, kernel):
     entries = []
     try:
         f = open(path)
@@ -124,6 +128,15 @@ def read_list(path):
         for n, line in enumerate(f, 1):
             line = line.rstrip('\n')
             if not line.strip() or line.lstrip().startswith('#'):
+                continue
+            kernels = None
+            m = re.match(r'\s*\[([^]]*)\]\s*', line)
+            if m:
+                kernels = m.group(1).split()
+                if not kernels:
+                    sys.exit(f'{path}:{n}: empty kernel list')
+                line = line[m.end():]
+            if kernels is not None and kernel not in kernels:
                 continue
             parts = line.split(None, 1)
             if len(parts) < 2 or not parts[1].strip():
@@ -136,9 +149,9 @@ def read_list(path):
     return entries
 
 
-def check(results_path, xdir, driver, out=None):
+def check(results_path, xdir, driver, kernel, out=None):
     res = load(results_path)
-    lists = {k: read_list(f'{xdir}/{driver}-{k}.txt') for k in ('fails', 'flakes', 'skips')}
+    lists = {k: read_list(f'{xdir}/{driver}-{k}.txt', kernel) for k in ('fails', 'flakes', 'skips')}
     ran_binaries = {binary(n) for n in res}
     diffs = []
     counts = {'pass': 0, 'expected-fail': 0, 'flake': 0, 'skip': 0}
@@ -234,7 +247,8 @@ def merge(out, paths):
 def main(argv):
     if len(argv) >= 4 and argv[0] == 'check':
         out = argv[argv.index('--out') + 1] if '--out' in argv else None
-        return check(argv[1], argv[2], argv[3], out)
+        kernel = argv[argv.index('--kernel') + 1] if '--kernel' in argv else '6.12'
+        return check(argv[1], argv[2], argv[3], kernel, out)
     if len(argv) == 2 and argv[0] == 'counts':
         json.dump(counts(argv[1]), sys.stdout, indent=1, sort_keys=True)
         print()
