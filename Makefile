@@ -142,7 +142,7 @@ clients: all
 DRIVER ?= vflipq
 IGT_TESTS ?= all
 igt: all
-	@DRIVER='$(DRIVER)' IGT_TESTS='$(IGT_TESTS)' BUILD=$(BUILD) $(S)/igt.sh $(KERNEL)
+	@DRIVER='$(DRIVER)' IGT_TESTS='$(value IGT_TESTS)' BUILD=$(BUILD) $(S)/igt.sh $(KERNEL)
 
 # Benchmarks against vkms (built from linux-source): out/bench.{json,md}, PNGs.
 bench: all

@@ -65,7 +65,9 @@ case $tests in
 all) echo '^igt@' >"$j/igt-job/include"; tag=all ;;
 ci) sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$IGTDIR/ci.txt" |
 	awk '{ print "^igt@" $1 "$" }' >"$j/igt-job/include"; tag=ci ;;
-*) printf '%s\n' $tests >"$j/igt-job/include"; tag=custom ;;
+*) # split on blanks, never globbed: a regex such as kms_flip@.* stays as is
+	read -r -a pats <<<"$tests"
+	printf '%s\n' "${pats[@]}" >"$j/igt-job/include"; tag=custom ;;
 esac
 tag=${IGT_NAME:-$tag}
 # The binaries the patterns can select, when each pattern names them
@@ -104,7 +106,7 @@ rc=0
 if [ "$driver" = vflipq ]; then
 	set +e
 	python3 "$VFLIPQ_TOP/scripts/igt-results.py" check "$json" "$IGTDIR/xfails" vflipq \
-		--out "$OUT/igt/vflipq-summary.txt" >"$work/check.txt"
+		--kernel "$series" --out "$OUT/igt/vflipq-summary.txt" >"$work/check.txt"
 	rc=$?
 	set -e
 	grep -v '^[0-9]* passed, ' "$work/check.txt"
