@@ -174,6 +174,19 @@ static void test_swapped(void)
 	vfq_dev_reset(&dev);
 }
 
+/*
+ * Connector 1, which CRTC B drove, now on CRTC A: the same picture there,
+ * A running, B stopped.
+ */
+static void check_moved_to_a(void)
+{
+	igt_assert_eq_u32(crtc_of_connector(1), dev.pipe[0].crtc_id);
+	igt_assert_eq_u32(settled_crc(0), ref_crc);
+	vfq_assert_running(dev.fd, 0);
+	check_stopped(1);
+	vfq_dev_reset(&dev);
+}
+
 /* Connector 1 from CRTC B to CRTC A in one atomic commit: B off, A on. */
 static void test_move_atomic(void)
 {
@@ -193,11 +206,7 @@ static void test_move_atomic(void)
 				     NULL), 0);
 	drmModeDestroyPropertyBlob(dev.fd, blob);
 
-	igt_assert_eq_u32(crtc_of_connector(1), dev.pipe[0].crtc_id);
-	igt_assert_eq_u32(settled_crc(0), ref_crc);
-	vfq_assert_running(dev.fd, 0);
-	check_stopped(1);
-	vfq_dev_reset(&dev);
+	check_moved_to_a();
 }
 
 /*
@@ -212,11 +221,7 @@ static void test_steal_legacy(void)
 	vfq_pipe_on(&dev, 1, &mode, fb.fb_id);
 	igt_assert_eq(drmModeSetCrtc(dev.fd, dev.pipe[0].crtc_id, fb.fb_id, 0,
 				     0, &conn, 1, &mode), 0);
-	igt_assert_eq_u32(crtc_of_connector(1), dev.pipe[0].crtc_id);
-	igt_assert_eq_u32(settled_crc(0), ref_crc);
-	vfq_assert_running(dev.fd, 0);
-	check_stopped(1);
-	vfq_dev_reset(&dev);
+	check_moved_to_a();
 }
 
 /*
