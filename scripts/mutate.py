@@ -30,7 +30,7 @@ import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIST = os.path.join(TOP, "tests", "mutants.txt")
-KEYS = {"where", "file", "tests", "why"}
+KEYS = {"where", "file", "tests", "why", "kernels"}
 
 
 def unescape(s):
@@ -77,6 +77,10 @@ def parse(path):
         if not m["edits"] or any(r is None for _, r in m["edits"]):
             sys.exit(f"{where}: needs find/replace pairs")
         m["tests"] = m["tests"].split()
+        m["kernels"] = m["kernels"].split() if "kernels" in m else None
+        if m["kernels"] is not None and (not m["kernels"] or
+                                         m["where"] != "vm"):
+            sys.exit(f"{where}: kernels names test kernels of a vm mutant")
     return mutants
 
 
@@ -212,6 +216,13 @@ def main():
            if (a.where == "all" or m["where"] == a.where) and
            (not a.names or any(fnmatch.fnmatch(m["name"], g)
                                for g in a.names))]
+    # A VM mutant whose tests only run on some kernels (async flips from
+    # 7.2, KASAN on the debug kernel) is left out elsewhere, and says so.
+    kernel = os.environ.get("KERNEL") or "6.12"
+    for m in [m for m in sel if m["kernels"] and kernel not in m["kernels"]]:
+        print(f"[mutate] {m['name']}: not on KERNEL={kernel} "
+              f"(make mutate KERNEL={m['kernels'][0]})")
+    sel = [m for m in sel if not m["kernels"] or kernel in m["kernels"]]
     if a.list:
         for m in sel:
             print(f"{m['name']:32} {m['where']:4} {m['file']}  "

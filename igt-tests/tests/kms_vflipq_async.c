@@ -139,6 +139,14 @@ static void spaced_flips(bool atomic, uint32_t async)
 		igt_assert_eq(vfq_wait_vblank(dev.fd, dev.pipe[0].index,
 					      DRM_VBLANK_RELATIVE, 1, 0,
 					      NULL, NULL), 0);
+		/*
+		 * An async flip that overtakes the composition of its
+		 * vblank drops that frame's CRC (kms-features.rst, "Async
+		 * page flips"): flip half a frame in, once the composition
+		 * of this 640x480 frame is normally over.
+		 */
+		if (async)
+			usleep(8000);
 		flip_observe(new, atomic, async, &o);
 		if (!async)
 			igt_assert_f(flip_late(&o), "synchronous flip %d: event "
@@ -235,6 +243,92 @@ static void test_flips(bool atomic)
 }
 
 /* Async flips exist only on kernels with IN_FORMATS_ASYNC (vflipq_compat.h). */
+/* Column 0 of @fb in one colour: what the test writes into a buffer. */
+static void paint_column(struct vfq_fb *fb, uint32_t xrgb)
+{
+	for (int y = 0; y < fb->height; y++)
+		*(uint32_t *)(fb->map + (size_t)y * fb->pitch) = xrgb;
+}
+
+/*
+ * The client owns the outgoing buffer once an async flip's event came (as
+ * upstream IGT's kms_async_flips@crc assumes): it draws into it at once,
+ * here a column in another colour.  Every CRC must still be of the
+ * reference picture, with both buffers showing it.  Rounds of flips, each
+ * drawing into the buffer it flipped away from, then a wait for the next
+ * CRC: the flips run while compositions do (1080p under TCG: one takes
+ * milliseconds), and the wait lets one composition finish untouched, so
+ * that every round judges at least one frame.
+ */
+#define CLOBBER_ROUNDS 30
+#define CLOBBER_ROUND_NS 40000000ull	/* over two frames of flipping */
+#define REF_XRGB 0x000040c0u
+
+static void test_clobber_after_event(void)
+{
+	const struct vfq_pipe *p = &dev.pipe[0];
+	uint32_t ref, value, frame;
+	struct vfq_fb big[2];
+	drmModeModeInfo m;
+	struct vfq_crc crc;
+	int cur = 0, flips = 0, judged = 0, bad = 0;
+	struct vfq_event ev;
+
+	vfq_get_mode(dev.fd, p->conn_id, 1920, 1080, 60, &m);
+	for (int i = 0; i < 2; i++) {
+		vfq_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_XRGB8888, &big[i]);
+		vfq_fb_fill(&big[i], vfq_rgb8(0x00, 0x40, 0xc0));	/* REF_XRGB */
+	}
+	vfq_pipe_on(&dev, 0, &m, big[0].fb_id);
+	igt_assert_eq(vfq_crc_start(dev.fd, p->index, &crc), 0);
+	/* the reference: two frames in a row alike */
+	igt_assert_eq(vfq_crc_read(&crc, 1000, &frame, &ref), 1);
+	do {
+		value = ref;
+		igt_assert_eq(vfq_crc_read(&crc, 1000, &frame, &ref), 1);
+	} while (value != ref);
+	vfq_drain_events(dev.fd, 50);
+
+	for (int r = 0; r < CLOBBER_ROUNDS; r++) {
+		uint64_t end = vfq_now_ns() + CLOBBER_ROUND_NS;
+
+		while (vfq_now_ns() < end) {
+			int next = !cur;
+
+			paint_column(&big[next], REF_XRGB);
+			igt_assert_eq(drmModePageFlip(dev.fd, p->crtc_id,
+						      big[next].fb_id,
+						      DRM_MODE_PAGE_FLIP_ASYNC |
+						      DRM_MODE_PAGE_FLIP_EVENT,
+						      NULL), 0);
+			igt_assert_eq(vfq_read_event(dev.fd, EVENT_MS, &ev), 1);
+			igt_assert_eq_u32(ev.type, DRM_EVENT_FLIP_COMPLETE);
+			paint_column(&big[cur], 0x00ff0000u ^ (uint32_t)flips);
+			cur = next;
+			flips++;
+			/* the CRCs that came meanwhile */
+			while (vfq_crc_read(&crc, 0, &frame, &value) == 1) {
+				judged++;
+				bad += value != ref;
+			}
+		}
+		igt_assert_f(vfq_crc_read(&crc, 1000, &frame, &value) == 1,
+			     "round %d: no CRC within 1 s of the last flip\n", r);
+		judged++;
+		if (value != ref)
+			igt_info("round %d: frame %u has CRC 0x%08x, the "
+				 "picture is 0x%08x\n", r, frame, value, ref);
+		bad += value != ref;
+	}
+	vfq_crc_stop(&crc);
+	igt_info("%d async flips, each drawing into the buffer it left; %d "
+		 "frames judged, %d not of the picture\n", flips, judged, bad);
+	igt_assert_eq(bad, 0);
+	vfq_dev_reset(&dev);
+	for (int i = 0; i < 2; i++)
+		vfq_fb_destroy(&big[i]);
+}
+
 static void require_async(void)
 {
 	uint64_t v = 0;
@@ -299,6 +393,14 @@ igt_main
 					&v) == 0 && v,
 			      "no atomic async page flips on this kernel\n");
 		test_flips(true);
+	}
+
+	igt_describe("Once an async flip's event came, the client may draw "
+		     "into the buffer it left: no frame shows that drawing "
+		     "(upstream kms_async_flips@crc)");
+	igt_subtest("clobber-after-event") {
+		require_async();
+		test_clobber_after_event();
 	}
 
 	igt_describe("An async flip cannot come with a mode set or other "

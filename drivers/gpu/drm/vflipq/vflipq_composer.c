@@ -349,9 +349,9 @@ void vflipq_composer_worker(struct work_struct *work)
 	struct drm_crtc *crtc = cs->base.crtc;
 	struct vflipq_output *out = crtc_to_output(crtc);
 	struct vflipq_wb_job *wb;
-	bool crc_pending, wb_pending, force, replaced;
+	bool crc_pending, wb_pending, force, replaced, overtaken;
 	struct vflipq_fq_buf *snap[VFQ_MAX_PLANES];
-	u64 frame_start, frame_end, gen;
+	u64 frame_start, frame_end, gen, async_seen;
 	unsigned int i;
 	u32 crc = 0;
 	int ret;
@@ -371,6 +371,9 @@ void vflipq_composer_worker(struct work_struct *work)
 	cs->crc_pending = false;
 	cs->force_compose = false;
 	spin_unlock_irq(&out->composer_lock);
+	spin_lock_irq(&out->lock);
+	async_seen = cs->async_seen;
+	spin_unlock_irq(&out->lock);
 
 	/* The vblank timer raced with an earlier run that did the work. */
 	if (!crc_pending && !force)
@@ -409,6 +412,21 @@ void vflipq_composer_worker(struct work_struct *work)
 	replaced = out->flipq.log_read_gen > gen;
 	spin_unlock_irq(&out->engine_lock);
 	if (replaced)
+		return;
+
+	/*
+	 * The same for an async flip made while this composition ran: its
+	 * event went out at once and handed the buffers read here back to
+	 * the client, which may have drawn into them already (hardware would
+	 * have stopped reading them when the flip latched).  The flip counts
+	 * itself before its event goes out, so a composition that read such
+	 * drawing sees the count once its reads are ordered before this one.
+	 */
+	smp_rmb();
+	spin_lock_irq(&out->lock);
+	overtaken = out->async_flips != async_seen;
+	spin_unlock_irq(&out->lock);
+	if (overtaken)
 		return;
 
 	/* The worker can fall behind the vblank timer: report every frame. */

@@ -190,8 +190,10 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 		 * frames taken above then get no CRC.
 		 */
 		spin_lock(&out->lock);
-		if (out->composer_state == state)
+		if (out->composer_state == state) {
+			state->async_seen = out->async_flips;
 			queue_work(out->composer_wq, &state->composer_work);
+		}
 		spin_unlock(&out->lock);
 	}
 
@@ -564,8 +566,11 @@ static void vflipq_crtc_atomic_flush(struct drm_crtc *crtc,
 			/*
 			 * Shown at once, like the flip queue's tearing flips.
 			 * The reference keeps the counter fresh: the event
-			 * carries the last vblank before the flip.
+			 * carries the last vblank before the flip.  Counted
+			 * before the event goes out: the client may draw
+			 * into the old buffer from then on.
 			 */
+			out->async_flips++;
 			drm_crtc_send_vblank_event(crtc, crtc->state->event);
 			drm_crtc_vblank_put(crtc);
 		} else {

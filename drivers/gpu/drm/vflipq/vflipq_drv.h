@@ -146,6 +146,8 @@ struct vflipq_wb_job {
  * @frame_gen: &vflipq_flipq.scanout_gen at the vblank @frame_end
  * @frame_scanout: the flip-queue images at the vblank @frame_end
  *	(references), what the pending composition shows however late it runs
+ * @async_seen: &vflipq_output.async_flips when the vblank timer queued the
+ *	pending composition (under &vflipq_output.lock)
  *
  * @active_writeback, @crc_pending, @force_compose, @wb_pending,
  * @frame_start, @frame_end, @frame_gen and @frame_scanout are protected by
@@ -166,6 +168,7 @@ struct vflipq_crtc_state {
 	u64 frame_end;
 	u64 frame_gen;
 	struct vflipq_fq_buf *frame_scanout[VFQ_MAX_PLANES];
+	u64 async_seen;
 };
 
 /**
@@ -210,6 +213,9 @@ struct vflipq_crtc_state {
  * @wb_jobs: writeback jobs prepared and not yet cleaned up
  * @wb_idle: woken when @wb_jobs drops to zero
  * @composer_state: CRTC state the composer uses
+ * @async_flips: async flips applied (under @lock): each sends its event at
+ *	once, so a composition running across one may read a buffer the
+ *	client got back (vflipq_composer_worker())
  * @composer_lock: protects the frame bookkeeping in &vflipq_crtc_state
  *	(interrupt-safe spinlock, taken by the engine in hard interrupt
  *	context); never held together with another vflipq lock
@@ -256,6 +262,7 @@ struct vflipq_output {
 	atomic_t wb_jobs;
 	wait_queue_head_t wb_idle;
 	struct vflipq_crtc_state *composer_state;
+	u64 async_flips;
 	/* frame bookkeeping in vflipq_crtc_state */
 	spinlock_t composer_lock;
 
