@@ -242,7 +242,6 @@ static void test_flips(bool atomic)
 		     late, BURST_FLIPS);
 }
 
-/* Async flips exist only on kernels with IN_FORMATS_ASYNC (vflipq_compat.h). */
 /* Column 0 of @fb in one colour: what the test writes into a buffer. */
 static void paint_column(struct vfq_fb *fb, uint32_t xrgb)
 {
@@ -329,6 +328,7 @@ static void test_clobber_after_event(void)
 		vfq_fb_destroy(&big[i]);
 }
 
+/* Async flips exist only on kernels with IN_FORMATS_ASYNC (vflipq_compat.h). */
 static void require_async(void)
 {
 	uint64_t v = 0;
