@@ -351,7 +351,7 @@ void vflipq_composer_worker(struct work_struct *work)
 	struct vflipq_wb_job *wb;
 	bool crc_pending, wb_pending, force, replaced, overtaken;
 	struct vflipq_fq_buf *snap[VFQ_MAX_PLANES];
-	u64 frame_start, frame_end, gen, async_seen;
+	u64 frame_start, frame_end, gen;
 	unsigned int i;
 	u32 crc = 0;
 	int ret;
@@ -371,9 +371,6 @@ void vflipq_composer_worker(struct work_struct *work)
 	cs->crc_pending = false;
 	cs->force_compose = false;
 	spin_unlock_irq(&out->composer_lock);
-	spin_lock_irq(&out->lock);
-	async_seen = cs->async_seen;
-	spin_unlock_irq(&out->lock);
 
 	/* The vblank timer raced with an earlier run that did the work. */
 	if (!crc_pending && !force)
@@ -415,16 +412,16 @@ void vflipq_composer_worker(struct work_struct *work)
 		return;
 
 	/*
-	 * The same for an async flip made while this composition ran: its
-	 * event went out at once and handed the buffers read here back to
-	 * the client, which may have drawn into them already (hardware would
-	 * have stopped reading them when the flip latched).  The flip counts
-	 * itself before its event goes out, so a composition that read such
-	 * drawing sees the count once its reads are ordered before this one.
+	 * The same for an async flip that replaced this state: its event
+	 * went out at once and handed the buffers read here back to the
+	 * client, which may have drawn into them already (hardware would
+	 * have stopped reading them when the flip latched).  The flip marks
+	 * the state before its event goes out, so a composition that read
+	 * such drawing sees the mark once its reads are ordered before this.
 	 */
 	smp_rmb();
 	spin_lock_irq(&out->lock);
-	overtaken = out->async_flips != async_seen;
+	overtaken = cs->overtaken;
 	spin_unlock_irq(&out->lock);
 	if (overtaken)
 		return;

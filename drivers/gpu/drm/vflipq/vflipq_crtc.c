@@ -40,6 +40,7 @@ ktime_t vflipq_grid_floor(const struct vflipq_output *out, ktime_t t)
  */
 ktime_t vflipq_engine_last_vblank(const struct vflipq_output *out)
 {
+	lockdep_assert_held(&out->engine_lock);
 	if (!out->engine_running)
 		return vflipq_grid_floor(out, ktime_get());
 	if (out->vrr)
@@ -190,10 +191,8 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 		 * frames taken above then get no CRC.
 		 */
 		spin_lock(&out->lock);
-		if (out->composer_state == state) {
-			state->async_seen = out->async_flips;
+		if (out->composer_state == state)
 			queue_work(out->composer_wq, &state->composer_work);
-		}
 		spin_unlock(&out->lock);
 	}
 
@@ -418,7 +417,7 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 	     crtc_state->color_mgmt_changed))
 		return -EINVAL;
 
-	ret = vflipq_output_check_clones(crtc_state);
+	ret = vflipq_check_clones(crtc_state);
 	if (ret)
 		return ret;
 
@@ -566,11 +565,12 @@ static void vflipq_crtc_atomic_flush(struct drm_crtc *crtc,
 			/*
 			 * Shown at once, like the flip queue's tearing flips.
 			 * The reference keeps the counter fresh: the event
-			 * carries the last vblank before the flip.  Counted
-			 * before the event goes out: the client may draw
-			 * into the old buffer from then on.
+			 * carries the last vblank before the flip.  The
+			 * outgoing state is marked before the event goes out:
+			 * the client may draw into the old buffer from then on.
 			 */
-			out->async_flips++;
+			if (out->composer_state)
+				out->composer_state->overtaken = true;
 			drm_crtc_send_vblank_event(crtc, crtc->state->event);
 			drm_crtc_vblank_put(crtc);
 		} else {

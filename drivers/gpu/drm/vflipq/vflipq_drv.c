@@ -295,8 +295,15 @@ static void vflipq_atomic_commit_tail(struct drm_atomic_state *old_state)
 static int vflipq_atomic_check(struct drm_device *drm,
 			       struct drm_atomic_state *state)
 {
-	int ret = drm_atomic_helper_check(drm, state);
+	struct drm_plane_state *plane_state;
+	struct drm_plane *plane;
+	int i, ret;
 
+	/* Before the helpers pull in the planes of affected CRTCs. */
+	for_each_new_plane_in_state(state, plane, plane_state, i)
+		to_vflipq_plane_state(plane_state)->named = true;
+
+	ret = drm_atomic_helper_check(drm, state);
 	return ret ? ret : vflipq_caso_check_bandwidth(drm, state);
 }
 

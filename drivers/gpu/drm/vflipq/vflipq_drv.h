@@ -85,6 +85,9 @@ struct vflipq_log {
  * @damage: what the commit that made this state changed in the
  *	framebuffer, framebuffer coordinates inside @src (empty: nothing,
  *	@src: everything); see vflipq_damage.c
+ * @named: the commit named the plane (it was in the commit before
+ *	atomic_check pulled in more): the commit decides what it shows, a
+ *	flip-queue image gives way (vflipq_plane_atomic_update())
  */
 struct vflipq_plane_state {
 	struct drm_shadow_plane_state base;
@@ -93,6 +96,7 @@ struct vflipq_plane_state {
 	struct vflipq_xform xform;
 	const struct vflipq_format_ops *reader;
 	struct drm_rect damage;
+	bool named;
 };
 
 /**
@@ -146,8 +150,9 @@ struct vflipq_wb_job {
  * @frame_gen: &vflipq_flipq.scanout_gen at the vblank @frame_end
  * @frame_scanout: the flip-queue images at the vblank @frame_end
  *	(references), what the pending composition shows however late it runs
- * @async_seen: &vflipq_output.async_flips when the vblank timer queued the
- *	pending composition (under &vflipq_output.lock)
+ * @overtaken: an async flip replaced this state while it was the
+ *	composer's: its compositions give no CRC (under &vflipq_output.lock;
+ *	vflipq_composer_worker())
  *
  * @active_writeback, @crc_pending, @force_compose, @wb_pending,
  * @frame_start, @frame_end, @frame_gen and @frame_scanout are protected by
@@ -168,7 +173,7 @@ struct vflipq_crtc_state {
 	u64 frame_end;
 	u64 frame_gen;
 	struct vflipq_fq_buf *frame_scanout[VFQ_MAX_PLANES];
-	u64 async_seen;
+	bool overtaken;
 };
 
 /**
@@ -202,7 +207,8 @@ struct vflipq_crtc_state {
  *	VFLIPQ_VRR_MAX_NS and @phase the last vblank (vflipq_vrr.c)
  * @mode: the mode being scanned out
  * @composer_wq: ordered queue for composer work of this CRTC
- * @lock: protects @composer_state and @composer_users against the vblank
+ * @lock: protects @composer_state, @composer_users and the CRTC states'
+ *	&vflipq_crtc_state.overtaken against the vblank
  *	timer (interrupt-safe spinlock, taken in hard interrupt context);
  *	the vblank core's locks and then @engine_lock nest inside it
  * @composer_users: CRC capture plus pending writeback jobs
@@ -213,9 +219,6 @@ struct vflipq_crtc_state {
  * @wb_jobs: writeback jobs prepared and not yet cleaned up
  * @wb_idle: woken when @wb_jobs drops to zero
  * @composer_state: CRTC state the composer uses
- * @async_flips: async flips applied (under @lock): each sends its event at
- *	once, so a composition running across one may read a buffer the
- *	client got back (vflipq_composer_worker())
  * @composer_lock: protects the frame bookkeeping in &vflipq_crtc_state
  *	(interrupt-safe spinlock, taken by the engine in hard interrupt
  *	context); never held together with another vflipq lock
@@ -262,7 +265,6 @@ struct vflipq_output {
 	atomic_t wb_jobs;
 	wait_queue_head_t wb_idle;
 	struct vflipq_crtc_state *composer_state;
-	u64 async_flips;
 	/* frame bookkeeping in vflipq_crtc_state */
 	spinlock_t composer_lock;
 
@@ -361,7 +363,6 @@ int vflipq_output_init(struct vflipq_device *vdev, unsigned int index);
 void vflipq_output_set_connected(struct vflipq_device *vdev, u32 mask);
 void vflipq_output_probe_all(struct vflipq_device *vdev);
 void vflipq_output_route_all(struct vflipq_device *vdev);
-int vflipq_output_check_clones(const struct drm_crtc_state *crtc_state);
 
 /* vflipq_async.c */
 struct drm_crtc *vflipq_async_commit_crtc(struct drm_atomic_state *old_state);

@@ -89,11 +89,6 @@ static void fq_show(void *ctx, unsigned int pi, void *b, u64 present_id,
 		vflipq_fq_buf_put(out->flipq.scanout[pi]);
 	out->flipq.scanout[pi] = buf;
 	out->flipq.scanout_gen++;
-
-	kref_get(&buf->ref);
-	if (out->flipq.sync[pi])
-		vflipq_fq_buf_put(out->flipq.sync[pi]);
-	out->flipq.sync[pi] = buf;
 }
 
 static void fq_release(void *ctx, unsigned int pi, void *b)
@@ -127,14 +122,7 @@ static void fq_event(void *ctx, unsigned int pi, u64 seq, u64 ts,
 
 static bool fq_has_work(struct vflipq_output *out)
 {
-	unsigned int i;
-
-	if (out->flipq.nevents)
-		return true;
-	for (i = 0; i < out->flipq.core.nplanes; i++)
-		if (out->flipq.sync[i])
-			return true;
-	return false;
+	return out->flipq.nevents;
 }
 
 static u64 grid_seq(struct vflipq_output *out, u64 ts)
@@ -298,55 +286,6 @@ static enum hrtimer_restart vflipq_fq_imm_fire(struct hrtimer *timer)
 	return restart;
 }
 
-/*
- * Make a plane state show what the queue put on screen.  Only while the
- * plane is still enabled on this CRTC: a commit that disabled or moved it
- * since then decided otherwise.  Called with the plane's modeset lock.
- */
-static void fq_adopt(struct vflipq_output *out, struct drm_plane *plane,
-		     struct vflipq_fq_buf *buf)
-{
-	struct drm_plane_state *state = plane->state;
-	struct vflipq_plane_state *vstate = to_vflipq_plane_state(state);
-	struct drm_shadow_plane_state *shadow = &vstate->base;
-
-	drm_modeset_lock_assert_held(&plane->mutex);
-	if (state->crtc != &out->crtc || !state->fb)
-		return;
-
-	/*
-	 * The same framebuffer may come back turned or moved: its mapping
-	 * stays, what the flip carried is still adopted below.
-	 */
-	if (state->fb != buf->fb) {
-		drm_gem_fb_vunmap(state->fb, shadow->map);
-		memset(shadow->map, 0, sizeof(shadow->map));
-		memset(shadow->data, 0, sizeof(shadow->data));
-		drm_atomic_set_fb_for_plane(state, buf->fb);
-		if (drm_gem_fb_vmap(buf->fb, shadow->map, shadow->data))
-			memset(shadow->map, 0, sizeof(shadow->map));
-	}
-
-	state->crtc_x = buf->crtc_x;
-	state->crtc_y = buf->crtc_y;
-	state->crtc_w = buf->crtc_w;
-	state->crtc_h = buf->crtc_h;
-	state->src_x = buf->src_x;
-	state->src_y = buf->src_y;
-	state->src_w = buf->src_w;
-	state->src_h = buf->src_h;
-	state->rotation = buf->rotation;
-	state->src.x1 = buf->src.x1 << 16;
-	state->src.y1 = buf->src.y1 << 16;
-	state->src.x2 = buf->src.x2 << 16;
-	state->src.y2 = buf->src.y2 << 16;
-	state->dst = buf->dst;
-	vstate->src = buf->src;
-	vstate->dst = buf->dst;
-	vstate->xform = buf->xform;
-	vstate->reader = buf->reader;
-}
-
 /* Take up to @max pending interrupts, oldest first. */
 static unsigned int fq_take_events(struct vflipq_output *out,
 				   struct vflipq_fq_event *ev, unsigned int max,
@@ -409,30 +348,7 @@ static void vflipq_fq_work(struct work_struct *work)
 {
 	struct vflipq_output *out =
 		container_of(work, struct vflipq_output, flipq.work);
-	unsigned int i;
 
-	for (i = 0; i < out->flipq.core.nplanes; i++) {
-		struct drm_plane *plane = out->flipq.planes[i];
-		struct vflipq_fq_buf *buf;
-
-		spin_lock_irq(&out->engine_lock);
-		buf = out->flipq.sync[i];
-		out->flipq.sync[i] = NULL;
-		spin_unlock_irq(&out->engine_lock);
-		if (!buf)
-			continue;
-
-		drm_modeset_lock(&plane->mutex, NULL);
-		/*
-		 * A composition that began before this flip latched may still
-		 * read the state's old mapping; every later one reads the
-		 * latched image instead.  Let the earlier ones finish.
-		 */
-		flush_workqueue(out->composer_wq);
-		fq_adopt(out, plane, buf);
-		drm_modeset_unlock(&plane->mutex);
-		vflipq_fq_buf_put(buf);
-	}
 	fq_send_events(out);
 }
 
@@ -484,7 +400,7 @@ struct vflipq_fq_buf *vflipq_flipq_scanout_get(struct vflipq_output *out,
 	return buf;
 }
 
-/* Queued flips, or shown ones KMS does not report yet. */
+/* Whether flips are queued on the plane. */
 bool vflipq_flipq_plane_busy(struct vflipq_plane *vplane)
 {
 	struct vflipq_output *out = vplane->out;
@@ -492,39 +408,34 @@ bool vflipq_flipq_plane_busy(struct vflipq_plane *vplane)
 	bool busy;
 
 	spin_lock_irqsave(&out->engine_lock, flags);
-	busy = vfq_pending(&out->flipq.core, vplane->fq_index) ||
-	       out->flipq.sync[vplane->fq_index];
+	busy = vfq_pending(&out->flipq.core, vplane->fq_index);
 	spin_unlock_irqrestore(&out->engine_lock, flags);
 	return busy;
 }
 
 /*
- * An ordinary commit changed what the plane shows: the queue's image stops
- * overriding it.  Called from atomic_update.
+ * A commit decided what the plane shows: the queue's image stops
+ * overriding the committed state.  Called from atomic_update.
  */
 void vflipq_flipq_plane_taken(struct vflipq_plane *vplane)
 {
 	struct vflipq_output *out = vplane->out;
 	unsigned int pi = vplane->fq_index;
-	struct vflipq_fq_buf *shown, *scanout, *sync;
+	struct vflipq_fq_buf *shown, *scanout;
 	unsigned long flags;
 
 	spin_lock_irqsave(&out->engine_lock, flags);
 	shown = vfq_forget_shown(&out->flipq.core, pi);
 	scanout = out->flipq.scanout[pi];
 	out->flipq.scanout[pi] = NULL;
-	out->flipq.scanout_gen++;
-	/* Nor may the worker later put that image back into the state. */
-	sync = out->flipq.sync[pi];
-	out->flipq.sync[pi] = NULL;
+	if (scanout)
+		out->flipq.scanout_gen++;
 	spin_unlock_irqrestore(&out->engine_lock, flags);
 
 	if (shown)
 		vflipq_fq_buf_put(shown);
 	if (scanout)
 		vflipq_fq_buf_put(scanout);
-	if (sync)
-		vflipq_fq_buf_put(sync);
 }
 
 /* The CRTC is off: wait for a running tearing-flip timer.  No DRM lock. */
@@ -569,8 +480,6 @@ static void vflipq_flipq_release(struct drm_device *drm, void *data)
 	for (i = 0; i < VFQ_MAX_PLANES; i++) {
 		if (out->flipq.scanout[i])
 			vflipq_fq_buf_put(out->flipq.scanout[i]);
-		if (out->flipq.sync[i])
-			vflipq_fq_buf_put(out->flipq.sync[i]);
 		if (out->flipq.core.planes[i].shown_buf)
 			vflipq_fq_buf_put(out->flipq.core.planes[i].shown_buf);
 		if (out->flipq.logs[i])

@@ -99,20 +99,20 @@ struct vflipq_fq_event {
  * @imm_timer: fires at the target of the next tearing flip
  * @planes: flip-queue index to plane (immutable after init)
  * @scanout: the image the queue put on each plane, the queue's own record
- *	of what is on screen; overrides the plane state for the composer
+ *	of what is on screen; overrides the committed plane state, which it
+ *	never changes, until a commit decides what the plane shows
+ *	(vflipq_flipq_plane_taken())
  * @scanout_gen: counts the changes of @scanout: the frames of one pending
  *	composition all show the same images
  * @log_read_gen: @scanout_gen when a client last asked FLIPQ_UPDATE_LOG
  *	how far the logs are: images replaced before it may have been
  *	redrawn by their owner (vflipq_composer.c drops such CRCs)
- * @sync: images shown whose plane state the worker has not updated yet
  * @events: interrupts not yet delivered, oldest first
  * @nevents: entries in @events
  * @events_dropped: interrupts lost to a full @events
  * @owner: file that owns what is queued (NULL: nobody)
  * @logs: log of each plane (references)
- * @work: updates the plane states to @sync, then delivers @events as
- *	DRM events
+ * @work: delivers @events as DRM events (they need process context)
  *
  * Locking: everything but the immutable members is protected by
  * &vflipq_output.engine_lock, the lock of the display engine whose vblank
@@ -129,7 +129,6 @@ struct vflipq_flipq {
 	struct vflipq_fq_buf *scanout[VFQ_MAX_PLANES];
 	u64 scanout_gen;
 	u64 log_read_gen;
-	struct vflipq_fq_buf *sync[VFQ_MAX_PLANES];
 	struct vflipq_fq_event events[VFLIPQ_FQ_EVENTS];
 	unsigned int nevents;
 	u64 events_dropped;

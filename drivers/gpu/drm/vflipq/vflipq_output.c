@@ -214,29 +214,6 @@ void vflipq_output_route_all(struct vflipq_device *vdev)
 }
 
 /**
- * vflipq_output_check_clones - refuse encoders that may not share a CRTC
- * @crtc_state: new state of a CRTC, its encoder_mask already routed
- *
- * The DRM core has the same check (drm_atomic_check_valid_clones) in
- * every kernel vflipq is tested on, but only as a late addition backported
- * to the stable series: an older kernel that DKMS builds for would let two
- * Virtual connectors share a CRTC although possible_clones says they can't.
- *
- * Return: 0 or -EINVAL.
- */
-int vflipq_output_check_clones(const struct drm_crtc_state *crtc_state)
-{
-	struct drm_encoder *enc;
-
-	drm_for_each_encoder_mask(enc, crtc_state->crtc->dev,
-				  crtc_state->encoder_mask)
-		if ((crtc_state->encoder_mask & enc->possible_clones) !=
-		    crtc_state->encoder_mask)
-			return -EINVAL;
-	return 0;
-}
-
-/**
  * vflipq_output_probe_all - probe every connector once, before registration
  * @vdev: device
  *

@@ -252,10 +252,21 @@ static void vflipq_plane_atomic_update(struct drm_plane *plane,
 	struct drm_plane_state *old = drm_atomic_get_old_plane_state(state, plane);
 	struct drm_plane_state *new = drm_atomic_get_new_plane_state(state, plane);
 
-	/* What the flip queue put on screen gives way to this commit. */
-	if (old->fb != new->fb || old->crtc != new->crtc)
-		vflipq_flipq_plane_taken(container_of(plane, struct vflipq_plane,
-						      base));
+	struct vflipq_plane *vplane = container_of(plane, struct vflipq_plane,
+						   base);
+	struct drm_crtc_state *crtc_state =
+		drm_atomic_get_new_crtc_state(state, &vplane->out->crtc);
+
+	/*
+	 * What the flip queue put on screen gives way to a commit that
+	 * decides what the plane shows: one that names the plane, moves or
+	 * disables it, or sets a mode.  A plane only pulled in with its CRTC
+	 * keeps the queue's image.
+	 */
+	if (to_vflipq_plane_state(new)->named || old->fb != new->fb ||
+	    old->crtc != new->crtc ||
+	    (crtc_state && vflipq_scanout_changes(crtc_state)))
+		vflipq_flipq_plane_taken(vplane);
 	if (new->fb && new->fb != old->fb && new->visible &&
 	    vflipq_fb_is_cross_adapter(new->fb))
 		atomic64_inc(&to_vflipq_device(plane->dev)->imported_scanouts);

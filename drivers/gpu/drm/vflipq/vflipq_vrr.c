@@ -29,6 +29,7 @@
 /* The period of the engine's grid; under engine_lock. */
 u64 vflipq_vrr_grid_period(const struct vflipq_output *out)
 {
+	lockdep_assert_held(&out->engine_lock);
 	return out->vrr ? VFLIPQ_VRR_MAX_NS : out->period_ns;
 }
 
@@ -40,6 +41,8 @@ u64 vflipq_vrr_grid_period(const struct vflipq_output *out)
 u64 vflipq_vrr_frame_at(const struct vflipq_output *out, ktime_t t)
 {
 	u64 p = vflipq_vrr_grid_period(out);
+
+	lockdep_assert_held(&out->engine_lock);
 
 	if (!ktime_after(t, out->phase) || !p)
 		return out->phase_seq;
