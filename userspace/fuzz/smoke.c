@@ -236,6 +236,11 @@ static int smoke_on(int fd, int card)
 	add(req, fd, crtc, DRM_MODE_OBJECT_CRTC, "ACTIVE", 1);
 	add(req, fd, primary, DRM_MODE_OBJECT_PLANE, "FB_ID", fb1);
 	add(req, fd, primary, DRM_MODE_OBJECT_PLANE, "CRTC_ID", crtc);
+	/* A disabled plane keeps the rectangles the fuzzer last committed. */
+	add(req, fd, primary, DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
+	add(req, fd, primary, DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
+	add(req, fd, primary, DRM_MODE_OBJECT_PLANE, "CRTC_X", 0);
+	add(req, fd, primary, DRM_MODE_OBJECT_PLANE, "CRTC_Y", 0);
 	add(req, fd, primary, DRM_MODE_OBJECT_PLANE, "SRC_W", (uint64_t)mode.hdisplay << 16);
 	add(req, fd, primary, DRM_MODE_OBJECT_PLANE, "SRC_H", (uint64_t)mode.vdisplay << 16);
 	add(req, fd, primary, DRM_MODE_OBJECT_PLANE, "CRTC_W", mode.hdisplay);
