@@ -437,7 +437,16 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 	 * frees them.  Pulling them in would tie every plane to every commit
 	 * of the CRTC: a cursor move could not go ahead of a pending flip
 	 * (the helpers apply async updates only to single-plane commits).
+	 * An async flip still takes them all: its outgoing state's
+	 * compositions may outlive its commit tail (vflipq_async.c), so
+	 * every plane state they read must be that commit's to clean up.
 	 */
+	if (crtc_state->async_flip) {
+		ret = drm_atomic_add_affected_planes(state, crtc);
+		if (ret)
+			return ret;
+	}
+
 	kfree(vstate->active_planes);
 	vstate->active_planes = NULL;
 	vstate->num_active_planes = 0;
