@@ -3,7 +3,6 @@
  * Atomic KMS basics on vflipq: TEST_ONLY, modesets, nonblocking commits
  * with events, legacy page flips, DPMS, and refused configurations.
  */
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -678,73 +677,6 @@ igt_main
 			vfq_fb_destroy(&out);
 			vfq_fb_destroy(&cur);
 		}
-	}
-
-	/*
-	 * A hardware cursor's position register takes a move at once: a
-	 * legacy cursor move must not wait behind the CRTC's pending flip
-	 * (upstream kms_cursor_legacy's flip-before-cursor subtests).  At
-	 * 10 Hz a flip made right after a vblank stays pending for about
-	 * 100 ms, far longer than a cursor ioctl takes even on the debug
-	 * kernel, so its event must still be unread when the move returns;
-	 * before, the move waited for the flip and then for a vblank of its
-	 * own.  The screen then shows the cursor at its new place.
-	 */
-	igt_describe("A legacy cursor move is applied at once, not behind a "
-		     "pending flip");
-	igt_subtest("cursor-move-async") {
-		struct vfq_pipe *p = &dev.pipe[0];
-		struct pollfd pfd = { .fd = dev.fd, .events = POLLIN };
-		struct cursor_area a = { 200, 100, 64, 64, 0xc5 };
-		drmModeModeInfo slow = mode;
-		drmVBlank vbl = { .request.type = DRM_VBLANK_RELATIVE,
-				  .request.sequence = 1 };
-		struct vfq_fb cur, out;
-		drmModeAtomicReq *req;
-		uint32_t blob;
-		int bad;
-
-		igt_require(p->cursor && p->wb_conn_id);
-		slow.clock = (int)((uint64_t)mode.htotal * mode.vtotal * 10 /
-				   1000);
-		vfq_fb_create(dev.fd, a.w, a.h, DRM_FORMAT_ARGB8888, &cur);
-		vfq_fb_pattern(&cur, a.seed);
-		req = vfq_req_new();
-		vfq_req_pipe_on(req, &dev, 0, &slow, fb_a.fb_id, &blob);
-		vfq_req_plane(req, dev.fd, p->cursor, p->crtc_id, cur.fb_id,
-			      10, 10, a.w, a.h);
-		igt_assert_eq(vfq_req_commit(dev.fd, req,
-					     DRM_MODE_ATOMIC_ALLOW_MODESET,
-					     NULL), 0);
-		drmModeDestroyPropertyBlob(dev.fd, blob);
-
-		igt_assert_eq(drmWaitVBlank(dev.fd, &vbl), 0);
-		req = vfq_req_new();
-		vfq_req_set(req, dev.fd, p->primary, OBJ_PLANE, "FB_ID",
-			    fb_b.fb_id);
-		igt_assert_eq(vfq_req_commit(dev.fd, req,
-					     DRM_MODE_PAGE_FLIP_EVENT |
-					     DRM_MODE_ATOMIC_NONBLOCK,
-					     (void *)7), 0);
-		igt_assert_eq(drmModeMoveCursor(dev.fd, p->crtc_id, a.x, a.y),
-			      0);
-		igt_assert_f(poll(&pfd, 1, 0) == 0,
-			     "the cursor move waited for the pending flip\n");
-		igt_assert_eq_u64(vfq_prop_get(dev.fd, p->cursor, OBJ_PLANE,
-					       "CRTC_X"), a.x);
-		igt_assert_eq_u64(vfq_prop_get(dev.fd, p->cursor, OBJ_PLANE,
-					       "CRTC_Y"), a.y);
-		wait_flip(p->crtc_id, 7);
-
-		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &out);
-		memset(out.map, 0x5a, out.size);
-		vfq_wb_capture_ok(&dev, 0, &out);
-		bad = vfq_fb_check(&out, expect_cursor, &a, 8, 0);
-		igt_assert_f(bad == 0, "%d pixels of the moved cursor differ\n",
-			     bad);
-		vfq_dev_reset(&dev);
-		vfq_fb_destroy(&out);
-		vfq_fb_destroy(&cur);
 	}
 
 	igt_describe("Planes partially off-screen, and a primary not covering "

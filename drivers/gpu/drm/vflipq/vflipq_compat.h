@@ -76,22 +76,6 @@ vflipq_attach_hdr_output_metadata_property(struct drm_connector *connector)
 #endif
 
 /*
- * drm_plane_helper_funcs.atomic_async_check: 6.14 ("drm/atomic: Let
- * drivers decide which planes to async flip") added @flip, true when the
- * core asks whether an async page flip may change a non-primary plane.
- */
-#ifdef VFLIPQ_HAVE_ASYNC_CHECK_FLIP
-#define VFLIPQ_ASYNC_CHECK(name) \
-	int name(struct drm_plane *plane, struct drm_atomic_state *state, \
-		 bool flip)
-#define VFLIPQ_ASYNC_CHECK_FLIP	flip
-#else
-#define VFLIPQ_ASYNC_CHECK(name) \
-	int name(struct drm_plane *plane, struct drm_atomic_state *state)
-#define VFLIPQ_ASYNC_CHECK_FLIP	false
-#endif
-
-/*
  * 7.2: struct drm_atomic_state is renamed struct drm_atomic_commit
  * (5164f7e7ff8e), in every helper and callback prototype.  The driver keeps
  * the old spelling, which on 7.2+ names the new type: a rename of every

@@ -316,10 +316,8 @@ static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 	if (ret)
 		return ret;
 
-	spin_lock(&out->async_lock);
 	for (i = 0; i < n; i++)
 		layer_init(out, cs->active_planes[i], snap, &layers[i]);
-	spin_unlock(&out->async_lock);
 	vflipq_color_init(&cm, &cs->base);
 	if (wb)
 		wb_row = wb->data[0].vaddr;

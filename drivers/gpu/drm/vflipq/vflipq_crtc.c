@@ -429,31 +429,16 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 	    !vflipq_mode_refresh_ok(&crtc_state->mode))
 		return -EINVAL;
 
-	/*
-	 * The planes the commit leaves out (a mode set has them all: the
-	 * helpers pulled them in) keep their current states, which stand in
-	 * the composer's list: only a commit that holds this CRTC can replace
-	 * them, and its tail flushes this state's compositions before it
-	 * frees them.  Pulling them in would tie every plane to every commit
-	 * of the CRTC: a cursor move could not go ahead of a pending flip
-	 * (the helpers apply async updates only to single-plane commits).
-	 * An async flip still takes them all: its outgoing state's
-	 * compositions may outlive its commit tail (vflipq_async.c), so
-	 * every plane state they read must be that commit's to clean up.
-	 */
-	if (crtc_state->async_flip) {
-		ret = drm_atomic_add_affected_planes(state, crtc);
-		if (ret)
-			return ret;
-	}
+	ret = drm_atomic_add_affected_planes(state, crtc);
+	if (ret)
+		return ret;
 
 	kfree(vstate->active_planes);
 	vstate->active_planes = NULL;
 	vstate->num_active_planes = 0;
 
 	drm_for_each_plane_mask(plane, crtc->dev, crtc_state->plane_mask) {
-		ps = drm_atomic_get_new_plane_state(state, plane) ?:
-		     plane->state;
+		ps = drm_atomic_get_new_plane_state(state, plane);
 		if (ps && ps->visible)
 			n++;
 	}
@@ -466,8 +451,7 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 
 	n = 0;
 	drm_for_each_plane_mask(plane, crtc->dev, crtc_state->plane_mask) {
-		ps = drm_atomic_get_new_plane_state(state, plane) ?:
-		     plane->state;
+		ps = drm_atomic_get_new_plane_state(state, plane);
 		if (ps && ps->visible)
 			planes[n++] = to_vflipq_plane_state((struct drm_plane_state *)ps);
 	}
@@ -630,7 +614,6 @@ int vflipq_crtc_init(struct vflipq_output *out)
 	if (ret)
 		return ret;
 	spin_lock_init(&out->composer_lock);
-	spin_lock_init(&out->async_lock);
 	atomic_set(&out->wb_jobs, 0);
 	init_waitqueue_head(&out->wb_idle);
 	vflipq_hrtimer_setup(&out->vblank_timer, vflipq_vblank_simulate,

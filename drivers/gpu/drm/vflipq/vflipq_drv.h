@@ -222,10 +222,6 @@ struct vflipq_crtc_state {
  * @composer_lock: protects the frame bookkeeping in &vflipq_crtc_state
  *	(interrupt-safe spinlock, taken by the engine in hard interrupt
  *	context); never held together with another vflipq lock
- * @async_lock: the geometry of the committed plane states of this CRTC
- *	against an async cursor move, which changes it in place
- *	(vflipq_plane_atomic_async_update()); the composer reads a layer's
- *	geometry under it.  Process context only; @engine_lock nests inside
  * @line_bufs: scratch rows for the composer (only used from @composer_wq)
  * @flipq: the flip queue (its members under @engine_lock)
  * @timer_expirations: expirations of @vblank_timer
@@ -271,8 +267,6 @@ struct vflipq_output {
 	struct vflipq_crtc_state *composer_state;
 	/* frame bookkeeping in vflipq_crtc_state */
 	spinlock_t composer_lock;
-	/* plane geometry vs. async cursor moves */
-	spinlock_t async_lock;
 
 	struct vflipq_line_bufs line_bufs;
 

@@ -25,8 +25,9 @@ static const u64 vflipq_modifiers[] = {
 };
 
 /*
- * A plane state duplicated for a commit that ends up not checking it must
- * still carry what atomic_check derived for the composer.
+ * A plane pulled into a commit by its CRTC (drm_atomic_add_affected_planes
+ * in the CRTC's atomic_check) is not checked again, so the duplicate must
+ * carry what atomic_check derived for the composer.
  */
 static struct drm_plane_state *
 vflipq_plane_duplicate_state(struct drm_plane *plane)
@@ -271,83 +272,11 @@ static void vflipq_plane_atomic_update(struct drm_plane *plane,
 		atomic64_inc(&to_vflipq_device(plane->dev)->imported_scanouts);
 }
 
-/*
- * A cursor move that leaves everything but the position as it is (the
- * legacy cursor ioctl's DRM_MODE_CURSOR_MOVE, and a SETCURSOR with the same
- * framebuffer) is applied at once instead of waiting behind the CRTC's
- * pending flip, as a hardware cursor's position register would take it.
- * Anything else takes an ordinary commit.
- */
-static VFLIPQ_ASYNC_CHECK(vflipq_plane_atomic_async_check)
-{
-	struct drm_plane_state *old = plane->state;
-	struct drm_plane_state *new = drm_atomic_get_new_plane_state(state, plane);
-	struct vflipq_plane *vplane = container_of(plane, struct vflipq_plane,
-						   base);
-	struct vflipq_fq_buf *buf;
-
-	/* Async page flips change primary planes only. */
-	if (VFLIPQ_ASYNC_CHECK_FLIP || plane->type != DRM_PLANE_TYPE_CURSOR)
-		return -EINVAL;
-	if (!new || new->fb != old->fb || new->crtc != old->crtc ||
-	    new->crtc_w != old->crtc_w || new->crtc_h != old->crtc_h ||
-	    new->src_w != old->src_w || new->src_h != old->src_h ||
-	    new->rotation != old->rotation)
-		return -EINVAL;
-	/*
-	 * The CRTC state lists the visible planes for the composer; one that
-	 * appears or disappears needs a new list, a commit.
-	 */
-	if (!old->visible || !new->visible)
-		return -EINVAL;
-	/* A flip-queue image on the plane gives way only to a commit. */
-	if (vflipq_flipq_plane_busy(vplane))
-		return -EBUSY;
-	buf = vflipq_flipq_scanout_get(vplane->out, vplane->fq_index);
-	if (buf) {
-		vflipq_fq_buf_put(buf);
-		return -EBUSY;
-	}
-	return 0;
-}
-
-/*
- * Moves the committed state in place (the helpers keep plane->state for an
- * async update); the composer takes the geometry of a layer under
- * async_lock, so a frame shows the cursor at one position or the other.
- */
-static void vflipq_plane_atomic_async_update(struct drm_plane *plane,
-					     struct drm_atomic_state *state)
-{
-	struct drm_plane_state *new = drm_atomic_get_new_plane_state(state, plane);
-	struct vflipq_plane_state *vnew = to_vflipq_plane_state(new);
-	struct drm_plane_state *cur = plane->state;
-	struct vflipq_plane_state *vcur = to_vflipq_plane_state(cur);
-	struct vflipq_output *out = container_of(plane, struct vflipq_plane,
-						 base)->out;
-
-	spin_lock(&out->async_lock);
-	cur->crtc_x = new->crtc_x;
-	cur->crtc_y = new->crtc_y;
-	cur->src_x = new->src_x;
-	cur->src_y = new->src_y;
-	cur->src = new->src;
-	cur->dst = new->dst;
-	vcur->src = vnew->src;
-	vcur->dst = vnew->dst;
-	vcur->xform = vnew->xform;
-	spin_unlock(&out->async_lock);
-	/* The same framebuffer: the swap the helpers ask for is a no-op. */
-	swap(cur->fb, new->fb);
-}
-
 static const struct drm_plane_helper_funcs vflipq_plane_helper_funcs = {
-	.atomic_check		= vflipq_plane_atomic_check,
-	.atomic_update		= vflipq_plane_atomic_update,
-	.atomic_async_check	= vflipq_plane_atomic_async_check,
-	.atomic_async_update	= vflipq_plane_atomic_async_update,
-	.prepare_fb		= vflipq_plane_prepare_fb,
-	.cleanup_fb		= vflipq_plane_cleanup_fb,
+	.atomic_check	= vflipq_plane_atomic_check,
+	.atomic_update	= vflipq_plane_atomic_update,
+	.prepare_fb	= vflipq_plane_prepare_fb,
+	.cleanup_fb	= vflipq_plane_cleanup_fb,
 };
 
 static int vflipq_plane_props(struct drm_plane *plane, unsigned int zpos,
