@@ -251,7 +251,6 @@ static void vflipq_plane_atomic_update(struct drm_plane *plane,
 {
 	struct drm_plane_state *old = drm_atomic_get_old_plane_state(state, plane);
 	struct drm_plane_state *new = drm_atomic_get_new_plane_state(state, plane);
-
 	struct vflipq_plane *vplane = container_of(plane, struct vflipq_plane,
 						   base);
 	struct drm_crtc_state *crtc_state =

@@ -40,9 +40,7 @@ u64 vflipq_vrr_grid_period(const struct vflipq_output *out)
  */
 u64 vflipq_vrr_frame_at(const struct vflipq_output *out, ktime_t t)
 {
-	u64 p = vflipq_vrr_grid_period(out);
-
-	lockdep_assert_held(&out->engine_lock);
+	u64 p = vflipq_vrr_grid_period(out);	/* asserts engine_lock */
 
 	if (!ktime_after(t, out->phase) || !p)
 		return out->phase_seq;
