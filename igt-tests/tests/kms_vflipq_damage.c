@@ -3,12 +3,17 @@
  * FB_DAMAGE_CLIPS: offered on every plane, validated, reduced to the damage
  * the driver records in the plane state (read back from debugfs "state"),
  * and a flip with clips shows exactly what the same flip without clips does.
+ * The composer recomposes only what a damage-tracking client's commits
+ * changed (Documentation/vflipq/driver.rst, "Damage"): the CRC of such
+ * frames equals the reference CRC of the expected picture, and a change
+ * that no commit announced stays off the CRC until one does.
  */
 #include <fcntl.h>
 #include <unistd.h>
 
 #include "igt.h"
 #include "vflipq_helpers.h"
+#include "vflipq_pxref.h"
 
 IGT_TEST_DESCRIPTION("vflipq FB_DAMAGE_CLIPS");
 
@@ -89,6 +94,77 @@ static void assert_damage(const char *want, const char *why)
 	recorded(dev.pipe[0].primary, got, sizeof(got));
 	igt_assert_f(strcmp(got, want) == 0, "%s: damage %s, expected %s\n",
 		     why, got, want);
+}
+
+static const struct drm_mode_rect whole = { 0, 0, W, H };
+
+/* The CRC of the frame after the next vblank (what is committed now). */
+static uint32_t settled_crc(struct vfq_crc *crc)
+{
+	uint32_t v;
+
+	vfq_crc_collect(crc, vfq_crtc_sequence(dev.fd, dev.pipe[0].crtc_id) +
+			2, 1, &v);
+	return v;
+}
+
+/*
+ * Reference CRC of @fb under an ARGB8888 @cur (pre-multiplied) at (cx, cy),
+ * cut to the screen; @cur NULL: @fb alone.
+ */
+static uint32_t expected_crc(const struct vfq_fb *fb, const struct vfq_fb *cur,
+			     int cx, int cy)
+{
+	const int fw = fb->width, fh = fb->height;	/* the screen's size */
+	struct vfq_color *px = malloc(sizeof(*px) * fw * fh);
+	uint32_t crc;
+
+	igt_assert(px);
+	for (int y = 0; y < fh; y++)
+		for (int x = 0; x < fw; x++) {
+			px[y * fw + x] = vfq_fb_get(fb, x, y);
+			px[y * fw + x].a = 0xffff;
+		}
+	for (int y = 0; cur && y < cur->height; y++)
+		for (int x = 0; x < cur->width; x++) {
+			struct vfq_color f = vfq_fb_get(cur, x, y);
+			struct vfq_color *e;
+
+			if (cx + x < 0 || cx + x >= fw || cy + y < 0 ||
+			    cy + y >= fh)
+				continue;
+			e = &px[(cy + y) * fw + cx + x];
+#define CH(c) e->c = pxref_blend(e->c, f.c, f.a, 0xffff, PXREF_PREMULTI)
+			CH(r);
+			CH(g);
+			CH(b);
+#undef CH
+		}
+	crc = vfq_frame_crc(px, fw, fh);
+	free(px);
+	return crc;
+}
+
+static void plane_off(uint32_t plane)
+{
+	drmModeAtomicReq *req = vfq_req_new();
+
+	vfq_req_plane_off(req, dev.fd, plane);
+	igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+}
+
+static void move_cursor_on(struct vfq_dev *d, uint32_t fb, int x, int y)
+{
+	const struct vfq_pipe *p = &d->pipe[0];
+	drmModeAtomicReq *req = vfq_req_new();
+
+	vfq_req_plane(req, d->fd, p->cursor, p->crtc_id, fb, x, y, 64, 64);
+	igt_assert_eq(vfq_req_commit(d->fd, req, 0, NULL), 0);
+}
+
+static void move_cursor(uint32_t fb, int x, int y)
+{
+	move_cursor_on(&dev, fb, x, y);
 }
 
 static struct vfq_color expect_fb_c(int x, int y, void *data)
@@ -235,6 +311,149 @@ igt_main
 		igt_assert_eq(vfq_fb_check(&out, expect_fb_c, NULL, 8, 0), 0);
 		vfq_fb_destroy(&out);
 		igt_assert_eq(commit(&fb_a, NULL, 0), 0);
+	}
+
+	igt_describe("With the primary plane's content tracked (committed "
+		     "with clips), every cursor position shows exactly: the "
+		     "old and the new cursor rectangle are recomposed");
+	igt_subtest("tracked-cursor-moves") {
+		/* overlapping, off every edge, next to the last one */
+		static const int pos[][2] = {
+			{ 10, 10 }, { 40, 20 }, { W - 32, H - 20 },
+			{ 300, 200 }, { -20, -10 }, { 300, 264 },
+			{ 301, 263 }, { W - 64, 0 }, { 0, H - 64 },
+		};
+		struct vfq_fb cur;
+		struct vfq_crc crc;
+		uint32_t got, want;
+
+		igt_require(dev.pipe[0].cursor);
+		vfq_fb_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888, &cur);
+		vfq_fb_pattern(&cur, 21);
+		igt_assert_eq(commit(&fb_a, &whole, 1), 0);
+		igt_assert_eq(vfq_crc_start(dev.fd, dev.pipe[0].index, &crc),
+			      0);
+		for (size_t i = 0; i < VFQ_ARRAY_SIZE(pos); i++) {
+			move_cursor(cur.fb_id, pos[i][0], pos[i][1]);
+			got = settled_crc(&crc);
+			want = expected_crc(&fb_a, &cur, pos[i][0], pos[i][1]);
+			igt_assert_f(got == want, "cursor at %d,%d: CRC %08x, "
+				     "reference %08x\n", pos[i][0], pos[i][1],
+				     got, want);
+		}
+		plane_off(dev.pipe[0].cursor);
+		got = settled_crc(&crc);
+		want = expected_crc(&fb_a, NULL, 0, 0);
+		igt_assert_f(got == want, "cursor off: CRC %08x, reference "
+			     "%08x\n", got, want);
+		vfq_crc_stop(&crc);
+		vfq_fb_destroy(&cur);
+	}
+
+	igt_describe("A primary plane committed with clips changes on screen "
+		     "only through commits: drawing into it without one stays "
+		     "off the CRC until a commit's clips cover it; committed "
+		     "without clips, the drawing shows at the next frame "
+		     "(front-buffer rendering)");
+	igt_subtest("tracked-content") {
+		static const struct drm_mode_rect drawn = {
+			200, 300, 264, 340,
+		};
+		struct vfq_crc crc;
+		uint32_t got, before, after;
+
+		vfq_fb_pattern(&fb_c, 11);
+		igt_assert_eq(commit(&fb_c, &whole, 1), 0);
+		igt_assert_eq(vfq_crc_start(dev.fd, dev.pipe[0].index, &crc),
+			      0);
+		before = expected_crc(&fb_c, NULL, 0, 0);
+		got = settled_crc(&crc);
+		igt_assert_f(got == before, "committed: CRC %08x, reference "
+			     "%08x\n", got, before);
+
+		/* rows 300..339: no clip of the commit touches them */
+		vfq_fb_fill_rect(&fb_c, drawn.x1, drawn.y1,
+				 drawn.x2 - drawn.x1, drawn.y2 - drawn.y1,
+				 vfq_rgb8(0, 255, 0));
+		after = expected_crc(&fb_c, NULL, 0, 0);
+		igt_assert_neq_u32(after, before);
+		got = settled_crc(&crc);
+		igt_assert_f(got == before, "drawn, no commit: CRC %08x, "
+			     "expected the old %08x\n", got, before);
+
+		igt_assert_eq(commit(&fb_c, &drawn, 1), 0);
+		got = settled_crc(&crc);
+		igt_assert_f(got == after, "commit with the clip: CRC %08x, "
+			     "reference %08x\n", got, after);
+
+		/* without clips: every frame shows what is in the buffer */
+		igt_assert_eq(commit(&fb_c, NULL, 0), 0);
+		vfq_fb_pattern(&fb_c, 11);
+		got = settled_crc(&crc);
+		igt_assert_f(got == before, "untracked, redrawn: CRC %08x, "
+			     "reference %08x\n", got, before);
+		vfq_crc_stop(&crc);
+		igt_assert_eq(commit(&fb_a, NULL, 0), 0);
+	}
+
+	igt_describe("On a mode whose width is not a multiple of the tile "
+		     "width (a configfs device at 1000x600), cursor moves over a "
+		     "tracked primary, also through the narrower last tile of "
+		     "each row, give the reference CRC");
+	igt_subtest("tracked-odd-width") {
+		static const char *const attrs[] = {
+			"crtcs", "1", "modes", "1000x600@60", NULL,
+		};
+		static const int pos[][2] = {
+			{ 0, 0 }, { 940, 100 }, { 970, 536 }, { 500, 300 },
+			{ 960, -30 },
+		};
+		const struct drm_mode_rect all = { 0, 0, 1000, 600 };
+		struct vfq_fb fb, cur;
+		drmModeModeInfo m;
+		drmModeAtomicReq *req;
+		struct vfq_crc crc;
+		struct vfq_dev d;
+		uint32_t blob, got, want, v;
+
+		igt_require(vfq_cfs_available());
+		vfq_cfs_cleanup();
+		vfq_dev_init(&d, vfq_open_card(vfq_cfs_create("igt-damage",
+							      attrs)));
+		igt_require(d.pipe[0].cursor);
+		vfq_dev_reset(&d);
+		vfq_get_mode(d.fd, d.pipe[0].conn_id, 1000, 600, 60, &m);
+		vfq_fb_create(d.fd, 1000, 600, DRM_FORMAT_XRGB8888, &fb);
+		vfq_fb_create(d.fd, 64, 64, DRM_FORMAT_ARGB8888, &cur);
+		vfq_fb_pattern(&fb, 31);
+		vfq_fb_pattern(&cur, 32);
+		vfq_pipe_on(&d, 0, &m, fb.fb_id);
+		igt_assert_eq(drmModeCreatePropertyBlob(d.fd, &all, sizeof(all),
+							&blob), 0);
+		req = vfq_req_new();
+		vfq_req_plane(req, d.fd, d.pipe[0].primary, d.pipe[0].crtc_id,
+			      fb.fb_id, 0, 0, 1000, 600);
+		vfq_req_set(req, d.fd, d.pipe[0].primary, OBJ_PLANE,
+			    "FB_DAMAGE_CLIPS", blob);
+		igt_assert_eq(vfq_req_commit(d.fd, req, 0, NULL), 0);
+		drmModeDestroyPropertyBlob(d.fd, blob);
+		igt_assert_eq(vfq_crc_start(d.fd, d.pipe[0].index, &crc), 0);
+		for (size_t i = 0; i < VFQ_ARRAY_SIZE(pos); i++) {
+			move_cursor_on(&d, cur.fb_id, pos[i][0], pos[i][1]);
+			vfq_crc_collect(&crc, vfq_crtc_sequence(d.fd,
+					d.pipe[0].crtc_id) + 2, 1, &v);
+			got = v;
+			want = expected_crc(&fb, &cur, pos[i][0], pos[i][1]);
+			igt_assert_f(got == want, "cursor at %d,%d: CRC %08x, "
+				     "reference %08x\n", pos[i][0], pos[i][1],
+				     got, want);
+		}
+		vfq_crc_stop(&crc);
+		vfq_dev_reset(&d);
+		vfq_fb_destroy(&fb);
+		vfq_fb_destroy(&cur);
+		vfq_dev_fini(&d);
+		vfq_cfs_cleanup();
 	}
 
 	igt_fixture {

@@ -147,6 +147,7 @@ int bench_read_events(int fd, int timeout_ms, struct bench_events *ev);
 
 int bench_memcpy(int argc, char **argv);
 int bench_composer(int argc, char **argv);
+int bench_damage(int argc, char **argv);
 int bench_latency(int argc, char **argv);
 int bench_flipq_events(int argc, char **argv);
 int bench_flipq_ontime(int argc, char **argv);

@@ -6,7 +6,7 @@
 # /out/bench-data/ (the host turns them into out/bench.{json,md} + plots).
 #
 # Env: BENCH_QUICK=1 (short runs, for trying things out),
-#      BENCH_ONLY="composer latency flipq caso memory memcpy" (subset),
+#      BENCH_ONLY="composer damage latency flipq caso memory memcpy" (subset),
 #      BENCH_TIMEOUT (seconds per benchmark program, default 300).
 # Exit status: 1 if any benchmark could not run (the numbers never fail it).
 OUT=${OUT:-/out}
@@ -20,7 +20,7 @@ S=3 REPS=3 FLIPS=200 FRAMES=120 ONTIME=3600 COUNT=200 PRESENTS=150
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	S=1 REPS=2 FLIPS=40 FRAMES=32 ONTIME=240 COUNT=64 PRESENTS=45
 fi
-ONLY=${BENCH_ONLY:-composer latency flipq caso memory memcpy}
+ONLY=${BENCH_ONLY:-composer damage latency flipq caso memory memcpy}
 want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 
 now() { cut -d' ' -f1 /proc/uptime; }
@@ -100,6 +100,9 @@ if want composer; then
 				--scene $scene --seconds $S --reps $REPS
 		done
 	done
+fi
+if want damage; then
+	run damage $B damage --frames $FRAMES --reps $REPS
 fi
 if want latency; then
 	for drv in vflipq vkms; do

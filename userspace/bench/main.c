@@ -50,6 +50,7 @@ static const struct {
 	{ "memcpy", bench_memcpy, "[reps]" },
 	{ "composer", bench_composer,
 	  "--driver D --scene primary|overlays|fp16 [--hz 60 --seconds 3 --reps 3]" },
+	{ "damage", bench_damage, "[--frames 120 --reps 3]" },
 	{ "latency", bench_latency, "--driver D [--flips 200 --reps 3]" },
 	{ "flipq-events", bench_flipq_events, "[--frames 120 --reps 3]" },
 	{ "flipq-ontime", bench_flipq_ontime, "[--flips 3600]" },

@@ -39,6 +39,9 @@ MANDATORY = [
     "driver_kernel_memory_kib",
 ]
 EXTRA = [
+    "composer_us_per_frame_full_1080p",
+    "composer_us_per_frame_damage_cursor64",
+    "composer_us_per_frame_damage_rect256",
     "flip_event_after_vblank_us_median",
     "flip_latency_over_period_pct",
     "driver_kernel_memory_overhead_kib",
@@ -83,6 +86,15 @@ NOTES = {
     "driver_kernel_memory_kib":
         "slab objects + VmallocUsed + Shmem growth, 4 CRTCs x 3 1080p XRGB8888 buffers, all "
         "lit (slab counted in objects after shrinking every cache, not in meminfo's slab pages)",
+    "composer_us_per_frame_full_1080p":
+        "us per composition (vflipq_compose_begin -> _end trace events), 1920x1080 XRGB8888 "
+        "primary committed without clips, CRC on: every frame recomposed",
+    "composer_us_per_frame_damage_cursor64":
+        "the same with the primary committed with FB_DAMAGE_CLIPS and a 64x64 ARGB8888 cursor "
+        "moved every frame; baseline: the full frame (goal <= 0.05)",
+    "composer_us_per_frame_damage_rect256":
+        "the primary flipped every frame between two buffers differing in a 256x256 rectangle, "
+        "that rectangle as the clip; baseline: the full frame (goal <= 0.05)",
     "flip_event_after_vblank_us_median": "event read time minus the vblank timestamp it carries",
     "flip_latency_over_period_pct": "flips whose event came more than a period + 1 ms after the commit",
     "driver_kernel_memory_overhead_kib": "the same minus the buffers' own pages (12 x 8100 KiB)",

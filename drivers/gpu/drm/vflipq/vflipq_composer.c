@@ -6,6 +6,7 @@
  * writeback job): scan-out itself needs no composition.
  */
 
+#include <linux/bitops.h>
 #include <linux/crc32.h>
 #include <linux/minmax.h>
 #include <linux/slab.h>
@@ -21,6 +22,8 @@
 
 #include "vflipq_blend.h"
 #include "vflipq_drv.h"
+#include "vflipq_tiles.h"
+#include "vflipq_trace.h"
 
 static void blend_row(struct vflipq_px *dst, const struct vflipq_px *src,
 		      unsigned int n, u32 pa, u16 mode)
@@ -227,110 +230,201 @@ static u32 crc_plane_cols(u32 crc, const struct vflipq_layer *l, int y,
 }
 
 /**
- * compose_row - compose one row and feed it to the CRC (and writeback)
- * @lb: line buffers
+ * struct vflipq_frame - one composition
  * @layers: the frame's layers, bottom first
  * @n: number of layers
  * @cm: colour pipeline
- * @y: CRTC row
  * @w: CRTC width
- * @wb_row: writeback destination row, or NULL
- * @wb: writeback job (with @wb_row)
- * @crc: running crc32_le()
+ * @wb: writeback job, or NULL
+ * @tiles: the CRC cache, whose tile CRCs the composition refreshes
+ */
+struct vflipq_frame {
+	struct vflipq_layer layers[VFLIPQ_MAX_LAYERS];
+	unsigned int n;
+	struct vflipq_color cm;
+	int w;
+	struct vflipq_wb_job *wb;
+	struct vflipq_tiles *tiles;
+};
+
+/**
+ * compose_tiles - compose tiles [@t1, @t2) of a row and refresh their CRCs
+ * @lb: line buffers
+ * @f: the frame
+ * @y: CRTC row
+ * @t1: first tile
+ * @t2: tile after the last
  *
  * Only the layers from the row's base (row_base()) up take part.  When
  * nothing else needs the 16-bit row (no writeback, no colour management)
  * and the base has a CRC shortcut, the columns that only the base covers
  * are fed to the CRC from the framebuffer directly and only the columns
- * under the upper layers are composed in 16 bits: crc32_le() of the row in
- * pieces equals crc32_le() of the whole row.
+ * under the upper layers are composed in 16 bits: crc32_le() of a tile in
+ * pieces equals crc32_le() of the whole tile.
  */
-static void compose_row(struct vflipq_line_bufs *lb,
-			const struct vflipq_layer *layers, unsigned int n,
-			struct vflipq_color *cm, int y, int w, u8 *wb_row,
-			struct vflipq_wb_job *wb, u32 *crc)
+static void compose_tiles(struct vflipq_line_bufs *lb,
+			  const struct vflipq_frame *f, int y,
+			  unsigned int t1, unsigned int t2)
 {
 	static const struct vflipq_px background = { .a = 0xffff };
-	int base = row_base(layers, n, y, w);
-	const struct vflipq_layer *b = base >= 0 ? &layers[base] : NULL;
-	int x1 = w, x2 = 0, x;
+	const struct vflipq_tiles *t = f->tiles;
+	int cx1 = t1 * t->tw, cx2 = min_t(int, t2 * t->tw, f->w);
+	int base = row_base(f->layers, f->n, y, f->w);
+	const struct vflipq_layer *b = base >= 0 ? &f->layers[base] : NULL;
+	u32 *tc = t->tile_crc + (size_t)y * t->nt;
+	int x1 = cx2, x2 = cx1, x;
 	unsigned int i;
 
-	for (i = base + 1; i < n; i++) {
-		if (!layer_in_row(&layers[i], y))
+	for (i = base + 1; i < f->n; i++) {
+		const struct vflipq_layer *l = &f->layers[i];
+
+		if (!layer_in_row(l, y) || l->dst.x2 <= cx1 ||
+		    l->dst.x1 >= cx2)
 			continue;
-		x1 = min(x1, layers[i].dst.x1);
-		x2 = max(x2, layers[i].dst.x2);
+		x1 = min(x1, max(l->dst.x1, cx1));
+		x2 = max(x2, min(l->dst.x2, cx2));
 	}
-	if (!b || wb_row || cm->active || !b->reader->crc_row) {
-		x1 = 0;
-		x2 = w;
+	if (!b || f->wb || f->cm.active || !b->reader->crc_row) {
+		x1 = cx1;
+		x2 = cx2;
 	} else if (x1 >= x2) {
-		*crc = crc_plane_cols(*crc, b, y, 0, w);
+		/* Only the base: all of it goes to the CRC directly. */
+		x1 = cx2;
+		x2 = cx2;
+	}
+
+	if (x1 < x2) {
+		if (b)
+			compose_plane_row(lb, b, y, x1, x2);
+		else
+			for (x = x1; x < x2; x++)
+				lb->out[x] = background;
+		for (i = base + 1; i < f->n; i++) {
+			const struct vflipq_layer *l = &f->layers[i];
+			int l1 = max(l->dst.x1, x1), l2 = min(l->dst.x2, x2);
+
+			if (layer_in_row(l, y) && l1 < l2)
+				compose_plane_row(lb, l, y, l1, l2);
+		}
+		/* Without colour management the row is final as blended. */
+		if (f->cm.active)
+			vflipq_color_apply_row(&f->cm, lb->out + x1, x2 - x1);
+	}
+
+	for (i = t1; i < t2; i++) {
+		int a = i * t->tw, z = min_t(int, a + t->tw, f->w);
+		u32 crc = 0;
+
+		if (b)
+			crc = crc_plane_cols(crc, b, y, a, min(z, x1));
+		if (max(a, x1) < min(z, x2))
+			crc = crc32_le(crc, (const u8 *)(lb->out + max(a, x1)),
+				       (min(z, x2) - max(a, x1)) *
+				       sizeof(*lb->out));
+		if (b)
+			crc = crc_plane_cols(crc, b, y, max(a, x2), z);
+		tc[i] = crc;
+	}
+}
+
+/*
+ * The layer as the CRC cache compares it.  Its damage in CRTC coordinates
+ * is exact only for an upright plane; any other gets its whole rectangle.
+ */
+static void layer_key(const struct vflipq_layer *l,
+		      const struct vflipq_plane_state *ps,
+		      struct vflipq_tile_key *k)
+{
+	const struct vflipq_xform *xf = &l->xform;
+
+	*k = (struct vflipq_tile_key){
+		.dst = l->dst, .xform = l->xform, .reader = l->reader,
+		.alpha = l->alpha, .blend = l->blend,
+	};
+	/* A flip-queue image: recomposed every frame. */
+	if (l->buf)
 		return;
+	k->seq = ps->seq;
+	k->prev_seq = ps->prev_seq;
+	k->tracked = ps->tracked;
+	if (!drm_rect_visible(&ps->damage))
+		return;
+	k->damage = l->dst;
+	if (xf->ux == 1 && !xf->uy && !xf->vx && xf->vy == 1) {
+		struct drm_rect d = ps->damage;
+
+		drm_rect_translate(&d, l->dst.x1 - xf->ox, l->dst.y1 - xf->oy);
+		if (drm_rect_intersect(&d, &l->dst))
+			k->damage = d;
+		else
+			k->damage = (struct drm_rect){ };
 	}
-
-	if (b)
-		compose_plane_row(lb, b, y, x1, x2);
-	else
-		for (x = x1; x < x2; x++)
-			lb->out[x] = background;
-	for (i = base + 1; i < n; i++) {
-		const struct vflipq_layer *l = &layers[i];
-
-		if (!layer_in_row(l, y))
-			continue;
-		compose_plane_row(lb, l, y, l->dst.x1, l->dst.x2);
-	}
-	/* Without colour management the row is final as blended. */
-	if (cm->active)
-		vflipq_color_apply_row(cm, lb->out, w);
-
-	if (b)
-		*crc = crc_plane_cols(*crc, b, y, 0, x1);
-	*crc = crc32_le(*crc, (const u8 *)(lb->out + x1),
-			(x2 - x1) * sizeof(*lb->out));
-	if (b)
-		*crc = crc_plane_cols(*crc, b, y, x2, w);
-	if (wb_row)
-		wb->writer->write_row(wb_row, lb->out, w);
 }
 
 static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 		   struct vflipq_fq_buf *const *snap, struct vflipq_wb_job *wb,
 		   u32 *crc)
 {
-	struct vflipq_layer layers[VFLIPQ_MAX_OVERLAYS + 2];
 	struct vflipq_line_bufs *lb = &out->line_bufs;
-	struct vflipq_color cm;
 	unsigned int w = cs->base.mode.hdisplay;
 	unsigned int h = cs->base.mode.vdisplay;
-	unsigned int n = cs->num_active_planes;
+	struct vflipq_frame frame, *f = &frame;
+	struct vflipq_tile_key *keys;
 	u8 *wb_row = NULL;
-	unsigned int i;
+	unsigned int i, marked;
 	int y, ret;
 
-	if (n > ARRAY_SIZE(layers))
+	if (cs->num_active_planes > ARRAY_SIZE(f->layers))
 		return -EINVAL;
 	ret = ensure_line_bufs(lb, w);
 	if (ret)
 		return ret;
+	f->tiles = vflipq_tiles_get(&out->tiles, w, h);
+	if (!f->tiles)
+		return -ENOMEM;
+	keys = f->tiles->next;
 
-	for (i = 0; i < n; i++)
-		layer_init(out, cs->active_planes[i], snap, &layers[i]);
-	vflipq_color_init(&cm, &cs->base);
+	f->n = cs->num_active_planes;
+	f->w = w;
+	f->wb = wb;
+	for (i = 0; i < f->n; i++) {
+		layer_init(out, cs->active_planes[i], snap, &f->layers[i]);
+		layer_key(&f->layers[i], cs->active_planes[i], &keys[i]);
+	}
+	vflipq_color_init(&f->cm, &cs->base);
 	if (wb)
 		wb_row = wb->data[0].vaddr;
 
+	marked = vflipq_tiles_mark(f->tiles, f->n, wb || f->cm.active);
+	trace_vflipq_compose_begin(out->crtc.base.id, marked,
+				   f->tiles->h * f->tiles->nt);
 	for (y = 0; y < h; y++) {
-		compose_row(lb, layers, n, &cm, y, w, wb_row, wb, crc);
-		if (wb_row)
-			wb_row += wb->fb->pitches[0];
-	}
+		u64 dirty = f->tiles->dirty[y];
+		unsigned int t1, t2;
 
-	for (i = 0; i < n; i++)
-		if (layers[i].buf)
-			vflipq_fq_buf_put(layers[i].buf);
+		if (!dirty)
+			continue;
+		/* Each run of dirty tiles is composed in one go. */
+		while (dirty) {
+			t1 = __ffs64(dirty);
+			t2 = t1;
+			while (t2 < 64 && (dirty & BIT_ULL(t2)))
+				t2++;
+			dirty &= ~GENMASK_ULL(t2 - 1, t1);
+			compose_tiles(lb, f, y, t1, t2);
+		}
+		vflipq_tiles_fold_row(f->tiles, y);
+		if (wb_row)
+			wb->writer->write_row(wb_row + (size_t)y *
+					      wb->fb->pitches[0], lb->out, w);
+	}
+	*crc = vflipq_tiles_frame_crc(f->tiles);
+	vflipq_tiles_keep(f->tiles, f->n, !f->cm.active);
+	trace_vflipq_compose_end(out->crtc.base.id, marked);
+
+	for (i = 0; i < f->n; i++)
+		if (f->layers[i].buf)
+			vflipq_fq_buf_put(f->layers[i].buf);
 	atomic64_inc(&out->frames_composed);
 	return 0;
 }

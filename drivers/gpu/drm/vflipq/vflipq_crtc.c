@@ -601,6 +601,7 @@ static void vflipq_crtc_release(struct drm_device *drm, void *data)
 		destroy_workqueue(out->composer_wq);
 	kvfree(out->line_bufs.out);
 	kvfree(out->line_bufs.stage);
+	vflipq_tiles_free(out->tiles);
 }
 
 int vflipq_crtc_init(struct vflipq_output *out)

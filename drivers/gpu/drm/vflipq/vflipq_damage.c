@@ -2,9 +2,11 @@
 /*
  * FB_DAMAGE_CLIPS: every plane takes the property, and atomic check reduces
  * a commit's clips to one rectangle in framebuffer coordinates that the
- * plane state keeps, for the composer to limit its work to one day.
+ * plane state keeps, for the composer to limit its work to what changed
+ * (vflipq_tiles.c).
  */
 
+#include <linux/atomic.h>
 #include <linux/limits.h>
 #include <linux/minmax.h>
 
@@ -52,7 +54,16 @@ static bool geometry_changes(const struct drm_plane_state *a,
 	return !a->visible || a->crtc != b->crtc ||
 	       !drm_rect_equals(&a->src, &b->src) ||
 	       !drm_rect_equals(&a->dst, &b->dst) ||
-	       a->rotation != b->rotation;
+	       a->rotation != b->rotation || a->alpha != b->alpha ||
+	       a->pixel_blend_mode != b->pixel_blend_mode;
+}
+
+/* Numbers plane states for the composer's CRC cache; never 0. */
+u64 vflipq_damage_next_seq(void)
+{
+	static atomic64_t seq = ATOMIC64_INIT(0);
+
+	return atomic64_inc_return(&seq);
 }
 
 /**
@@ -66,17 +77,32 @@ static bool geometry_changes(const struct drm_plane_state *a,
  * framebuffer), cut to the visible source, which may leave nothing.  As
  * in the DRM damage helpers, clips describe the change from the
  * framebuffer shown before, also when the commit flips to another one.
+ *
+ * A plane that the commit did not name (the helpers pulled it in) and
+ * that stays as it was has no damage, and its content stays as tracked
+ * as it was: a client that sends clips keeps its planes' cached CRCs when
+ * it moves the cursor.
  */
 void vflipq_damage_record(const struct drm_plane_state *old,
 			  struct vflipq_plane_state *vnew)
 {
+	const struct vflipq_plane_state *vold =
+		container_of(old, struct vflipq_plane_state, base.base);
 	const struct drm_plane_state *new = &vnew->base.base;
 	const struct drm_mode_rect *clips = drm_plane_get_damage_clips(new);
 	unsigned int i, n = drm_plane_get_damage_clips_count(new);
 	struct drm_rect d = { INT_MAX, INT_MAX, INT_MIN, INT_MIN };
+	bool moved = geometry_changes(old, new);
 
+	vnew->prev_seq = vold->seq;
 	vnew->damage = vnew->src;
-	if (!n || geometry_changes(old, new))
+	vnew->tracked = n;
+	if (!n && !vnew->named && !moved && old->fb == new->fb) {
+		vnew->damage = (struct drm_rect){ };
+		vnew->tracked = vold->tracked;
+		return;
+	}
+	if (!n || moved)
 		return;
 	for (i = 0; i < n; i++) {
 		d.x1 = min(d.x1, clips[i].x1);

@@ -25,6 +25,7 @@
 #include "vflipq_config.h"
 #include "vflipq_formats.h"
 #include "vflipq_flipq.h"
+#include "vflipq_tiles.h"
 
 #define VFLIPQ_DRIVER_NAME	"vflipq"
 #define VFLIPQ_DRIVER_DESC	"vflipq virtual display adapter"
@@ -88,6 +89,14 @@ struct vflipq_log {
  * @named: the commit named the plane (it was in the commit before
  *	atomic_check pulled in more): the commit decides what it shows, a
  *	flip-queue image gives way (vflipq_plane_atomic_update())
+ * @seq: unique, nonzero number of this state, for the composer's CRC
+ *	cache (vflipq_tiles.c)
+ * @prev_seq: @seq of the state this one replaced when @damage was
+ *	recorded against it (0: none)
+ * @tracked: the framebuffer's content changes only through commits and
+ *	@damage says where: the commit carried FB_DAMAGE_CLIPS, or did not
+ *	name the plane and left it as it was (then it inherits the old
+ *	state's @tracked)
  */
 struct vflipq_plane_state {
 	struct drm_shadow_plane_state base;
@@ -97,6 +106,9 @@ struct vflipq_plane_state {
 	const struct vflipq_format_ops *reader;
 	struct drm_rect damage;
 	bool named;
+	u64 seq;
+	u64 prev_seq;
+	bool tracked;
 };
 
 /**
@@ -223,6 +235,7 @@ struct vflipq_crtc_state {
  *	(interrupt-safe spinlock, taken by the engine in hard interrupt
  *	context); never held together with another vflipq lock
  * @line_bufs: scratch rows for the composer (only used from @composer_wq)
+ * @tiles: the composer's CRC cache (only used from @composer_wq)
  * @flipq: the flip queue (its members under @engine_lock)
  * @timer_expirations: expirations of @vblank_timer
  * @vblank_irqs: vblanks reported to the DRM core
@@ -269,6 +282,7 @@ struct vflipq_output {
 	spinlock_t composer_lock;
 
 	struct vflipq_line_bufs line_bufs;
+	struct vflipq_tiles *tiles;
 
 	struct vflipq_flipq flipq;
 	u64 timer_expirations;
@@ -417,6 +431,7 @@ int vflipq_damage_check(const struct drm_plane_state *new);
 void vflipq_damage_record(const struct drm_plane_state *old,
 			  struct vflipq_plane_state *vnew);
 void vflipq_damage_full(struct vflipq_plane_state *vstate);
+u64 vflipq_damage_next_seq(void);
 void vflipq_damage_print(struct drm_printer *p,
 			 const struct vflipq_plane_state *vstate);
 void vflipq_damage_init_plane(struct drm_plane *plane);

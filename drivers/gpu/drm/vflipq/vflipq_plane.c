@@ -44,8 +44,15 @@ vflipq_plane_duplicate_state(struct drm_plane *plane)
 	state->dst = old->dst;
 	state->xform = old->xform;
 	state->reader = old->reader;
-	/* Not checked again means unchanged: nothing damaged. */
+	/*
+	 * Not checked again means unchanged (a plane its CRTC's check pulls
+	 * in comes after the plane checks): nothing damaged, as tracked as
+	 * before.  vflipq_damage_record() overrides all three when checked.
+	 */
 	state->damage = (struct drm_rect){ };
+	state->seq = vflipq_damage_next_seq();
+	state->prev_seq = old->seq;
+	state->tracked = old->tracked;
 	return &state->base.base;
 }
 
@@ -71,6 +78,7 @@ static void vflipq_plane_reset(struct drm_plane *plane)
 	if (!state)
 		return;
 
+	state->seq = vflipq_damage_next_seq();
 	__drm_gem_reset_shadow_plane(plane, &state->base);
 }
 

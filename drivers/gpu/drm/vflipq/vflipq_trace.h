@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Trace events of the hardware flip queue: what was queued, what reached
- * the screen when, what was cancelled, every log entry and every interrupt.
+ * the screen when, what was cancelled, every log entry and every interrupt;
+ * and of the composer: each composition, with how much of the frame it
+ * recomposed (the benchmarks time it from the events' timestamps).
  * Enable with: echo 1 > /sys/kernel/tracing/events/vflipq/enable
  */
 #undef TRACE_SYSTEM
@@ -103,6 +105,29 @@ TRACE_EVENT(vflipq_flipq_irq,
 	    TP_printk("crtc=%u plane=%u present_id=%llu seq=%llu first_free=%u",
 		      __entry->crtc_id, __entry->plane_id, __entry->present_id,
 		      __entry->seq, __entry->first_free)
+);
+
+TRACE_EVENT(vflipq_compose_begin,
+	    TP_PROTO(u32 crtc_id, u32 tiles, u32 total),
+	    TP_ARGS(crtc_id, tiles, total),
+	    TP_STRUCT__entry(__field(u32, crtc_id)
+			     __field(u32, tiles)
+			     __field(u32, total)),
+	    TP_fast_assign(__entry->crtc_id = crtc_id;
+			   __entry->tiles = tiles;
+			   __entry->total = total;),
+	    TP_printk("crtc=%u tiles=%u of %u", __entry->crtc_id,
+		      __entry->tiles, __entry->total)
+);
+
+TRACE_EVENT(vflipq_compose_end,
+	    TP_PROTO(u32 crtc_id, u32 tiles),
+	    TP_ARGS(crtc_id, tiles),
+	    TP_STRUCT__entry(__field(u32, crtc_id)
+			     __field(u32, tiles)),
+	    TP_fast_assign(__entry->crtc_id = crtc_id;
+			   __entry->tiles = tiles;),
+	    TP_printk("crtc=%u tiles=%u", __entry->crtc_id, __entry->tiles)
 );
 
 #endif /* _VFLIPQ_TRACE_H_ */

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The composer's CRC cache: the CRC of every tile (a piece of a row) of the
+ * last composed frame, so that a frame recomposes only the tiles that can
+ * have changed (Documentation/vflipq/driver.rst, "Damage").
+ */
+#ifndef _VFLIPQ_TILES_H_
+#define _VFLIPQ_TILES_H_
+
+#include <linux/types.h>
+#include <drm/drm_rect.h>
+
+#include "vflipq_config.h"
+#include "vflipq_crc.h"
+#include "vflipq_formats.h"
+
+/* The primary, the overlays and the cursor. */
+#define VFLIPQ_MAX_LAYERS	(VFLIPQ_MAX_OVERLAYS + 2)
+
+/**
+ * struct vflipq_tile_key - what a layer contributed to a composed frame
+ * @seq: the plane state's vflipq_plane_state.seq; 0 for a flip-queue
+ *	image, which is always recomposed
+ * @prev_seq: the state it replaced (vflipq_plane_state.prev_seq)
+ * @tracked: the state's content changes only through commits (its
+ *	commit carried FB_DAMAGE_CLIPS, or left the plane alone)
+ * @dst: destination rectangle
+ * @damage: what the state's commit changed, in CRTC coordinates
+ * @xform: source walk
+ * @reader: row reader (the format)
+ * @alpha: plane alpha
+ * @blend: blend mode
+ */
+struct vflipq_tile_key {
+	u64 seq;
+	u64 prev_seq;
+	bool tracked;
+	struct drm_rect dst;
+	struct drm_rect damage;
+	struct vflipq_xform xform;
+	const struct vflipq_format_ops *reader;
+	u16 alpha;
+	u16 blend;
+};
+
+/**
+ * struct vflipq_tiles - CRCs of the last composed frame, by tile
+ * @w: frame width
+ * @h: frame height
+ * @tw: tile width in pixels (the last tile of a row may be narrower)
+ * @nt: tiles per row, at most 64 (one bit each in @dirty)
+ * @tile_crc: crc32_le(0, tile) of each tile, row by row
+ * @row_crc: crc32_le(0, row) of each row
+ * @dirty: per row, the tiles the frame being composed must recompose
+ * @tile: the zero-bytes operator of a whole tile
+ * @last: the same for the last tile of a row
+ * @row: the same for a row
+ * @valid: @keys describe the frame the CRCs are of
+ * @n: layers in @keys
+ * @keys: the layers of that frame, bottom first
+ * @next: the layers of the frame being composed
+ */
+struct vflipq_tiles {
+	unsigned int w, h, tw, nt;
+	u32 *tile_crc;
+	u32 *row_crc;
+	u64 *dirty;
+	struct vflipq_crc_shift tile, last, row;
+	bool valid;
+	unsigned int n;
+	struct vflipq_tile_key keys[VFLIPQ_MAX_LAYERS];
+	struct vflipq_tile_key next[VFLIPQ_MAX_LAYERS];
+};
+
+struct vflipq_tiles *vflipq_tiles_get(struct vflipq_tiles **tp,
+				      unsigned int w, unsigned int h);
+void vflipq_tiles_free(struct vflipq_tiles *t);
+unsigned int vflipq_tiles_mark(struct vflipq_tiles *t, unsigned int n,
+			       bool all);
+void vflipq_tiles_keep(struct vflipq_tiles *t, unsigned int n, bool valid);
+void vflipq_tiles_fold_row(struct vflipq_tiles *t, unsigned int y);
+u32 vflipq_tiles_frame_crc(const struct vflipq_tiles *t);
+
+#endif /* _VFLIPQ_TILES_H_ */
