@@ -14,13 +14,16 @@
 #   $VFLIPQ_CACHE/igt/<key>/igt.cpio the same under /igt-root, newc
 #   $VFLIPQ_CACHE/igt/<key>/versions the .deb file names the key hashes
 # The guest job (scripts/guest/igt) chroots into /igt-root.  The key is a hash
-# of the .deb file names (name_version_arch), so a new sid upload of any of
-# them makes a new sysroot; old ones stay until removed by hand.
+# of the .deb file names (name_version_arch) and of LAYOUT, so a new sid
+# upload of any of them, or a change to what build() does with them, makes a
+# new sysroot; old ones stay until removed by hand.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 SIDAPT=$VFLIPQ_TOP/scripts/sid-apt.sh
 base=$VFLIPQ_CACHE/igt
+# Bump when build() makes a different tree from the same .debs (2: udevd).
+LAYOUT=2
 
 # Not needed in the guest: the interpreters and data igt-gpu-tools' scripts
 # and the X11/font stack pull in (igt_runner and the tests are C; cairo only
@@ -30,12 +33,18 @@ PRUNE_RE='^(python3.*|libpython3.*|fonts-.*|xfonts-.*|x11-common|debconf|cdebcon
 
 pkgs=$("$SIDAPT" depends igt-gpu-tools igt-gpu-tools-tests | grep -Ev "$PRUNE_RE")
 [ -n "$pkgs" ] || die "sid-apt: no dependency closure for igt-gpu-tools"
+# systemd-udevd for the guest (scripts/guest/igt): IGT's uevent monitors
+# listen to what udevd re-broadcasts, not to the kernel.  Not udev's closure:
+# its Depends (systemd, sysusers, adduser and through them perl and PAM) serve
+# its maintainer scripts and the init system; the daemon links only libc and
+# libsystemd-shared (checked below), libudev1 and libkmod2 are IGT's already.
+pkgs+=$'\nudev\nlibsystemd-shared'
 # shellcheck disable=SC2086 # one package name a word
 uris=$("$SIDAPT" apt-get download --print-uris $pkgs 2>/dev/null) ||
 	die "sid-apt: cannot resolve the IGT packages"
 versions=$(awk '{ print $2 }' <<<"$uris" | LC_ALL=C sort)
 grep -q '^igt-gpu-tools-tests_' <<<"$versions" || die "sid-apt: igt-gpu-tools-tests not found"
-key=$(sha256sum <<<"$versions" | cut -c1-16)
+key=$(printf 'layout %s\n%s\n' "$LAYOUT" "$versions" | sha256sum | cut -c1-16)
 dir=$base/$key
 
 build() {
@@ -66,10 +75,15 @@ build() {
 		"$r/usr/share/lintian" "$r/usr/share/bug"
 	[ -x "$r/usr/bin/igt_runner" ] || die "igt: no igt_runner in the sysroot"
 	[ -f "$r/usr/libexec/igt-gpu-tools/test-list.txt" ] || die "igt: no test-list.txt in the sysroot"
-	# Every test binary must find all its libraries in the sysroot.
+	# udevd with no rules and no hwdb: in the guest under test it is to pass
+	# uevents on to libudev monitors, not load modules, rename interfaces or
+	# run helpers.
+	[ -x "$r/usr/lib/systemd/systemd-udevd" ] || die "igt: no systemd-udevd in the sysroot"
+	rm -rf "$r/usr/lib/udev/rules.d" "$r/usr/lib/udev/hwdb.d" "$r/etc/udev/rules.d"
+	# Every test binary and udevd must find all their libraries in the sysroot.
 	local ldso=$r/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 lp f missing=""
-	lp=$r/usr/lib/x86_64-linux-gnu:$r/lib/x86_64-linux-gnu
-	for f in "$r"/usr/bin/igt_runner "$r"/usr/libexec/igt-gpu-tools/kms_*; do
+	lp=$r/usr/lib/x86_64-linux-gnu:$r/lib/x86_64-linux-gnu:$r/usr/lib/x86_64-linux-gnu/systemd
+	for f in "$r"/usr/bin/igt_runner "$r"/usr/libexec/igt-gpu-tools/kms_* "$r"/usr/bin/udevadm; do
 		if "$ldso" --library-path "$lp" --list "$f" 2>&1 | grep -q 'not found'; then
 			missing+=" ${f##*/}"
 		fi
