@@ -143,6 +143,17 @@ struct bench_events {
 };
 int bench_read_events(int fd, int timeout_ms, struct bench_events *ev);
 
+/* ---- fq.c: the flip-queue ioctls (vflipq) ------------------------------ */
+
+/* One ON_NEXT_VSYNC flip of @plane; 0 or -errno (-EAGAIN: queue full). */
+int fq_submit_plane(int fd, uint32_t crtc, uint32_t plane, uint32_t fb,
+		    uint64_t id, uint64_t target_ns);
+/* A log of @n entries for @plane (queued flips need one): its GEM handle. */
+uint32_t fq_set_log(int fd, uint32_t crtc, uint32_t plane, uint32_t n,
+		    uint64_t *size);
+void fq_set_irq_target(int fd, uint32_t crtc, uint32_t plane, uint64_t id);
+struct drm_vflipq_get_counters fq_get_counters(int fd, uint32_t crtc);
+
 /* ---- benchmarks ---------------------------------------------------------- */
 
 int bench_memcpy(int argc, char **argv);
@@ -154,5 +165,6 @@ int bench_flipq_ontime(int argc, char **argv);
 int bench_submit_cost(int argc, char **argv);
 int bench_memory(int argc, char **argv);
 int bench_caso(int argc, char **argv);
+int bench_idle(int argc, char **argv);
 
 #endif

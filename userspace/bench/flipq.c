@@ -17,14 +17,12 @@
  *   submit-cost   us per FLIPQ_SUBMIT ioctl vs per nonblocking atomic
  *                 page-flip commit ioctl on the same device and plane
  *
- * FLIPQ_SUBMIT goes through ioctl(2): drmIoctl() loops on EAGAIN.  Every
- * uAPI struct is zero-initialised (members may be appended later).
+ * Every uAPI struct is zero-initialised (members may be appended later).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 
 #include <drm_fourcc.h>
@@ -83,58 +81,31 @@ static void fq_teardown(struct fq *q)
 
 static void fq_log_set(struct fq *q, uint32_t n)
 {
-	struct drm_vflipq_set_log s;
 	struct drm_mode_map_dumb map;
+	uint64_t size;
 	void *p;
 
-	memset(&s, 0, sizeof(s));
-	s.crtc_id = q->crtc;
-	s.plane_id = q->plane;
-	s.num_entries = n;
-	if (drmIoctl(q->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG, &s))
-		die("FLIPQ_SET_LOG: %s", strerror(errno));
+	q->log_handle = fq_set_log(q->dev.fd, q->crtc, q->plane, n, &size);
 	memset(&map, 0, sizeof(map));
-	map.handle = s.handle;
+	map.handle = q->log_handle;
 	if (drmIoctl(q->dev.fd, DRM_IOCTL_MODE_MAP_DUMB, &map))
 		die("MAP_DUMB of the log: %s", strerror(errno));
-	p = mmap(NULL, s.size, PROT_READ, MAP_SHARED, q->dev.fd, map.offset);
+	p = mmap(NULL, size, PROT_READ, MAP_SHARED, q->dev.fd, map.offset);
 	if (p == MAP_FAILED)
 		die("mmap of the log: %s", strerror(errno));
 	q->log = p;
 	q->log_n = n;
-	q->log_size = s.size;
-	q->log_handle = s.handle;
+	q->log_size = size;
 }
 
 static int fq_submit(struct fq *q, uint32_t fb, uint64_t id, uint64_t target)
 {
-	struct drm_vflipq_flip_plane p;
-	struct drm_vflipq_flip_submit s;
-
-	memset(&p, 0, sizeof(p));
-	memset(&s, 0, sizeof(s));
-	p.plane_id = q->plane;
-	p.fb_id = fb;
-	p.present_id = id;
-	p.mode = VFLIPQ_FLIP_ON_NEXT_VSYNC;
-	s.crtc_id = q->crtc;
-	s.target_ns = target;
-	s.planes_ptr = (uintptr_t)&p;
-	s.num_planes = 1;
-	s.plane_size = sizeof(p);
-	return ioctl(q->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s) ? -errno : 0;
+	return fq_submit_plane(q->dev.fd, q->crtc, q->plane, fb, id, target);
 }
 
 static void fq_irq_target(struct fq *q, uint64_t target)
 {
-	struct drm_vflipq_set_irq_target t;
-
-	memset(&t, 0, sizeof(t));
-	t.crtc_id = q->crtc;
-	t.plane_id = q->plane;
-	t.target = target;
-	if (drmIoctl(q->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET, &t))
-		die("FLIPQ_SET_IRQ_TARGET: %s", strerror(errno));
+	fq_set_irq_target(q->dev.fd, q->crtc, q->plane, target);
 }
 
 static void fq_cancel(struct fq *q, uint64_t from)
@@ -168,13 +139,7 @@ static struct drm_vflipq_update_log fq_update(struct fq *q)
 
 static struct drm_vflipq_get_counters fq_counters(struct fq *q)
 {
-	struct drm_vflipq_get_counters c;
-
-	memset(&c, 0, sizeof(c));
-	c.crtc_id = q->crtc;
-	if (drmIoctl(q->dev.fd, DRM_IOCTL_VFLIPQ_GET_COUNTERS, &c))
-		die("GET_COUNTERS: %s", strerror(errno));
-	return c;
+	return fq_get_counters(q->dev.fd, q->crtc);
 }
 
 /* Wait for a flip-queue event of our plane with present_id >= @id. */

@@ -6,7 +6,7 @@
 # /out/bench-data/ (the host turns them into out/bench.{json,md} + plots).
 #
 # Env: BENCH_QUICK=1 (short runs, for trying things out),
-#      BENCH_ONLY="composer damage latency flipq caso memory memcpy" (subset),
+#      BENCH_ONLY="composer damage latency flipq idle caso memory memcpy" (subset),
 #      BENCH_TIMEOUT (seconds per benchmark program, default 300).
 # Exit status: 1 if any benchmark could not run (the numbers never fail it).
 OUT=${OUT:-/out}
@@ -20,7 +20,7 @@ S=3 REPS=3 FLIPS=200 FRAMES=120 ONTIME=3600 COUNT=200 PRESENTS=150
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	S=1 REPS=2 FLIPS=40 FRAMES=32 ONTIME=240 COUNT=64 PRESENTS=45
 fi
-ONLY=${BENCH_ONLY:-composer damage latency flipq caso memory memcpy}
+ONLY=${BENCH_ONLY:-composer damage latency flipq idle caso memory memcpy}
 want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 
 now() { cut -d' ' -f1 /proc/uptime; }
@@ -113,6 +113,22 @@ if want flipq; then
 	run flipq-events $B flipq-events --frames $FRAMES --reps $REPS
 	run flipq-ontime $B flipq-ontime --flips $ONTIME --segments 3
 	run submit-cost $B submit-cost --count $COUNT --reps $REPS
+fi
+if want idle; then
+	# 8 devices x 4 CRTCs, every one lit with queued flips running.
+	names="" ok=1
+	for i in 0 1 2 3 4 5 6 7; do
+		mkdev idle$i crtcs 4 || { ok=0; break; }
+		names="$names${names:+,}idle$i"
+	done
+	if [ $ok = 1 ]; then
+		run idle-vflipq $B idle --names "$names" --seconds $S --reps $REPS
+	else
+		echo "BENCH-FAIL idle-vflipq: cannot create the configfs devices" | tee -a "$RAW"
+		rc=1
+	fi
+	for i in 0 1 2 3 4 5 6 7; do rmdev idle$i; done
+	run idle-vkms $B idle --driver vkms --seconds $S --reps $REPS
 fi
 if want caso; then
 	# A hybrid pair: a render-only adapter and a tier-3 display adapter.

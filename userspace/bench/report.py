@@ -42,6 +42,8 @@ EXTRA = [
     "composer_us_per_frame_full_1080p",
     "composer_us_per_frame_damage_cursor64",
     "composer_us_per_frame_damage_rect256",
+    "idle_outputs_cpu_pct_all",
+    "idle_outputs_cpu_pct_per_crtc",
     "flip_event_after_vblank_us_median",
     "flip_latency_over_period_pct",
     "driver_kernel_memory_overhead_kib",
@@ -95,6 +97,14 @@ NOTES = {
     "composer_us_per_frame_damage_rect256":
         "the primary flipped every frame between two buffers differing in a 256x256 rectangle, "
         "that rectangle as the clip; baseline: the full frame (goal <= 0.05)",
+    "idle_outputs_cpu_pct_all":
+        "whole-VM busy time (wall x CPUs minus /proc/stat idle + iowait) in % of one vCPU "
+        "with 8 devices x 4 CRTCs lit at 1080p60, each showing queued flips one frame apart "
+        "(2 batches of 4 queued, woken at a batch's end), CRC off (goal < 5)",
+    "idle_outputs_cpu_pct_per_crtc":
+        "the slope of that busy time against the number of lit CRTCs (0, 1, 2, 4, ... 32, "
+        "least squares): one more lit CRTC; baseline: vkms's one CRTC lit with a classic "
+        "page-flip loop (busy time lit minus unlit)",
     "flip_event_after_vblank_us_median": "event read time minus the vblank timestamp it carries",
     "flip_latency_over_period_pct": "flips whose event came more than a period + 1 ms after the commit",
     "driver_kernel_memory_overhead_kib": "the same minus the buffers' own pages (12 x 8100 KiB)",
@@ -311,6 +321,20 @@ def markdown(entries, args, made, fails):
                               fmt(d.get("tick_sampled_ms_median")),
                               fmt(b.get("tick_sampled_ms_median")),
                               fmt(d.get("idle_vm_ms_per_slot")), d.get("late_presents", "?")))
+    io = entries.get("idle_outputs_cpu_pct_all", {})
+    if io.get("value") is not None:
+        d = io.get("details", {})
+        pc = entries.get("idle_outputs_cpu_pct_per_crtc", {})
+        lines += ["", "Lit outputs: %s CRTCs on %s devices with queued flips running cost %s%% "
+                  "of one vCPU (the unlit VM: %s%%; this benchmark's own process: %s%%), %s "
+                  "per more CRTC; %s flips/s shown per CRTC; in the guest %s local timer "
+                  "interrupts/s and %s context switches/s; %s flips submitted after their "
+                  "target (starved)." % (
+                      d.get("crtcs", "?"), d.get("devices", "?"), fmt(io["value"]),
+                      fmt(d.get("floor_pct_median")), fmt(d.get("process_pct")),
+                      fmt(pc.get("value")), fmt(d.get("flips_per_s_per_crtc")),
+                      fmt(d.get("timer_irqs_per_s")), fmt(d.get("context_switches_per_s")),
+                      d.get("resyncs", "?"))]
     ot = entries.get("flipq_on_time_share", {}).get("details")
     if ot:
         lines += ["", "On-time run: %s of %s flips on the expected vblank; %s late, %s early, "
@@ -353,7 +377,8 @@ def main():
     missing = [n for n in MANDATORY if entries[n]["value"] is None and
                not entries[n].get("note", "").startswith("skipped")]
     os.makedirs(args.out, exist_ok=True)
-    for p in ("bench-composer-frametimes.png", "bench-flip-latency.png", "bench-flipq-ontime.png"):
+    for p in ("bench-composer-frametimes.png", "bench-flip-latency.png", "bench-flipq-ontime.png",
+              "bench-idle-outputs.png"):
         if os.path.exists(os.path.join(args.out, p)):
             os.remove(os.path.join(args.out, p))
     made = bench_plots.plots(args.data, args.out)

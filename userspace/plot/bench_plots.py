@@ -7,7 +7,9 @@ bench-data/ (userspace/bench/report.py calls plots()):
 - bench-flip-latency.png: atomic commit to flip event (latency-<driver>.txt,
   microseconds);
 - bench-flipq-ontime.png: shown minus target time of the queued flips
-  (ontime.txt, nanoseconds since the run's t0).
+  (ontime.txt, nanoseconds since the run's t0);
+- bench-idle-outputs.png: VM busy time against the number of lit CRTCs
+  with queued flips running (idle-vflipq.txt, idle-vkms.txt).
 """
 import os
 
@@ -157,5 +159,51 @@ def ontime(data, out):
     return path
 
 
+def read_rows(path):
+    rows = []
+    if os.path.exists(path):
+        with open(path) as f:
+            rows = [[float(x) for x in line.split()] for line in f
+                    if line.strip() and not line.startswith("#")]
+    return rows
+
+
+def idle_outputs(data, out):
+    rows = read_rows(os.path.join(data, "idle-vflipq.txt"))
+    if not rows:
+        return None
+    base = read_rows(os.path.join(data, "idle-vkms.txt"))
+    c = plotstyle.COLORS
+    fig, axes = plotstyle.figure(9, 5.2)
+    ax = axes[0][0]
+    xs, ys = [r[0] for r in rows], [r[2] for r in rows]
+    ax.scatter(xs, ys, s=18, color=c[0], label="vflipq, queued flips (every run)")
+    ax.scatter(xs, [r[3] for r in rows], s=14, color=c[2], marker="^",
+               label="of which the benchmark process")
+    n = len(xs)
+    sx, sy = sum(xs), sum(ys)
+    sxx, sxy = sum(x * x for x in xs), sum(x * y for x, y in zip(xs, ys))
+    if n > 1 and n * sxx != sx * sx:
+        a = (n * sxy - sx * sy) / (n * sxx - sx * sx)
+        b = (sy - a * sx) / n
+        top = max(xs)
+        ax.plot([0, top], [b, b + a * top], color=c[0], linewidth=1.2,
+                label="least squares: %.2f%% + %.3f%% per CRTC" % (b, a))
+    if base:
+        ax.scatter([r[0] for r in base], [r[2] for r in base], s=30, color=c[1],
+                   marker="D", label="vkms, classic page-flip loop (1 CRTC)")
+    plotstyle.hline(ax, 5, "goal for 32 CRTCs: 5% of one vCPU", color="grey", style=":")
+    ax.set_xlim(-0.5, max(xs) + 1)
+    ax.set_ylim(0, max(ys + [r[2] for r in base] + [6]) * 1.15)
+    ax.set_title("Cost of lit outputs: 1080p60 CRTCs showing queued flips, CRC off")
+    ax.set_xlabel("CRTCs lit (8 devices x 4 CRTCs at most)")
+    ax.set_ylabel("guest CPU busy (% of one vCPU)")
+    ax.legend(loc="upper left")
+    path = os.path.join(out, "bench-idle-outputs.png")
+    plotstyle.save(fig, path)
+    return path
+
+
 def plots(data, out):
-    return [p for p in (frametimes(data, out), latency(data, out), ontime(data, out)) if p]
+    return [p for p in (frametimes(data, out), latency(data, out), ontime(data, out),
+                        idle_outputs(data, out)) if p]
