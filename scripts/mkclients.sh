@@ -15,6 +15,9 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+# Installed first: the plug-in globs below expand only once the files exist.
+"$VFLIPQ_TOP/scripts/deps.sh" clients
+
 PKGS=(drm-info libdrm-tests weston libweston-10-0 kmscube libgbm1 libegl1
       libegl-mesa0 libgl1-mesa-dri xkb-data)
 ML=/usr/lib/x86_64-linux-gnu
@@ -29,7 +32,6 @@ PLUGINS=("$ML"/weston/*.so* "$ML"/libweston-10/drm-backend.so
 DATA=(/usr/share/weston /usr/share/X11/xkb /usr/share/glvnd/egl_vendor.d
       /usr/share/libdrm)
 
-"$VFLIPQ_TOP/scripts/deps.sh" clients
 key=$( { cat "$0"; dpkg-query -W "${PKGS[@]}"; } | sha256sum | cut -c1-16)
 dir=$VFLIPQ_CACHE/clients
 out=$dir/clients-$key.cpio
