@@ -2,7 +2,8 @@
 # Host-side unit tests: the meson tests (scripts/meson.sh test: every test
 # program under ASan+UBSan, then without sanitizers), then "make check" (or,
 # failing that, "make selftest") of every component still built by make
-# (igt-tests), with BUILD=build/<component>.
+# (igt-tests), with BUILD=build/<component>, then the harness's own script
+# tests (tests/scripts/*.sh).
 # Every "[name: ]N passed, M failed[, K skipped]" line of a component's output
 # is added to the total (one per test program; print no extra grand total);
 # a component printing none counts as 1 passed or 1 failed by its exit status.
@@ -66,6 +67,17 @@ for comp in igt-tests; do
 	rc=${PIPESTATUS[0]}
 	set -e
 	count "make -C $comp $target" "$log" "$rc"
+done
+# The harness's own scripts (tests/scripts/*.sh, each printing its counts).
+for t in "$VFLIPQ_TOP"/tests/scripts/*.sh; do
+	[ -x "$t" ] || continue
+	ran=1
+	log=$BUILD/host-tests-$(basename "$t" .sh).log
+	set +e
+	"$t" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	count "$t" "$log" "$rc"
 done
 summary="$pass passed, $fail failed, $skip skipped"
 echo "$summary" >"$BUILD/host-tests.summary"

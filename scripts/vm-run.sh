@@ -290,6 +290,10 @@ if [ "$job" = tests ] || [ "$job" = clients ]; then
 	if [ $((pass + fail + skip)) = 0 ] && [ -z "${VFLIPQ_TESTS:-}" ]; then
 		warn "no test binaries ran (build/igt/bin empty?)"
 	fi
+	if grep -q '^PASS .*\[flaky:' "$resdir/results.txt" 2>/dev/null; then
+		echo "passed only on the retry (debug kernel, VFLIPQ_RETRY_FAILED):"
+		grep -h '^PASS .*\[flaky:' "$resdir/results.txt"
+	fi
 	if [ "$fail" -gt 0 ]; then
 		echo "failed subtests:"
 		grep -h '^FAIL ' "$resdir/results.txt" 2>/dev/null || grep '^FAIL ' "$console" || true
