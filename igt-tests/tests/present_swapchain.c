@@ -491,15 +491,27 @@ static void test_refresh_change(void)
 	igt_assert_eq_u64(c.shown + c.cancelled, 15);
 	igt_assert_eq_u64(c.cancelled, 0);	/* requeued, not lost */
 	n = present_swapchain_timing(sc, t, a, 64);
-	/* the last frames one new period apart */
+	/*
+	 * The last frames on the new grid: every gap a whole number of 48 Hz
+	 * periods (1.5 ms: the timestamps' error, two scan lines and the
+	 * tick), most of them one period.  A frame the client did not
+	 * present in time repeats the previous one for a whole period, so
+	 * a gap of two or three periods is still the 48 Hz grid; the debug
+	 * kernel's client (KASAN, lockdep, under TCG) misses more of them.
+	 */
 	for (int i = n - 8; i < n; i++) {
 		int64_t d = (int64_t)(a[i] - a[i - 1]);
+		int64_t k = (d + (int64_t)p48 / 2) / (int64_t)p48;
 
 		igt_debug("gap %d: %lld\n", i, (long long)d);
-		if (a[i] && a[i - 1] && d > (int64_t)p48 - 1500000 && d < (int64_t)p48 + 1500000)
-			good++;
+		igt_assert_f(a[i] && a[i - 1] && k >= 1 &&
+			     llabs(d - k * (int64_t)p48) < 1500000,
+			     "gap %d: %lld ns is not a whole number of 48 Hz periods\n",
+			     i, (long long)d);
+		good += k == 1;
 	}
-	igt_assert_f(good >= 6, "only %d of 8 gaps at 48 Hz\n", good);
+	igt_assert_f(good >= (getenv("VFLIPQ_DEBUG_KERNEL") ? 4 : 6),
+		     "only %d of 8 gaps one 48 Hz period\n", good);
 	/* and back to the mode's period */
 	igt_assert_eq(present_swapchain_set_refresh(sc, 0), 0);
 	igt_assert(present_swapchain_refresh_period(sc) < 17000000);
