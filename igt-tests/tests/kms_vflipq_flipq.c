@@ -802,6 +802,71 @@ static void test_close_cancels(void)
 	}
 }
 
+/*
+ * A buffer the queue let go is freed by the time the client's close()
+ * returns, not some time later, in the middle of whatever runs next.
+ * Judged by the dma-buf core's count of live dma-bufs, with a vgem buffer
+ * whose only user is the queue once vgem's handle and our dma-buf fd are
+ * gone: it was shown and then replaced, so the queue let go of it at the
+ * vblank that showed the next flip, a few milliseconds before the close.
+ */
+static void test_close_frees(void)
+{
+	int card = vfq_card_index(dev.fd), vgem, dmabuf, base;
+	struct drm_vflipq_event_flipq ev;
+	struct vfq_fb bo, imp = { };
+	struct fq_log log;
+	uint64_t t;
+
+	vgem = vfq_open_driver("vgem");
+	igt_require_f(vgem >= 0, "no vgem card: %s\n", strerror(-vgem));
+	pipe_up();
+	base = vfq_dmabuf_count();
+	igt_require_f(base >= 0, "no /sys/kernel/debug/dma_buf/bufinfo\n");
+
+	igt_assert_eq(vfq_bo_create(vgem, W, H, DRM_FORMAT_XRGB8888, &bo), 0);
+	igt_assert_eq(drmPrimeHandleToFD(vgem, bo.handle, DRM_CLOEXEC, &dmabuf),
+		      0);
+	imp.fd = dev.fd;
+	imp.format = bo.format;
+	imp.width = bo.width;
+	imp.height = bo.height;
+	imp.pitch = bo.pitch;
+	imp.size = bo.size;
+	imp.n_planes = 1;
+	imp.pitches[0] = bo.pitch;
+	igt_assert_eq(drmPrimeFDToHandle(dev.fd, dmabuf, &imp.handle), 0);
+	igt_assert_eq(vfq_fb_add(&imp, DRM_FORMAT_MOD_LINEAR, false), 0);
+	close(dmabuf);
+	vfq_fb_destroy(&bo);
+	close(vgem);
+	igt_assert_eq(vfq_dmabuf_count(), base + 1);
+
+	fq_log_set(primary(), 16, &log);
+	fq_irq_target(primary(), 2);
+	t = last_vblank() + 2 * period;
+	igt_assert_eq(fq_submit(primary(), imp.fb_id, 1, t, 0, NULL), 0);
+	igt_assert_eq(fq_submit(primary(), fbs[1].fb_id, 2, t + period, 0,
+				NULL), 0);
+	igt_assert(fq_wait_event(2000, &ev));
+	igt_assert_eq_u64(ev.present_id, 2);
+
+	/* Only the file keeps the imported buffer now: close it. */
+	fq_log_put(&log);
+	for (int k = 0; k < NFB; k++)
+		vfq_fb_destroy(&fbs[k]);
+	vfq_dev_fini(&dev);
+	igt_assert_f(vfq_dmabuf_count() == base,
+		     "%d dma-bufs alive right after close(), expected %d\n",
+		     vfq_dmabuf_count(), base);
+
+	vfq_dev_init(&dev, vfq_open_card(card));
+	for (int k = 0; k < NFB; k++) {
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fbs[k]);
+		vfq_fb_pattern(&fbs[k], k + 1);
+	}
+}
+
 static void test_irq_every_vblank(void)
 {
 	struct drm_vflipq_event_flipq ev;
@@ -1543,6 +1608,10 @@ igt_main
 	igt_describe("Closing the master cancels what it queued");
 	igt_subtest("close-cancels")
 		test_close_cancels();
+	igt_describe("What the queue let go is freed before the client's "
+		     "close() returns (a vgem dma-buf gone right after it)");
+	igt_subtest("close-frees-released")
+		test_close_frees();
 	igt_describe("Interrupt target 0: one event per vblank, on the grid");
 	igt_subtest("irq-every-vblank")
 		test_irq_every_vblank();

@@ -138,7 +138,7 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 	spin_unlock(&out->engine_lock);
 
 	if (fq_work)
-		vflipq_flipq_kick_worker(out);
+		vflipq_flipq_send_events(out);
 
 	if (overrun != 1)
 		drm_dbg_driver(crtc->dev, "crtc %u: vblank timer overrun %llu\n",

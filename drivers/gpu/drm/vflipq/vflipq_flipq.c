@@ -4,13 +4,14 @@
  *
  * The display engine (the CRTC's vblank timer) runs the core's rules under
  * engine_lock, in hard interrupt context: it switches what the composer
- * scans out and writes the logs without waking anybody.  A worker then does
- * what needs process context, in this order: it updates the DRM plane
- * states to the framebuffers actually shown (under the plane's modeset
- * lock), then delivers the interrupts the client asked for as DRM events,
- * so a client woken by an event always reads a consistent KMS state.
+ * scans out and writes the logs without waking anybody, and delivers the
+ * interrupts the client asked for as DRM events right there, as a display
+ * driver's interrupt handler does.  A worker only sends what that could not
+ * (an atomic allocation failed).  What needs process context, unmapping
+ * and freeing the buffers the queue let go, is batched on the device's
+ * workqueue.
  *
- * Lock order: modeset locks -> out->lock -> engine_lock.
+ * Lock order: modeset locks -> out->lock -> event_lock -> engine_lock.
  */
 
 #include <linux/dma-resv.h>
@@ -39,22 +40,48 @@
 #define CREATE_TRACE_POINTS
 #include "vflipq_trace.h"
 
-static void vflipq_fq_buf_free_work(struct work_struct *work)
-{
-	struct vflipq_fq_buf *buf =
-		container_of(work, struct vflipq_fq_buf, free_work);
+/*
+ * How long a buffer the queue let go may wait to be freed.  The last
+ * reference usually goes in the engine's interrupt, once per shown flip and
+ * CRTC; a worker woken for each would be most of what a lit output with a
+ * running queue costs (bench: idle_outputs_cpu_pct_*).  Freeing only drops
+ * kernel references: the client learnt of the release from the log.
+ */
+#define VFLIPQ_FQ_FREE_DELAY_MS	100
 
-	drm_gem_fb_vunmap(buf->fb, buf->map);
-	drm_framebuffer_put(buf->fb);
-	kfree(buf);
+void vflipq_fq_free_worker(struct work_struct *work)
+{
+	struct vflipq_device *vdev = container_of(to_delayed_work(work),
+						  struct vflipq_device,
+						  fq_free_work);
+	struct vflipq_fq_buf *buf, *next;
+
+	llist_for_each_entry_safe(buf, next, llist_del_all(&vdev->fq_free),
+				  free_node) {
+		drm_gem_fb_vunmap(buf->fb, buf->map);
+		drm_framebuffer_put(buf->fb);
+		kfree(buf);
+	}
+}
+
+/* Free now what waits; for teardown, which must not leave a buffer behind. */
+void vflipq_fq_flush_frees(struct vflipq_device *vdev)
+{
+	flush_delayed_work(&vdev->fq_free_work);
 }
 
 static void vflipq_fq_buf_release(struct kref *ref)
 {
 	struct vflipq_fq_buf *buf = container_of(ref, struct vflipq_fq_buf, ref);
+	struct vflipq_device *vdev = buf->vdev;
 
-	/* The last reference may go in the engine's interrupt context. */
-	queue_work(buf->vdev->fq_wq, &buf->free_work);
+	/*
+	 * Any context.  The first buffer of a batch arms the worker; one
+	 * added while it runs finds the list empty again and re-arms it.
+	 */
+	if (llist_add(&buf->free_node, &vdev->fq_free))
+		queue_delayed_work(vdev->fq_wq, &vdev->fq_free_work,
+				   msecs_to_jiffies(VFLIPQ_FQ_FREE_DELAY_MS));
 }
 
 void vflipq_fq_buf_put(struct vflipq_fq_buf *buf)
@@ -67,7 +94,6 @@ void vflipq_fq_buf_init(struct vflipq_fq_buf *buf, struct vflipq_device *vdev,
 			struct drm_framebuffer *fb)
 {
 	kref_init(&buf->ref);
-	INIT_WORK(&buf->free_work, vflipq_fq_buf_free_work);
 	buf->vdev = vdev;
 	buf->fb = fb;
 }
@@ -282,37 +308,26 @@ static enum hrtimer_restart vflipq_fq_imm_fire(struct hrtimer *timer)
 	spin_unlock(&out->engine_lock);
 
 	if (work)
-		vflipq_flipq_kick_worker(out);
+		vflipq_flipq_send_events(out);
 	return restart;
 }
 
-/* Take up to @max pending interrupts, oldest first. */
-static unsigned int fq_take_events(struct vflipq_output *out,
-				   struct vflipq_fq_event *ev, unsigned int max,
-				   struct drm_file **owner)
-{
-	unsigned int n;
-
-	spin_lock_irq(&out->engine_lock);
-	n = min(out->flipq.nevents, max);
-	memcpy(ev, out->flipq.events, n * sizeof(ev[0]));
-	out->flipq.nevents -= n;
-	memmove(out->flipq.events, out->flipq.events + n,
-		out->flipq.nevents * sizeof(ev[0]));
-	*owner = out->flipq.owner;
-	spin_unlock_irq(&out->engine_lock);
-	return n;
-}
-
-static void fq_send_one(struct drm_device *drm, struct vflipq_output *out,
-			struct drm_file *owner, const struct vflipq_fq_event *ev)
+/*
+ * One interrupt as a DRM event for @owner.  Return: false if the event
+ * could not be allocated (it is still to be sent), true once it was sent or
+ * dropped because the client does not read its events.
+ */
+static bool fq_send_one(struct drm_device *drm, struct vflipq_output *out,
+			struct drm_file *owner, const struct vflipq_fq_event *ev,
+			gfp_t gfp)
 {
 	struct drm_pending_event *p;
 	struct drm_vflipq_event_flipq *e;
+	int ret;
 
-	p = kzalloc(sizeof(*p) + sizeof(*e), GFP_KERNEL);
+	p = kzalloc(sizeof(*p) + sizeof(*e), gfp);
 	if (!p)
-		return;
+		return false;
 	e = (struct drm_vflipq_event_flipq *)(p + 1);
 	e->base.type = DRM_VFLIPQ_EVENT_FLIPQ;
 	e->base.length = sizeof(*e);
@@ -323,25 +338,45 @@ static void fq_send_one(struct drm_device *drm, struct vflipq_output *out,
 	e->sequence = ev->seq;
 	e->timestamp_ns = ev->ts;
 	p->event = &e->base;
+	lockdep_assert_held(&drm->event_lock);
 	/* A client that does not read its events loses new ones. */
-	if (drm_event_reserve_init(drm, owner, p, &e->base)) {
+	ret = drm_event_reserve_init_locked(drm, owner, p, &e->base);
+	if (ret) {
 		kfree(p);
-		return;
+		return true;
 	}
-	drm_send_event(drm, p);
+	drm_send_event_locked(drm, p);
+	return true;
 }
 
-static void fq_send_events(struct vflipq_output *out)
+/*
+ * Send the raised interrupts, oldest first, from any context (the engine's
+ * hrtimers included, with @gfp GFP_ATOMIC).  The owner is read and the
+ * events queued on its file under engine_lock, which
+ * vflipq_flipq_file_gone() takes to let go of the file before the DRM core
+ * releases the file's events: nothing is sent to a file after that.
+ *
+ * Return: false if some are left (an allocation failed).
+ */
+static bool fq_send_events(struct vflipq_output *out, gfp_t gfp)
 {
 	struct drm_device *drm = out->crtc.dev;
-	struct vflipq_fq_event ev[8];
-	struct drm_file *owner;
-	unsigned int i, n;
+	struct vflipq_flipq *fq = &out->flipq;
+	unsigned long flags;
+	unsigned int n = 0;
 
-	/* The owner cannot go away meanwhile: its release flushes us. */
-	while ((n = fq_take_events(out, ev, ARRAY_SIZE(ev), &owner)))
-		for (i = 0; owner && i < n; i++)
-			fq_send_one(drm, out, owner, &ev[i]);
+	spin_lock_irqsave(&drm->event_lock, flags);
+	spin_lock(&out->engine_lock);
+	while (n < fq->nevents &&
+	       (!fq->owner ||
+		fq_send_one(drm, out, fq->owner, &fq->events[n], gfp)))
+		n++;
+	fq->nevents -= n;
+	memmove(fq->events, fq->events + n, fq->nevents * sizeof(fq->events[0]));
+	n = fq->nevents;
+	spin_unlock(&out->engine_lock);
+	spin_unlock_irqrestore(&drm->event_lock, flags);
+	return !n;
 }
 
 static void vflipq_fq_work(struct work_struct *work)
@@ -349,13 +384,21 @@ static void vflipq_fq_work(struct work_struct *work)
 	struct vflipq_output *out =
 		container_of(work, struct vflipq_output, flipq.work);
 
-	fq_send_events(out);
+	fq_send_events(out, GFP_KERNEL);
 }
 
-/* Queue the worker: from the engine's timers, outside engine_lock. */
-void vflipq_flipq_kick_worker(struct vflipq_output *out)
+/**
+ * vflipq_flipq_send_events - deliver the raised interrupts
+ * @out: output
+ *
+ * Any context, outside engine_lock: the engine's timers call it in hard
+ * interrupt context.  Sending at once spares a worker's wake-up per event;
+ * the worker (GFP_KERNEL) sends what an atomic allocation could not.
+ */
+void vflipq_flipq_send_events(struct vflipq_output *out)
 {
-	queue_work(out->vdev->fq_wq, &out->flipq.work);
+	if (!fq_send_events(out, GFP_ATOMIC))
+		queue_work(out->vdev->fq_wq, &out->flipq.work);
 }
 
 /**
@@ -466,7 +509,7 @@ void vflipq_flipq_drain(struct vflipq_output *out)
 	work = fq_has_work(out);
 	spin_unlock_irq(&out->engine_lock);
 	if (work)
-		vflipq_flipq_kick_worker(out);
+		vflipq_flipq_send_events(out);
 }
 
 static void vflipq_flipq_release(struct drm_device *drm, void *data)
@@ -485,7 +528,7 @@ static void vflipq_flipq_release(struct drm_device *drm, void *data)
 		if (out->flipq.logs[i])
 			drm_gem_object_put(&out->flipq.logs[i]->base);
 	}
-	flush_workqueue(out->vdev->fq_wq);
+	vflipq_fq_flush_frees(out->vdev);
 }
 
 int vflipq_flipq_init(struct vflipq_output *out)
@@ -518,6 +561,7 @@ int vflipq_flipq_init(struct vflipq_output *out)
 void vflipq_flipq_file_gone(struct vflipq_device *vdev, struct drm_file *file)
 {
 	unsigned int i, pi;
+	bool gone = false;
 
 	for (i = 0; i < vdev->config.crtcs; i++) {
 		struct vflipq_output *out = vdev->outputs[i];
@@ -529,6 +573,8 @@ void vflipq_flipq_file_gone(struct vflipq_device *vdev, struct drm_file *file)
 		owned = out->flipq.owner == file;
 		if (owned) {
 			vfq_reset_client(&out->flipq.core);
+			/* Its interrupts, raised and not sent, go with it. */
+			out->flipq.nevents = 0;
 			hrtimer_try_to_cancel(&out->flipq.imm_timer);
 			for (pi = 0; pi < out->flipq.core.nplanes; pi++) {
 				logs[pi] = out->flipq.logs[pi];
@@ -541,13 +587,21 @@ void vflipq_flipq_file_gone(struct vflipq_device *vdev, struct drm_file *file)
 
 		if (!owned)
 			continue;
-		/* Events in flight to this file are sent or dropped now. */
-		queue_work(vdev->fq_wq, &out->flipq.work);
+		/* A worker sending to this file has finished. */
 		flush_work(&out->flipq.work);
 		for (pi = 0; pi < VFQ_MAX_PLANES; pi++)
 			if (logs[pi])
 				drm_gem_object_put(&logs[pi]->base);
+		gone = true;
 	}
+	/*
+	 * Free now what the client's queues let go, in its own context: a
+	 * batch freed after the file is gone would run into the next
+	 * client's work (on the debug kernel, tens of milliseconds of
+	 * unmapping that used to land in the next test's timed section).
+	 */
+	if (gone)
+		vflipq_fq_flush_frees(vdev);
 }
 
 static const char *const vflipq_power_names[] = {

@@ -12,6 +12,7 @@
 #include <linux/hrtimer.h>
 #include <linux/iosys-map.h>
 #include <linux/kref.h>
+#include <linux/llist.h>
 #include <linux/seq_file.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -38,9 +39,9 @@ struct vflipq_plane;
  * struct vflipq_fq_buf - a framebuffer handed to the flip queue
  * @ref: held by the queue, the scan-out record, a pending state sync, a
  *	pending composition and the composer while it reads; the last put
- *	frees from a workqueue
- * @free_work: drops the mapping and the framebuffer in process context
- * @vdev: device (its workqueue runs @free_work)
+ *	hands the buffer to the device's batched free (vflipq_fq_free_worker())
+ * @free_node: entry in &vflipq_device.fq_free once the last put is done
+ * @vdev: device whose worker frees the buffer
  * @fb: the framebuffer (one reference)
  * @map: kernel mapping of @fb
  * @data: address of each plane's data in @map
@@ -62,7 +63,7 @@ struct vflipq_plane;
  */
 struct vflipq_fq_buf {
 	struct kref ref;
-	struct work_struct free_work;
+	struct llist_node free_node;
 	struct vflipq_device *vdev;
 	struct drm_framebuffer *fb;
 	struct iosys_map map[DRM_FORMAT_MAX_PLANES];
@@ -112,7 +113,8 @@ struct vflipq_fq_event {
  * @events_dropped: interrupts lost to a full @events
  * @owner: file that owns what is queued (NULL: nobody)
  * @logs: log of each plane (references)
- * @work: delivers @events as DRM events (they need process context)
+ * @work: delivers the @events that the raiser could not send (an atomic
+ *	allocation failed; vflipq_flipq_send_events())
  *
  * Locking: everything but the immutable members is protected by
  * &vflipq_output.engine_lock, the lock of the display engine whose vblank
@@ -120,7 +122,9 @@ struct vflipq_fq_event {
  * @imm_timer take it with spin_lock(), everybody else with
  * spin_lock_irq[save]()).  The ioctls hold the CRTC's modeset lock around
  * it, which serialises them against commits on the CRTC; @logs changes
- * only with both held.  Order: modeset locks -> engine_lock.
+ * only with both held.  Events are queued on @owner's file under
+ * &drm_device.event_lock and engine_lock.  Order: modeset locks ->
+ * event_lock -> engine_lock.
  */
 struct vflipq_flipq {
 	struct vfq_crtc core;
@@ -140,7 +144,7 @@ struct vflipq_flipq {
 /* vflipq_flipq.c */
 int vflipq_flipq_init(struct vflipq_output *out);
 bool vflipq_flipq_tick(struct vflipq_output *out, ktime_t vblank_ts);
-void vflipq_flipq_kick_worker(struct vflipq_output *out);
+void vflipq_flipq_send_events(struct vflipq_output *out);
 bool vflipq_flipq_needed(struct vflipq_output *out);
 u64 vflipq_flipq_snapshot(struct vflipq_output *out,
 			  struct vflipq_fq_buf **snap);
@@ -154,6 +158,8 @@ void vflipq_flipq_plane_taken(struct vflipq_plane *vplane);
 struct vflipq_fq_buf *vflipq_flipq_scanout_get(struct vflipq_output *out,
 					       unsigned int fq_index);
 void vflipq_fq_buf_put(struct vflipq_fq_buf *buf);
+void vflipq_fq_free_worker(struct work_struct *work);
+void vflipq_fq_flush_frees(struct vflipq_device *vdev);
 void vflipq_fq_buf_init(struct vflipq_fq_buf *buf, struct vflipq_device *vdev,
 			struct drm_framebuffer *fb);
 void vflipq_flipq_arm_immediate(struct vflipq_output *out);
