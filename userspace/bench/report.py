@@ -60,7 +60,8 @@ NOTES = {
     "composer_fps_fp16_10bit_1080p":
         "primary XRGB16161616F + full-screen XRGB2101010 overlay at 50% plane alpha",
     "flip_latency_us_median":
-        "nonblocking atomic flip commit -> event read, commit at a random point of the frame",
+        "nonblocking atomic flip commit -> event read, commit at a random point of the frame; "
+        "vflipq and vkms take turns, one repetition each",
     "flip_latency_us_p99": "same samples, 99th percentile",
     "flipq_events_per_frame_depth1": "classic page-flip loop: one event per flip",
     "flipq_events_per_frame_depth2": "batches of 2 queued flips, IRQ target = batch end (goal <= 0.51)",
