@@ -520,7 +520,7 @@ static void test_crc_row(void)
  * vflipq_crc_px_row(), the CRC of composed pixels at the depths below 16,
  * equals the reference for every depth, on values around each rounding
  * step and random ones; at 8 bits a composed 8-bit colour (v * 257) gives
- * the bytes of an XRGB8888 pixel with X = 0.
+ * the bytes of an opaque ARGB8888 pixel, so that black is not all zeros.
  */
 static void test_crc_px_row(void)
 {
@@ -552,7 +552,7 @@ static void test_crc_px_row(void)
 	for (i = 0; i < 256; i++) {
 		const struct vflipq_px p = { 0xffff, i * 257, (255 - i) * 257,
 					     (i * 7 & 0xff) * 257 };
-		const u8 b[4] = { i * 7 & 0xff, 255 - i, i, 0 };
+		const u8 b[4] = { i * 7 & 0xff, 255 - i, i, 0xff };
 
 		CHECK_EQ(vflipq_crc_px_row(i, &p, 1, 8),
 			 ref_crc32_le(i, b, sizeof(b)));

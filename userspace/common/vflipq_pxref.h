@@ -95,8 +95,9 @@ static inline uint16_t pxref_blend(uint16_t bg, uint16_t fg, uint16_t a,
 /*
  * The CRC input of one opaque composed pixel (a, r, g, b in unorm16) at
  * output depth @bpc (driver.rst, "CRC"): each colour channel rounded to
- * @bpc bits; at 8 bits or less the bytes b, g, r, 0, above the 16-bit
- * words 2^bpc - 1, r, g, b in CPU byte order.  Fills @out, returns the
+ * @bpc bits, with an opaque alpha 2^bpc - 1; at 8 bits or less the bytes
+ * b, g, r, alpha, above the 16-bit words alpha, r, g, b in CPU byte
+ * order.  Fills @out, returns the
  * number of bytes (4 or 8).
  */
 static inline unsigned int pxref_crc_bytes(const uint16_t px[4],
@@ -109,7 +110,7 @@ static inline unsigned int pxref_crc_bytes(const uint16_t px[4],
 		out[0] = b;
 		out[1] = g;
 		out[2] = r;
-		out[3] = 0;
+		out[3] = (1u << bpc) - 1;
 		return 4;
 	} else {
 		const uint16_t w[4] = { (uint16_t)((1u << bpc) - 1),

@@ -416,8 +416,9 @@ static void read_rgb565(const struct vflipq_src *src, int x, int y,
 
 /*
  * The CRC input (Documentation/vflipq/driver.rst, "CRC") is each pixel at
- * the output depth: at 8 bits and below the four bytes b, g, r, 0, at
- * 16 bits the composer pixel itself (a, r, g, b as u16 in CPU order).
+ * the output depth: at 8 bits and below the four bytes b, g, r and an
+ * opaque alpha, at 16 bits the composer pixel itself (a, r, g, b as u16 in
+ * CPU order).
  * Same polynomial as crc32_le(): reflected 0xedb88320, no inversion.
  *
  * crc_tab4[k][v] is the CRC of byte v followed by k zero bytes: one
@@ -468,7 +469,7 @@ static __always_inline u32 crc_px8(u32 c, u32 r, u32 g, u32 b)
 	       crc_tab[3][g] ^ crc_tab[1][b];
 }
 
-/* A pixel of 8 bits or less: @w is 0x00RRGGBB, little endian bytes. */
+/* A pixel of 8 bits or less: @w is 0xAARRGGBB, little endian bytes. */
 static __always_inline u32 crc_word(u32 c, u32 w)
 {
 	c ^= w;
@@ -485,7 +486,7 @@ crc_row32(u32 crc, const struct vflipq_src *src, int x, int y, int ux,
 	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 4;
 	unsigned int i;
 
-	/* At 8 bits the pixel goes to the CRC as it is in memory. */
+	/* At 8 bits the pixel goes to the CRC as it is in memory, opaque. */
 	if (bpc == 8) {
 		for (i = 0; i < n; i++, p += step) {
 			u32 v = load_le32(p);
@@ -493,7 +494,7 @@ crc_row32(u32 crc, const struct vflipq_src *src, int x, int y, int ux,
 			if (bgr)
 				v = (v & 0xff) << 16 | (v & 0xff00) |
 				    ((v >> 16) & 0xff);
-			crc = crc_word(crc, v & 0xffffff);
+			crc = crc_word(crc, v | 0xff000000);
 		}
 		return crc;
 	}
@@ -544,7 +545,7 @@ static u32 crc_px_row_any(u32 crc, const struct vflipq_px *px,
 			b[0] = bl;
 			b[1] = g;
 			b[2] = r;
-			b[3] = 0;
+			b[3] = (1u << bpc) - 1;
 			len = 4;
 		} else {
 			const u16 c[4] = { (1u << bpc) - 1, r, g, bl };
@@ -578,7 +579,8 @@ u32 vflipq_crc_px_row(u32 crc, const struct vflipq_px *px, unsigned int n,
 	for (i = 0; i < n; i++) {
 		u64 v = vflipq_px_load(&px[i]);
 
-		crc = crc_word(crc, unorm16_to_8(vflipq_px_ch(v, 1)) << 16 |
+		crc = crc_word(crc, 0xff000000 |
+				    unorm16_to_8(vflipq_px_ch(v, 1)) << 16 |
 				    unorm16_to_8(vflipq_px_ch(v, 2)) << 8 |
 				    unorm16_to_8(vflipq_px_ch(v, 3)));
 	}
