@@ -6,8 +6,54 @@
 #include <poll.h>
 
 #include "vflipq_helpers.h"
+#include "vflipq_pxref.h"
 
 /* ---- CRC ---------------------------------------------------------- */
+
+int vfq_sink_bpc_set(int drm_fd, int bpc)
+{
+	char path[128], v[16];
+	int card = vfq_card_index(drm_fd), ret;
+
+	if (card < 0)
+		return -ENODEV;
+	snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%d/vflipq_sink_bpc",
+		 card);
+	snprintf(v, sizeof(v), "%d", bpc);
+	ret = vfq_file_write(path, v);
+	return ret < 0 ? ret : 0;
+}
+
+void vfq_sink_bpc(int drm_fd, int bpc)
+{
+	int ret = vfq_sink_bpc_set(drm_fd, bpc);
+
+	igt_assert_f(ret == 0, "setting the sink depth to %d: %s\n", bpc,
+		     strerror(-ret));
+}
+
+int vfq_crtc_bpc(int drm_fd, uint32_t crtc_id)
+{
+	char path[128], head[32];
+	static char buf[1 << 16];
+	int card = vfq_card_index(drm_fd), ret;
+	const char *p, *end;
+
+	igt_assert_lte(0, card);
+	snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%d/state", card);
+	ret = vfq_file_read(path, buf, sizeof(buf));
+	igt_assert_f(ret > 0, "%s: %s\n", path, strerror(-ret));
+	snprintf(head, sizeof(head), "crtc[%u]:", crtc_id);
+	p = strstr(buf, head);
+	igt_assert_f(p, "%s has no %s\n", path, head);
+	/* the CRTC's block ends at the next line that is not indented */
+	for (end = strchr(p, '\n'); end && end[1] == '\t';)
+		end = strchr(end + 1, '\n');
+	p = strstr(p, "vflipq.bpc=");
+	igt_assert_f(p && (!end || p < end), "%s: %s has no vflipq.bpc\n",
+		     path, head);
+	return atoi(p + strlen("vflipq.bpc="));
+}
 
 int vfq_crc_start(int drm_fd, int crtc_index, struct vfq_crc *crc)
 {
@@ -180,15 +226,15 @@ uint32_t vfq_crc32_le(uint32_t crc, const void *buf, size_t len)
 	return crc;
 }
 
-uint32_t vfq_frame_crc(const struct vfq_color *px, int w, int h)
+uint32_t vfq_frame_crc(const struct vfq_color *px, int w, int h, int bpc)
 {
 	uint32_t crc = 0;
 
 	for (int i = 0; i < w * h; i++) {
-		/* the composer's pixel: a, r, g, b in CPU byte order */
 		const uint16_t c[4] = { px[i].a, px[i].r, px[i].g, px[i].b };
+		uint8_t b[8];
 
-		crc = vfq_crc32_le(crc, c, sizeof(c));
+		crc = vfq_crc32_le(crc, b, pxref_crc_bytes(c, bpc, b));
 	}
 	return crc;
 }
@@ -227,15 +273,17 @@ static struct crc_map map_then(const struct crc_map *a,
 	return r;
 }
 
-static struct crc_map row_map(struct vfq_color px, int w)
+static struct crc_map row_map(struct vfq_color px, int w, int bpc)
 {
 	const uint16_t c[4] = { px.a, px.r, px.g, px.b };
 	struct crc_map p, r;
 	bool have = false;
+	uint8_t b[8];
+	unsigned int n = pxref_crc_bytes(c, bpc, b);
 
-	p.k = vfq_crc32_le(0, c, sizeof(c));
+	p.k = vfq_crc32_le(0, b, n);
 	for (int j = 0; j < 32; j++)
-		p.col[j] = vfq_crc32_le(1u << j, c, sizeof(c)) ^ p.k;
+		p.col[j] = vfq_crc32_le(1u << j, b, n) ^ p.k;
 	for (; w; w >>= 1) {
 		if (w & 1) {
 			r = have ? map_then(&r, &p) : p;
@@ -246,7 +294,8 @@ static struct crc_map row_map(struct vfq_color px, int w)
 	return r;
 }
 
-uint32_t vfq_frame_crc_rows(const struct vfq_color *rows, int w, int h)
+uint32_t vfq_frame_crc_rows(const struct vfq_color *rows, int w, int h,
+			    int bpc)
 {
 	struct crc_map cache[4];
 	struct vfq_color key[4];
@@ -261,7 +310,7 @@ uint32_t vfq_frame_crc_rows(const struct vfq_color *rows, int w, int h)
 		if (i == n) {
 			i = n < 4 ? n++ : y % 4;
 			key[i] = rows[y];
-			cache[i] = row_map(rows[y], w);
+			cache[i] = row_map(rows[y], w, bpc);
 		}
 		crc = map_apply(&cache[i], crc);
 	}

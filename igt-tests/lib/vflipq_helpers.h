@@ -310,12 +310,24 @@ void vfq_crc_stop(struct vfq_crc *crc);
 /* The kernel's crc32_le(): reflected 0xedb88320, no final inversion. */
 uint32_t vfq_crc32_le(uint32_t crc, const void *buf, size_t len);
 /*
- * The CRC vflipq reports for a composed frame of @w x @h 16-bit pixels
- * (Documentation/vflipq/driver.rst, "CRC"): a reference for exact checks.
+ * The CRC vflipq reports for a composed frame of @w x @h 16-bit pixels at
+ * output depth @bpc (Documentation/vflipq/driver.rst, "CRC"): a reference
+ * for exact checks.
  */
-uint32_t vfq_frame_crc(const struct vfq_color *px, int w, int h);
+uint32_t vfq_frame_crc(const struct vfq_color *px, int w, int h, int bpc);
 /* The same for a frame whose row y is @rows[y] throughout; fast. */
-uint32_t vfq_frame_crc_rows(const struct vfq_color *rows, int w, int h);
+uint32_t vfq_frame_crc_rows(const struct vfq_color *rows, int w, int h,
+			    int bpc);
+/*
+ * The depth every virtual sink of the device advertises (debugfs
+ * vflipq_sink_bpc, 6-16, 8 when the device is created); a CRTC takes it at
+ * its next modeset, with its connector's "max bpc" as the upper bound.
+ * Tests that set it put 8 back.  vfq_sink_bpc_set(): 0 or -errno.
+ */
+int vfq_sink_bpc_set(int drm_fd, int bpc);
+void vfq_sink_bpc(int drm_fd, int bpc);	/* asserting */
+/* A CRTC's output depth, the depth of its CRC (debugfs "state"). */
+int vfq_crtc_bpc(int drm_fd, uint32_t crtc_id);
 /* Current vblank count of a CRTC (drmCrtcGetSequence). */
 uint64_t vfq_crtc_sequence(int fd, uint32_t crtc_id);
 

@@ -4,7 +4,10 @@
  * writeback capture are compared exactly with a reference computed here
  * from the arithmetic Documentation/vflipq/driver.rst specifies.  The input
  * is a 10-bit pattern, so that LUT lookups land between entries and the
- * interpolation is exercised.  640x480 keeps the composer cheap under TCG.
+ * interpolation is exercised.  The sink is a 16-bit one (debugfs
+ * vflipq_sink_bpc, "max bpc" 16), so that the CRC is of the composer's
+ * 16 bits and tells every rounding step of the pipeline.  640x480 keeps the
+ * composer cheap under TCG.
  */
 #include "igt.h"
 #include "vflipq_helpers.h"
@@ -112,7 +115,7 @@ static uint32_t reference(const struct cm *cm, bool ctm_last)
 {
 	for (int i = 0; i < W * H; i++)
 		want[i] = ref_pixel(cm, input[i], ctm_last);
-	return vfq_frame_crc(want, W, H);
+	return vfq_frame_crc(want, W, H, 16);
 }
 
 static struct vfq_color expect_want(int x, int y, void *data)
@@ -238,7 +241,9 @@ igt_main
 					v[0], v[1], v[2], 0xffff };
 			}
 		make_luts();
+		vfq_sink_bpc(dev.fd, 16);
 		vfq_pipe_on(&dev, 0, &mode, src.fb_id);
+		igt_assert_eq(vfq_crtc_bpc(dev.fd, dev.pipe[0].crtc_id), 16);
 	}
 
 	igt_describe("Every CRTC has DEGAMMA_LUT, CTM and GAMMA_LUT, LUT sizes "
@@ -364,6 +369,7 @@ igt_main
 
 	igt_fixture {
 		vfq_dev_reset(&dev);
+		vfq_sink_bpc(dev.fd, 8);
 		vfq_fb_destroy(&src);
 		vfq_dev_fini(&dev);
 	}

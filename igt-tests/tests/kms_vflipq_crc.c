@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * CRTC CRCs (debugfs, source "auto"): stable for a static frame, following
- * the content, identical for identical output.  640x480 keeps the software
- * composer cheap under TCG.
+ * the content, identical for identical output, computed at the output
+ * depth (the sink's depth bounded by "max bpc").  640x480 keeps the
+ * software composer cheap under TCG.
  */
 #include <fcntl.h>
 
@@ -19,6 +20,11 @@ static struct vfq_dev dev;
 static drmModeModeInfo mode;
 static struct vfq_fb fb1, fb1_copy, fb2;
 static struct vfq_color expected[W * H];
+
+#define OBJ_CONN DRM_MODE_OBJECT_CONNECTOR
+/* S31.32 sign-magnitude, as struct drm_color_ctm holds it */
+#define FIX(num, den) ((uint64_t)(((__int128)(num) << 32) / (den)))
+#define BANDS 4
 
 /* Blocking flip of the primary of @pipe to @fb. */
 static void flip_to(int pipe, struct vfq_fb *fb)
@@ -48,6 +54,60 @@ static void crc_start_ok(int pipe, struct vfq_crc *crc)
 		     strerror(-ret));
 }
 
+/* "max bpc" of the connector of pipe 0 (a modeset when it changes). */
+static void set_max_bpc(int bpc)
+{
+	drmModeAtomicReq *req = vfq_req_new();
+
+	vfq_req_set(req, dev.fd, dev.pipe[0].conn_id, OBJ_CONN, "max bpc", bpc);
+	igt_assert_eq(vfq_req_commit(dev.fd, req,
+				     DRM_MODE_ATOMIC_ALLOW_MODESET, NULL), 0);
+}
+
+/* Pipe 0 lit anew on @fb with a @sink bit sink and "max bpc" @max. */
+static void light_at(int sink, int max, struct vfq_fb *fb)
+{
+	vfq_dev_reset(&dev);
+	vfq_sink_bpc(dev.fd, sink);
+	set_max_bpc(max);
+	vfq_pipe_on(&dev, 0, &mode, fb->fb_id);
+}
+
+/* CRTC 0's CTM: @m, 9 coefficients, or none. */
+static void set_ctm(const uint64_t *m)
+{
+	drmModeAtomicReq *req = vfq_req_new();
+	uint32_t blob = 0;
+
+	if (m)
+		igt_assert_eq(drmModeCreatePropertyBlob(dev.fd, m,
+							9 * sizeof(*m), &blob),
+			      0);
+	vfq_req_set(req, dev.fd, dev.pipe[0].crtc_id, DRM_MODE_OBJECT_CRTC,
+		    "CTM", blob);
+	igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+	if (blob)
+		drmModeDestroyPropertyBlob(dev.fd, blob);
+}
+
+/* @fb in BANDS horizontal bands of @c; @rows: the frame's rows. */
+static void paint_bands(struct vfq_fb *fb, const struct vfq_color *c,
+			struct vfq_color *rows)
+{
+	for (int i = 0; i < BANDS; i++)
+		vfq_fb_fill_rect(fb, 0, i * H / BANDS, W, H / BANDS, c[i]);
+	for (int y = 0; y < H; y++)
+		rows[y] = c[y / (H / BANDS)];
+}
+
+/* The back to the defaults of a new device: an 8-bit sink, "max bpc" 16. */
+static void depth_defaults(void)
+{
+	vfq_dev_reset(&dev);
+	vfq_sink_bpc(dev.fd, 8);
+	set_max_bpc(16);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -61,6 +121,7 @@ igt_main
 		vfq_fb_pattern(&fb1, 1);
 		vfq_fb_pattern(&fb1_copy, 1);
 		vfq_fb_pattern(&fb2, 2);
+		depth_defaults();
 	}
 
 	igt_describe("The CRC of a static frame is the same for 12 frames");
@@ -208,14 +269,15 @@ igt_main
 	 */
 	igt_describe("The CRC is crc32_le() of the reference frame (exact "
 		     "blend of driver.rst) with an alpha overlay over part of "
-		     "the rows");
+		     "the rows, at 8 and at 16 bits");
 	igt_subtest("crc-matches-reference") {
 		const int ow = 256, oh = 96, ox = 120, oy = 200;
+		static const int depths[] = { 8, 16 };
 		struct vfq_pipe *p = &dev.pipe[0];
 		drmModeAtomicReq *req;
 		struct vfq_crc crc;
 		struct vfq_fb ov;
-		uint32_t got, want, plain;
+		uint32_t got, want[2], plain[2];
 
 		igt_require(p->n_overlays > 0);
 		vfq_fb_create(dev.fd, ow, oh, DRM_FORMAT_ARGB8888, &ov);
@@ -236,7 +298,8 @@ igt_main
 				expected[y * W + x] = vfq_fb_get(&fb1, x, y);
 				expected[y * W + x].a = 0xffff;
 			}
-		plain = vfq_frame_crc(expected, W, H);
+		for (int d = 0; d < 2; d++)
+			plain[d] = vfq_frame_crc(expected, W, H, depths[d]);
 		for (int y = 0; y < oh; y++)
 			for (int x = 0; x < ow; x++) {
 				struct vfq_color f = vfq_fb_get(&ov, x, y);
@@ -249,23 +312,190 @@ igt_main
 				CH(b);
 #undef CH
 			}
-		want = vfq_frame_crc(expected, W, H);
+		for (int d = 0; d < 2; d++)
+			want[d] = vfq_frame_crc(expected, W, H, depths[d]);
 
-		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
-		crc_start_ok(0, &crc);
-		got = settled_crc(0, &crc);
-		igt_assert_f(got == plain, "primary alone: CRC %08x, "
-			     "reference %08x\n", got, plain);
-		req = vfq_req_new();
-		vfq_req_plane(req, dev.fd, p->overlays[0], p->crtc_id, ov.fb_id,
-			      ox, oy, ow, oh);
-		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
-		got = settled_crc(0, &crc);
-		igt_assert_f(got == want, "with the overlay: CRC %08x, "
-			     "reference %08x\n", got, want);
-		vfq_crc_stop(&crc);
-		vfq_dev_reset(&dev);
+		for (int d = 0; d < 2; d++) {
+			light_at(depths[d], 16, &fb1);
+			crc_start_ok(0, &crc);
+			got = settled_crc(0, &crc);
+			igt_assert_f(got == plain[d], "%d bits, primary alone: "
+				     "CRC %08x, reference %08x\n", depths[d],
+				     got, plain[d]);
+			req = vfq_req_new();
+			vfq_req_plane(req, dev.fd, p->overlays[0], p->crtc_id,
+				      ov.fb_id, ox, oy, ow, oh);
+			igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+			got = settled_crc(0, &crc);
+			igt_assert_f(got == want[d], "%d bits, with the "
+				     "overlay: CRC %08x, reference %08x\n",
+				     depths[d], got, want[d]);
+			vfq_crc_stop(&crc);
+		}
+		depth_defaults();
 		vfq_fb_destroy(&ov);
+	}
+
+	igt_describe("The output depth is the sink's depth bounded by \"max "
+		     "bpc\", taken at a modeset; the CRC is of the frame at "
+		     "that depth");
+	igt_subtest("depth-follows-sink-and-max-bpc") {
+		static const int cases[][3] = {	/* sink, max bpc, depth */
+			{ 8, 16, 8 }, { 16, 16, 16 }, { 16, 10, 10 },
+			{ 10, 12, 10 }, { 12, 16, 12 }, { 6, 16, 6 },
+			{ 16, 8, 8 },
+		};
+		static const struct vfq_color c[BANDS] = {
+			{ 0x1212, 0xfefe, 0x8080, 0xffff },
+			{ 0x0101, 0x0202, 0x0303, 0xffff },
+			{ 0xffff, 0xffff, 0xffff, 0xffff },
+			{ 0x7f7f, 0x0000, 0xc0c0, 0xffff },
+		};
+		struct vfq_color rows[H];
+		struct vfq_fb fb;
+		struct vfq_crc crc;
+		uint32_t got, want;
+
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb);
+		paint_bands(&fb, c, rows);
+		for (size_t i = 0; i < VFQ_ARRAY_SIZE(cases); i++) {
+			const int *k = cases[i];
+
+			light_at(k[0], k[1], &fb);
+			igt_assert_f(vfq_crtc_bpc(dev.fd, dev.pipe[0].crtc_id) ==
+				     k[2], "sink %d, max bpc %d: depth %d, "
+				     "expected %d\n", k[0], k[1],
+				     vfq_crtc_bpc(dev.fd, dev.pipe[0].crtc_id),
+				     k[2]);
+			crc_start_ok(0, &crc);
+			got = settled_crc(0, &crc);
+			want = vfq_frame_crc_rows(rows, W, H, k[2]);
+			igt_assert_f(got == want, "%d bits: CRC %08x, reference "
+				     "%08x\n", k[2], got, want);
+			vfq_crc_stop(&crc);
+		}
+
+		/*
+		 * A black frame's CRC is not 0 (crc32_le() of zeros), which
+		 * IGT's CRC sanity check would warn about: the CRC input
+		 * carries an opaque alpha at every depth.
+		 */
+		for (int i = 0; i < H; i++)
+			rows[i] = vfq_rgb8(0, 0, 0);
+		vfq_fb_fill(&fb, rows[0]);
+		for (int d = 6; d <= 16; d += 2) {
+			light_at(d, 16, &fb);
+			crc_start_ok(0, &crc);
+			got = settled_crc(0, &crc);
+			vfq_crc_stop(&crc);
+			igt_assert_f(got != 0, "%d bits: a black frame's CRC is "
+				     "0\n", d);
+			igt_assert_eq_u32(got, vfq_frame_crc_rows(rows, W, H, d));
+		}
+		paint_bands(&fb, c, rows);
+
+		/* Without a modeset the depth stays: a flip keeps 8 bits. */
+		light_at(8, 16, &fb);
+		crc_start_ok(0, &crc);
+		want = settled_crc(0, &crc);
+		vfq_sink_bpc(dev.fd, 16);
+		flip_to(0, &fb1);
+		flip_to(0, &fb);
+		igt_assert_eq(vfq_crtc_bpc(dev.fd, dev.pipe[0].crtc_id), 8);
+		igt_assert_eq_u32(settled_crc(0, &crc), want);
+		vfq_crc_stop(&crc);
+		depth_defaults();
+		vfq_fb_destroy(&fb);
+	}
+
+	/*
+	 * IGT's kms_color ctm-0-25 and the like: a fractional CTM gives
+	 * 16-bit values between two 8-bit colours (0.25 * 0xffff = 0x4000,
+	 * not 0x4040), and the test compares the CRC with that of the colour
+	 * painted in XRGB8888.  At 8 bits the sink gets the same pixels.
+	 */
+	igt_describe("A frame through a fractional CTM has the CRC of the "
+		     "XRGB8888 frame of its rounded colours at 8 bits, not at "
+		     "16");
+	igt_subtest("ctm-fraction-at-sink-depth") {
+		static const uint64_t ctm[9] = {
+			FIX(1, 4), 0, 0,
+			0, FIX(1, 2), 0,
+			0, 0, FIX(3, 4),
+		};
+		/* white, red, grey 0x80, black through the CTM */
+		static const struct vfq_color in[BANDS] = {
+			{ 0xffff, 0xffff, 0xffff, 0xffff },
+			{ 0xffff, 0, 0, 0xffff },
+			{ 0x8080, 0x8080, 0x8080, 0xffff },
+			{ 0, 0, 0, 0xffff },
+		};
+		/*
+		 * The composer's values (kms-features.rst, the CTM rounds to
+		 * nearest, ties up):
+		 * 0.25 * 0xffff = 16383.75, 0.5 * 0xffff = 32767.5 (ties up),
+		 * 0.75 * 0xffff = 49151.25; 0x8080 gives 8224, 16448, 24672.
+		 */
+		static const struct vfq_color out16[BANDS] = {
+			{ 16384, 32768, 49151, 0xffff },
+			{ 16384, 0, 0, 0xffff },
+			{ 8224, 16448, 24672, 0xffff },
+			{ 0, 0, 0, 0xffff },
+		};
+		struct vfq_color out8[BANDS], rows_in[H], rows16[H], rows8[H];
+		struct vfq_fb src, ref;
+		struct vfq_crc crc;
+		uint32_t crc_ctm, crc_ref;
+
+		for (int i = 0; i < BANDS; i++)
+			out8[i] = vfq_rgb8(vfq_chan(out16[i].r, 8),
+					   vfq_chan(out16[i].g, 8),
+					   vfq_chan(out16[i].b, 8));
+		/* 64, 128, 191: none a multiple of 257 in 16 bits */
+		igt_assert(out8[0].r == 0x4040 && out8[0].g == 0x8080 &&
+			   out8[0].b == 0xbfbf);
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &src);
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &ref);
+		paint_bands(&src, in, rows_in);
+		paint_bands(&ref, out8, rows8);
+		for (int y = 0; y < H; y++)
+			rows16[y] = out16[y / (H / BANDS)];
+
+		/* A new device's 8-bit sink; then a 16-bit sink at max bpc 8. */
+		for (int pass = 0; pass < 2; pass++) {
+			light_at(pass ? 16 : 8, pass ? 8 : 16, &ref);
+			igt_assert_eq(vfq_crtc_bpc(dev.fd,
+						   dev.pipe[0].crtc_id), 8);
+			crc_start_ok(0, &crc);
+			crc_ref = settled_crc(0, &crc);
+			flip_to(0, &src);
+			set_ctm(ctm);
+			crc_ctm = settled_crc(0, &crc);
+			set_ctm(NULL);
+			vfq_crc_stop(&crc);
+			igt_assert_eq_u32(crc_ref,
+					  vfq_frame_crc_rows(rows8, W, H, 8));
+			igt_assert_f(crc_ctm == crc_ref, "8 bits: CTM frame "
+				     "%08x, XRGB8888 reference %08x\n",
+				     crc_ctm, crc_ref);
+		}
+
+		/* A 16-bit sink at max bpc 16 tells 0x4000 from 0x4040. */
+		light_at(16, 16, &ref);
+		crc_start_ok(0, &crc);
+		crc_ref = settled_crc(0, &crc);
+		flip_to(0, &src);
+		set_ctm(ctm);
+		crc_ctm = settled_crc(0, &crc);
+		set_ctm(NULL);
+		vfq_crc_stop(&crc);
+		igt_assert_eq_u32(crc_ref, vfq_frame_crc_rows(rows8, W, H, 16));
+		igt_assert_eq_u32(crc_ctm, vfq_frame_crc_rows(rows16, W, H, 16));
+		igt_assert_neq_u32(crc_ctm, crc_ref);
+
+		depth_defaults();
+		vfq_fb_destroy(&src);
+		vfq_fb_destroy(&ref);
 	}
 
 	igt_describe("CRCs of two CRTCs captured at once follow each one's "

@@ -110,7 +110,9 @@ static uint32_t settled_crc(struct vfq_crc *crc)
 
 /*
  * Reference CRC of @fb under an ARGB8888 @cur (pre-multiplied) at (cx, cy),
- * cut to the screen; @cur NULL: @fb alone.
+ * cut to the screen; @cur NULL: @fb alone.  At 8 bits, the depth of a new
+ * device's sinks (the tests here run at it): the depth whose tile CRCs the
+ * composer benchmark keeps.
  */
 static uint32_t expected_crc(const struct vfq_fb *fb, const struct vfq_fb *cur,
 			     int cx, int cy)
@@ -140,7 +142,7 @@ static uint32_t expected_crc(const struct vfq_fb *fb, const struct vfq_fb *cur,
 			CH(b);
 #undef CH
 		}
-	crc = vfq_frame_crc(px, fw, fh);
+	crc = vfq_frame_crc(px, fw, fh, 8);
 	free(px);
 	return crc;
 }
@@ -184,6 +186,7 @@ igt_main
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb_c);
 		vfq_fb_pattern(&fb_a, 11);
 		vfq_fb_pattern(&fb_b, 12);
+		vfq_sink_bpc(dev.fd, 8);
 		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
 	}
 

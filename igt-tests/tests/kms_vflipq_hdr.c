@@ -2,8 +2,10 @@
 /*
  * The HDR connector properties ("max bpc", "Colorspace",
  * HDR_OUTPUT_METADATA): present on every virtual connector, accepted,
- * validated, read back as set, and without effect on the composed frame
- * (the CRC stays the same).
+ * validated, read back as set, and without effect on the composed frame.
+ * "max bpc" bounds the output depth, at which the CRC is computed, but the
+ * sink here is a new device's 8-bit one: "max bpc" 10 leaves the CRC as it
+ * is (kms_vflipq_crc tests the depth).
  */
 #include "igt.h"
 #include "vflipq_helpers.h"
@@ -75,6 +77,7 @@ igt_main
 		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb);
 		vfq_fb_pattern(&fb, 31);
+		vfq_sink_bpc(dev.fd, 8);
 		vfq_pipe_on(&dev, 0, &mode, fb.fb_id);
 	}
 

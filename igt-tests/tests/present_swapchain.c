@@ -257,7 +257,10 @@ static void check_path(const char *render, const char *display, uint32_t w, uint
  * runs them, and tells targets from no targets; two VMs on the two cores
  * break it, with or without the oracle.
  */
-/* The CRC of fill()'s frame @i on a @w x @h screen (opaque XRGB8888). */
+/*
+ * The CRC of fill()'s frame @i on a @w x @h screen (opaque XRGB8888), at
+ * the 8 bits of a new device's sinks.
+ */
 static uint32_t fill_crc(unsigned int i, int w, int h)
 {
 	struct vfq_color rows[2160];
@@ -266,7 +269,7 @@ static uint32_t fill_crc(unsigned int i, int w, int h)
 	igt_assert_lte(h, 2160);
 	for (int y = 0; y < h; y++)
 		rows[y] = y % 4 ? vfq_rgb8(0, 0, 0) : vfq_rgb8(v, v, v);
-	return vfq_frame_crc_rows(rows, w, h);
+	return vfq_frame_crc_rows(rows, w, h, 8);
 }
 
 static void test_on_target(const char *render, const char *display, unsigned int interval,

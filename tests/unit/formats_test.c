@@ -444,10 +444,26 @@ static u32 ref_crc32_le(u32 crc, const u8 *p, size_t n)
 	return crc;
 }
 
+/* The CRC of @n opaque pixels at depth @bpc, as driver.rst says. */
+static u32 ref_crc_px(u32 crc, const struct vflipq_px *px, unsigned int n,
+		      unsigned int bpc)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		const uint16_t c[4] = { px[i].a, px[i].r, px[i].g, px[i].b };
+		u8 b[8];
+
+		crc = ref_crc32_le(crc, b, pxref_crc_bytes(c, bpc, b));
+	}
+	return crc;
+}
+
 /*
- * crc_row() is crc32_le() of what read_row() gives with the alpha made
- * opaque (the composer's opaque path), along every walk a rotation makes,
- * from any running CRC; exactly the 8-bit RGB formats have one.
+ * crc_row() is the CRC of what read_row() gives with the alpha made opaque
+ * (the composer's opaque path) at 8 and 16 bits, along every walk a
+ * rotation makes, from any running CRC; exactly the 8-bit RGB formats have
+ * one.  At 16 bits that is crc32_le() of the composer pixels themselves.
  */
 static void test_crc_row(void)
 {
@@ -456,11 +472,15 @@ static void test_crc_row(void)
 		{ 0, 0, 1, 0, W }, { 5, 3, 1, 0, 20 }, { W - 1, 7, -1, 0, W },
 		{ 4, 0, 0, 1, H }, { 9, H - 1, 0, -1, H }, { 2, 2, 1, 0, 1 },
 	};
+	static const unsigned int depths[] = { 8, 16 };
 	static u8 fb[H][W * 4];
 	struct vflipq_src src = { .base = { &fb[0][0] }, .pitch = { W * 4 } };
 	struct vflipq_px px[W + H];
-	unsigned int f, x, y, k;
+	unsigned int f, x, y, k, d;
 
+	CHECK(vflipq_crc_row_ok(8) && vflipq_crc_row_ok(16));
+	for (d = 6; d <= 16; d++)
+		CHECK_EQ(vflipq_crc_row_ok(d), d == 8 || d == 16);
 	for (y = 0; y < H; y++)
 		for (x = 0; x < W * 4; x++)
 			fb[y][x] = rnd16();
@@ -475,8 +495,9 @@ static void test_crc_row(void)
 		CHECK_EQ(!!o->crc_row, eight);
 		if (!o->crc_row)
 			continue;
-		for (k = 0; k < ARRAY_SIZE(walks); k++) {
-			const int *wk = walks[k];
+		for (k = 0; k < ARRAY_SIZE(walks) * ARRAY_SIZE(depths); k++) {
+			const int *wk = walks[k / ARRAY_SIZE(depths)];
+			unsigned int bpc = depths[k % ARRAY_SIZE(depths)];
 			u32 seed = (u32)rnd16() << 16 | rnd16();
 			unsigned int i;
 
@@ -485,10 +506,56 @@ static void test_crc_row(void)
 			for (i = 0; i < (unsigned int)wk[4]; i++)
 				px[i].a = 0xffff;
 			CHECK_EQ(o->crc_row(seed, &src, wk[0], wk[1], wk[2],
-					    wk[3], wk[4]),
-				 ref_crc32_le(seed, (const u8 *)px,
-					      wk[4] * sizeof(*px)));
+					    wk[3], wk[4], bpc),
+				 ref_crc_px(seed, px, wk[4], bpc));
+			if (bpc == 16)
+				CHECK_EQ(ref_crc_px(seed, px, wk[4], bpc),
+					 ref_crc32_le(seed, (const u8 *)px,
+						      wk[4] * sizeof(*px)));
 		}
+	}
+}
+
+/*
+ * vflipq_crc_px_row(), the CRC of composed pixels at the depths below 16,
+ * equals the reference for every depth, on values around each rounding
+ * step and random ones; at 8 bits a composed 8-bit colour (v * 257) gives
+ * the bytes of an opaque ARGB8888 pixel, so that black is not all zeros.
+ */
+static void test_crc_px_row(void)
+{
+	enum { N = 300 };
+	static struct vflipq_px px[N];
+	unsigned int bpc, i;
+
+	for (bpc = 6; bpc < 16; bpc++) {
+		for (i = 0; i < N; i++) {
+			px[i] = (struct vflipq_px){ 0xffff, pick(i), rnd16(),
+						    pick(N - 1 - i) };
+			/* The steps of the rounding: (k + 1/2) * 65535 / m. */
+			if (i % 3 == 0) {
+				u32 m = (1u << bpc) - 1, k = rnd16() % m;
+				u32 half = (u32)((2ull * k + 1) * 65535 /
+						 (2 * m));
+
+				px[i].g = half + (i & 1);
+			}
+		}
+		for (i = 0; i < 8; i++) {
+			u32 seed = (u32)rnd16() << 16 | rnd16();
+			unsigned int a = i * 37 % N, n = (i * 61) % (N - a);
+
+			CHECK_EQ(vflipq_crc_px_row(seed, px + a, n, bpc),
+				 ref_crc_px(seed, px + a, n, bpc));
+		}
+	}
+	for (i = 0; i < 256; i++) {
+		const struct vflipq_px p = { 0xffff, i * 257, (255 - i) * 257,
+					     (i * 7 & 0xff) * 257 };
+		const u8 b[4] = { i * 7 & 0xff, 255 - i, i, 0xff };
+
+		CHECK_EQ(vflipq_crc_px_row(i, &p, 1, 8),
+			 ref_crc32_le(i, b, sizeof(b)));
 	}
 }
 
@@ -605,6 +672,7 @@ int main(int argc, char **argv)
 		{ "blend-bound", test_blend_bound },
 		{ "blend-premulti-opaque", test_blend_premulti_opaque },
 		{ "crc-row", test_crc_row },
+		{ "crc-px-row", test_crc_px_row },
 		{ "blend-row", test_blend_row },
 		{ "format-lists", test_format_lists },
 		{ "xform", test_xform },

@@ -92,4 +92,33 @@ static inline uint16_t pxref_blend(uint16_t bg, uint16_t fg, uint16_t a,
 	return out > 65535 ? 65535 : out;
 }
 
+/*
+ * The CRC input of one opaque composed pixel (a, r, g, b in unorm16) at
+ * output depth @bpc (driver.rst, "CRC"): each colour channel rounded to
+ * @bpc bits, with an opaque alpha 2^bpc - 1; at 8 bits or less the bytes
+ * b, g, r, alpha, above the 16-bit words alpha, r, g, b in CPU byte
+ * order.  Fills @out, returns the
+ * number of bytes (4 or 8).
+ */
+static inline unsigned int pxref_crc_bytes(const uint16_t px[4],
+					   unsigned int bpc, uint8_t out[8])
+{
+	uint32_t r = pxref_from16(px[1], bpc), g = pxref_from16(px[2], bpc);
+	uint32_t b = pxref_from16(px[3], bpc);
+
+	if (bpc <= 8) {
+		out[0] = b;
+		out[1] = g;
+		out[2] = r;
+		out[3] = (1u << bpc) - 1;
+		return 4;
+	} else {
+		const uint16_t w[4] = { (uint16_t)((1u << bpc) - 1),
+					(uint16_t)r, (uint16_t)g, (uint16_t)b };
+
+		__builtin_memcpy(out, w, sizeof(w));
+		return 8;
+	}
+}
+
 #endif

@@ -23,6 +23,7 @@
 
 #include "kms.h"
 #include "png.h"
+#include "vflipq_pxref.h"
 
 #define MAX_LAYERS 16
 #define MAX_POINTS 16
@@ -230,14 +231,51 @@ static bool compose(struct layer *l, int n, uint32_t w, uint32_t h,
 	return exact;
 }
 
-static uint32_t frame_crc(const struct px *f, uint32_t w, uint32_t h)
+/* The CRC of the composed frame at output depth @bpc (driver.rst "CRC"). */
+static uint32_t frame_crc(const struct px *f, uint32_t w, uint32_t h,
+			  unsigned int bpc)
 {
 	uint32_t crc = 0;
 
-	for (uint32_t y = 0; y < h; y++)
-		crc = crc32_le(crc, (const uint8_t *)(f + (size_t)y * w),
-			       w * sizeof(*f));
+	for (size_t i = 0; i < (size_t)w * h; i++) {
+		const uint16_t c[4] = { f[i].a, f[i].r, f[i].g, f[i].b };
+		uint8_t b[8];
+
+		crc = crc32_le(crc, b, pxref_crc_bytes(c, bpc, b));
+	}
 	return crc;
+}
+
+/*
+ * The CRTC's output depth, from its "vflipq.bpc" in debugfs "state"; 16,
+ * the composer's depth, from a driver that does not print it.
+ */
+static unsigned int crtc_bpc(int card, uint32_t crtc_id)
+{
+	static char buf[1 << 16];
+	char path[128], head[32];
+	unsigned int bpc = 16;
+	const char *p, *end;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%d/state", card);
+	f = fopen(path, "r");
+	if (!f)
+		return bpc;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	snprintf(head, sizeof(head), "crtc[%u]:", crtc_id);
+	p = strstr(buf, head);
+	if (!p)
+		return bpc;
+	for (end = strchr(p, '\n'); end && end[1] == '\t';)
+		end = strchr(end + 1, '\n');
+	p = strstr(p, "vflipq.bpc=");
+	if (p && (!end || p < end))
+		bpc = strtoul(p + strlen("vflipq.bpc="), NULL, 10);
+	return bpc >= 6 && bpc <= 16 ? bpc : 16;
 }
 
 static int crc_open(int card, int crtc)
@@ -489,7 +527,8 @@ int main(int argc, char **argv)
 		stable = same_fbs(fd, layers, n);
 		exact = compose(layers, n, crtc->mode.hdisplay,
 				crtc->mode.vdisplay, frame);
-		crc = frame_crc(frame, crtc->mode.hdisplay, crtc->mode.vdisplay);
+		crc = frame_crc(frame, crtc->mode.hdisplay, crtc->mode.vdisplay,
+				crtc_bpc(card, crtc->crtc_id));
 		if (!o.crc)
 			break;
 		if (!exact) {

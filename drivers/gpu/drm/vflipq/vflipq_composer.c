@@ -216,9 +216,9 @@ static int row_base(const struct vflipq_layer *layers, unsigned int n,
 	return -1;
 }
 
-/* crc32_le() of columns [@x1, @x2) of an opaque layer's pixels in row @y. */
+/* CRC of columns [@x1, @x2) of an opaque layer's pixels in row @y. */
 static u32 crc_plane_cols(u32 crc, const struct vflipq_layer *l, int y,
-			  int x1, int x2)
+			  int x1, int x2, unsigned int bpc)
 {
 	int sx, sy;
 
@@ -226,7 +226,17 @@ static u32 crc_plane_cols(u32 crc, const struct vflipq_layer *l, int y,
 		return crc;
 	layer_walk(l, y, x1, &sx, &sy);
 	return l->reader->crc_row(crc, &l->src, sx, sy, l->xform.ux,
-				  l->xform.uy, x2 - x1);
+				  l->xform.uy, x2 - x1, bpc);
+}
+
+/* CRC of @n composed pixels at output depth @bpc. */
+static u32 crc_out_cols(u32 crc, const struct vflipq_px *px, unsigned int n,
+			unsigned int bpc)
+{
+	/* At 16 bits the pixels are the CRC input as they are. */
+	if (bpc == 16)
+		return crc32_le(crc, (const u8 *)px, n * sizeof(*px));
+	return vflipq_crc_px_row(crc, px, n, bpc);
 }
 
 /**
@@ -235,6 +245,7 @@ static u32 crc_plane_cols(u32 crc, const struct vflipq_layer *l, int y,
  * @n: number of layers
  * @cm: colour pipeline
  * @w: CRTC width
+ * @bpc: output depth, the depth of the CRC input
  * @wb: writeback job, or NULL
  * @tiles: the CRC cache, whose tile CRCs the composition refreshes
  */
@@ -243,6 +254,7 @@ struct vflipq_frame {
 	unsigned int n;
 	struct vflipq_color cm;
 	int w;
+	unsigned int bpc;
 	struct vflipq_wb_job *wb;
 	struct vflipq_tiles *tiles;
 };
@@ -257,10 +269,10 @@ struct vflipq_frame {
  *
  * Only the layers from the row's base (row_base()) up take part.  When
  * nothing else needs the 16-bit row (no writeback, no colour management)
- * and the base has a CRC shortcut, the columns that only the base covers
- * are fed to the CRC from the framebuffer directly and only the columns
- * under the upper layers are composed in 16 bits: crc32_le() of a tile in
- * pieces equals crc32_le() of the whole tile.
+ * and the base has a CRC shortcut at the output depth, the columns that
+ * only the base covers are fed to the CRC from the framebuffer directly
+ * and only the columns under the upper layers are composed in 16 bits:
+ * crc32_le() of a tile in pieces equals crc32_le() of the whole tile.
  */
 static void compose_tiles(struct vflipq_line_bufs *lb,
 			  const struct vflipq_frame *f, int y,
@@ -284,7 +296,8 @@ static void compose_tiles(struct vflipq_line_bufs *lb,
 		x1 = min(x1, max(l->dst.x1, cx1));
 		x2 = max(x2, min(l->dst.x2, cx2));
 	}
-	if (!b || f->wb || f->cm.active || !b->reader->crc_row) {
+	if (!b || f->wb || f->cm.active || !b->reader->crc_row ||
+	    !vflipq_crc_row_ok(f->bpc)) {
 		x1 = cx1;
 		x2 = cx2;
 	} else if (x1 >= x2) {
@@ -316,13 +329,12 @@ static void compose_tiles(struct vflipq_line_bufs *lb,
 		u32 crc = 0;
 
 		if (b)
-			crc = crc_plane_cols(crc, b, y, a, min(z, x1));
+			crc = crc_plane_cols(crc, b, y, a, min(z, x1), f->bpc);
 		if (max(a, x1) < min(z, x2))
-			crc = crc32_le(crc, (const u8 *)(lb->out + max(a, x1)),
-				       (min(z, x2) - max(a, x1)) *
-				       sizeof(*lb->out));
+			crc = crc_out_cols(crc, lb->out + max(a, x1),
+					   min(z, x2) - max(a, x1), f->bpc);
 		if (b)
-			crc = crc_plane_cols(crc, b, y, max(a, x2), z);
+			crc = crc_plane_cols(crc, b, y, max(a, x2), z, f->bpc);
 		tc[i] = crc;
 	}
 }
@@ -379,7 +391,8 @@ static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 	ret = ensure_line_bufs(lb, w);
 	if (ret)
 		return ret;
-	f->tiles = vflipq_tiles_get(&out->tiles, w, h);
+	f->bpc = cs->bpc;
+	f->tiles = vflipq_tiles_get(&out->tiles, w, h, f->bpc);
 	if (!f->tiles)
 		return -ENOMEM;
 	keys = f->tiles->next;

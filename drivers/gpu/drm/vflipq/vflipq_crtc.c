@@ -251,6 +251,7 @@ vflipq_crtc_duplicate_state(struct drm_crtc *crtc)
 
 	__drm_atomic_helper_crtc_duplicate_state(crtc, &state->base);
 	INIT_WORK(&state->composer_work, vflipq_composer_worker);
+	state->bpc = to_vflipq_crtc_state(crtc->state)->bpc;
 	return &state->base;
 }
 
@@ -279,8 +280,10 @@ static void vflipq_crtc_reset(struct drm_crtc *crtc)
 	__drm_atomic_helper_crtc_reset(crtc, state ? &state->base : NULL);
 	/* Only while vblank is off, as the reset just left it. */
 	vflipq_vrr_init_crtc(crtc);
-	if (state)
+	if (state) {
 		INIT_WORK(&state->composer_work, vflipq_composer_worker);
+		state->bpc = 8;
+	}
 }
 
 static const char *const vflipq_crc_sources[] = { "auto" };
@@ -338,12 +341,23 @@ int vflipq_set_crc_source(struct drm_crtc *crtc, const char *src_name)
 	return 0;
 }
 
+/* debugfs "state": the output depth, which the CRC depends on. */
+static void vflipq_crtc_print_state(struct drm_printer *p,
+				    const struct drm_crtc_state *state)
+{
+	const struct vflipq_crtc_state *vstate =
+		container_of(state, struct vflipq_crtc_state, base);
+
+	drm_printf(p, "\tvflipq.bpc=%u\n", vstate->bpc);
+}
+
 static const struct drm_crtc_funcs vflipq_crtc_funcs = {
 	.set_config		= drm_atomic_helper_set_config,
 	.page_flip		= drm_atomic_helper_page_flip,
 	.reset			= vflipq_crtc_reset,
 	.atomic_duplicate_state	= vflipq_crtc_duplicate_state,
 	.atomic_destroy_state	= vflipq_crtc_destroy_state,
+	.atomic_print_state	= vflipq_crtc_print_state,
 	.enable_vblank		= vflipq_enable_vblank,
 	.disable_vblank		= vflipq_disable_vblank,
 	.get_vblank_timestamp	= vflipq_get_vblank_timestamp,
@@ -428,6 +442,13 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 	if (crtc_state->enable && drm_atomic_crtc_needs_modeset(crtc_state) &&
 	    !vflipq_mode_refresh_ok(&crtc_state->mode))
 		return -EINVAL;
+
+	/*
+	 * The output depth changes only with a modeset, as a display engine's
+	 * pipe depth does; "max bpc" changes force one (connectors_changed).
+	 */
+	if (drm_atomic_crtc_needs_modeset(crtc_state))
+		vstate->bpc = vflipq_hdr_crtc_bpc(state, crtc);
 
 	ret = drm_atomic_add_affected_planes(state, crtc);
 	if (ret)

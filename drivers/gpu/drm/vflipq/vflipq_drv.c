@@ -214,6 +214,7 @@ static void vflipq_debugfs_init(struct drm_minor *minor)
 	drm_debugfs_create_files(vflipq_debugfs_list,
 				 ARRAY_SIZE(vflipq_debugfs_list),
 				 minor->debugfs_root, minor);
+	vflipq_hdr_debugfs_init(minor);
 }
 
 #define VFLIPQ_DRIVER_COMMON \
@@ -454,6 +455,7 @@ struct vflipq_device *vflipq_device_create(const struct vflipq_config *cfg)
 	vdev->pdev = pdev;
 	vdev->id = id;
 	vdev->config = *cfg;
+	vdev->sink_bpc = 8;
 
 	/* From here on the id is released with the DRM device. */
 	ret = drmm_add_action_or_reset(&vdev->drm, vflipq_release_id, NULL);

@@ -166,6 +166,9 @@ struct vflipq_wb_job {
  * @overtaken: an async flip replaced this state while it was the
  *	composer's: its compositions give no CRC (under &vflipq_output.lock;
  *	vflipq_composer_worker())
+ * @bpc: output depth, bits per channel the sink receives and the CRC is
+ *	computed at (vflipq_hdr_crtc_bpc()); set at each modeset, kept
+ *	otherwise
  *
  * @active_writeback, @crc_pending, @force_compose, @wb_pending,
  * @frame_start, @frame_end, @frame_gen and @frame_scanout are protected by
@@ -187,6 +190,7 @@ struct vflipq_crtc_state {
 	u64 frame_gen;
 	struct vflipq_fq_buf *frame_scanout[VFQ_MAX_PLANES];
 	bool overtaken;
+	unsigned int bpc;
 };
 
 /**
@@ -310,6 +314,8 @@ struct vflipq_output {
  * @bytes_copied: bytes written by the copy engine
  * @imported_scanouts: cross-adapter framebuffers put on screen
  * @disconnected: bit i: output i unplugged through configfs "connected"
+ * @sink_bpc: the depth every virtual sink advertises (debugfs
+ *	"vflipq_sink_bpc", 8 at creation; under &drm_mode_config.mutex)
  * @outputs: one per CRTC; allocated on their own, released after the
  *	mode-config cleanup, which destroys the writeback connectors in them
  */
@@ -328,6 +334,7 @@ struct vflipq_device {
 	atomic64_t bytes_copied;
 	atomic64_t imported_scanouts;
 	unsigned long disconnected;
+	unsigned int sink_bpc;
 	struct vflipq_output *outputs[VFLIPQ_MAX_CRTCS];
 };
 
@@ -445,6 +452,10 @@ void vflipq_damage_init_plane(struct drm_plane *plane);
 int vflipq_hdr_check(struct drm_connector_state *conn_state);
 int vflipq_hdr_init_connector(struct drm_connector *connector);
 void vflipq_hdr_connector_reset(struct drm_connector *connector);
+unsigned int vflipq_hdr_crtc_bpc(struct drm_atomic_state *state,
+				 struct drm_crtc *crtc);
+void vflipq_hdr_set_sink_bpc(struct drm_connector *connector);
+void vflipq_hdr_debugfs_init(struct drm_minor *minor);
 
 /* vflipq_writeback.c */
 int vflipq_writeback_init(struct vflipq_output *out);

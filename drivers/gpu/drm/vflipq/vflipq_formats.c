@@ -415,19 +415,25 @@ static void read_rgb565(const struct vflipq_src *src, int x, int y,
 }
 
 /*
- * CRC of opaque 8-bit pixels without the 16-bit row.  The CRC covers the
- * composer pixels in memory (a, r, g, b as little-endian u16), and an
- * opaque pixel read from an 8-bit format is the bytes ff ff r r g g b b
- * (v * 257 repeats the byte).  crc32_le() eats that as one slice-by-8 step
- * in which the last four bytes do not depend on the running CRC, so their
- * two lookups pairs fold into one table each.  Same polynomial as
- * crc32_le(): reflected 0xedb88320, no inversion.
+ * The CRC input (Documentation/vflipq/driver.rst, "CRC") is each pixel at
+ * the output depth: at 8 bits and below the four bytes b, g, r and an
+ * opaque alpha, at 16 bits the composer pixel itself (a, r, g, b as u16 in
+ * CPU order).
+ * Same polynomial as crc32_le(): reflected 0xedb88320, no inversion.
+ *
+ * crc_tab4[k][v] is the CRC of byte v followed by k zero bytes: one
+ * 4-byte pixel is one slice-by-4 step.  crc_tab is the same to k = 7,
+ * folded for the 16-bit pixel of an opaque 8-bit format, the bytes
+ * ff ff r r g g b b (v * 257 repeats the byte): in that slice-by-8 step
+ * the last four bytes do not depend on the running CRC, so their two
+ * lookup pairs fold into one table each.
  */
 static u32 crc_tab[8][256];
+static u32 crc_tab4[4][256];
 
 /*
- * Fill the tables: the F16 decode's and crc_tab[k][v], the CRC of byte v
- * followed by k zero bytes.  Called once, before any device exists.
+ * Fill the tables: the F16 decode's and the CRC's.  Called once, before
+ * any device exists.
  */
 void vflipq_formats_init(void)
 {
@@ -444,6 +450,7 @@ void vflipq_formats_init(void)
 		for (i = 0; i < 256; i++)
 			crc_tab[k][i] = (crc_tab[k - 1][i] >> 8) ^
 					crc_tab[0][crc_tab[k - 1][i] & 0xff];
+	memcpy(crc_tab4, crc_tab, sizeof(crc_tab4));
 	/* Fold the repeated bytes: r, r at 2-3, g, g at 4-5, b, b at 6-7. */
 	for (i = 0; i < 256; i++) {
 		crc_tab[3][i] ^= crc_tab[2][i];
@@ -453,6 +460,7 @@ void vflipq_formats_init(void)
 		half_lut[i] = half_to_unorm16_calc(i);
 }
 
+/* An opaque 8-bit pixel at 16 bits. */
 static __always_inline u32 crc_px8(u32 c, u32 r, u32 g, u32 b)
 {
 	c ^= 0xffff | r << 16 | r << 24;
@@ -461,15 +469,35 @@ static __always_inline u32 crc_px8(u32 c, u32 r, u32 g, u32 b)
 	       crc_tab[3][g] ^ crc_tab[1][b];
 }
 
+/* A pixel of 8 bits or less: @w is 0xAARRGGBB, little endian bytes. */
+static __always_inline u32 crc_word(u32 c, u32 w)
+{
+	c ^= w;
+	return crc_tab4[3][c & 0xff] ^ crc_tab4[2][(c >> 8) & 0xff] ^
+	       crc_tab4[1][(c >> 16) & 0xff] ^ crc_tab4[0][c >> 24];
+}
+
 static __always_inline u32
 crc_row32(u32 crc, const struct vflipq_src *src, int x, int y, int ux,
-	  int uy, unsigned int n, bool bgr)
+	  int uy, unsigned int n, unsigned int bpc, bool bgr)
 {
 	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
 		      (ptrdiff_t)x * 4;
 	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 4;
 	unsigned int i;
 
+	/* At 8 bits the pixel goes to the CRC as it is in memory, opaque. */
+	if (bpc == 8) {
+		for (i = 0; i < n; i++, p += step) {
+			u32 v = load_le32(p);
+
+			if (bgr)
+				v = (v & 0xff) << 16 | (v & 0xff00) |
+				    ((v >> 16) & 0xff);
+			crc = crc_word(crc, v | 0xff000000);
+		}
+		return crc;
+	}
 	for (i = 0; i < n; i++, p += step) {
 		u32 v = load_le32(p);
 		u32 hi = (v >> 16) & 0xff, lo = v & 0xff;
@@ -482,15 +510,81 @@ crc_row32(u32 crc, const struct vflipq_src *src, int x, int y, int ux,
 
 /* The alpha byte is ignored: only opaque rows take this path. */
 static u32 crc_xrgb8888(u32 crc, const struct vflipq_src *src, int x, int y,
-			int ux, int uy, unsigned int n)
+			int ux, int uy, unsigned int n, unsigned int bpc)
 {
-	return crc_row32(crc, src, x, y, ux, uy, n, false);
+	return crc_row32(crc, src, x, y, ux, uy, n, bpc, false);
 }
 
 static u32 crc_xbgr8888(u32 crc, const struct vflipq_src *src, int x, int y,
-			int ux, int uy, unsigned int n)
+			int ux, int uy, unsigned int n, unsigned int bpc)
 {
-	return crc_row32(crc, src, x, y, ux, uy, n, true);
+	return crc_row32(crc, src, x, y, ux, uy, n, bpc, true);
+}
+
+/* round(v * (2^bpc - 1) / 65535), the documented conversion to bpc bits. */
+static inline u32 unorm16_to_bpc(u16 v, unsigned int bpc)
+{
+	u32 m = (1u << bpc) - 1;
+
+	return (v * m + 32767) / 65535;
+}
+
+/* Any depth but 8 and 16, byte by byte: only tests ask for those. */
+static u32 crc_px_row_any(u32 crc, const struct vflipq_px *px,
+			  unsigned int n, unsigned int bpc)
+{
+	unsigned int i, k, len;
+	u8 b[8];
+
+	for (i = 0; i < n; i++) {
+		u32 r = unorm16_to_bpc(px[i].r, bpc);
+		u32 g = unorm16_to_bpc(px[i].g, bpc);
+		u32 bl = unorm16_to_bpc(px[i].b, bpc);
+
+		if (bpc <= 8) {
+			b[0] = bl;
+			b[1] = g;
+			b[2] = r;
+			b[3] = (1u << bpc) - 1;
+			len = 4;
+		} else {
+			const u16 c[4] = { (1u << bpc) - 1, r, g, bl };
+
+			memcpy(b, c, sizeof(c));
+			len = 8;
+		}
+		for (k = 0; k < len; k++)
+			crc = (crc >> 8) ^ crc_tab4[0][(crc ^ b[k]) & 0xff];
+	}
+	return crc;
+}
+
+/**
+ * vflipq_crc_px_row - feed composer pixels to the CRC at an output depth
+ * @crc: running CRC
+ * @px: opaque composer pixels
+ * @n: how many
+ * @bpc: output depth, 6 to 15 (16 is crc32_le() of the pixels as they are)
+ *
+ * Return: the CRC after the pixels, each rounded to @bpc bits per channel
+ * and laid out as driver.rst "CRC" says.
+ */
+u32 vflipq_crc_px_row(u32 crc, const struct vflipq_px *px, unsigned int n,
+		      unsigned int bpc)
+{
+	unsigned int i;
+
+	if (bpc != 8)
+		return crc_px_row_any(crc, px, n, bpc);
+	for (i = 0; i < n; i++) {
+		u64 v = vflipq_px_load(&px[i]);
+
+		crc = crc_word(crc, 0xff000000 |
+				    unorm16_to_8(vflipq_px_ch(v, 1)) << 16 |
+				    unorm16_to_8(vflipq_px_ch(v, 2)) << 8 |
+				    unorm16_to_8(vflipq_px_ch(v, 3)));
+	}
+	return crc;
 }
 
 static inline u16 clamp_yuv(int v)

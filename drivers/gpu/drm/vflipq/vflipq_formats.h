@@ -84,9 +84,10 @@ struct vflipq_line_bufs {
  * @read_row: convert @n pixels, starting at source (@x, @y) and stepping
  *	(@ux, @uy), to composer pixels
  * @write_row: convert @n composer pixels to the format, contiguously
- * @crc_row: crc32_le() update by the composer pixels that read_row() gives
- *	for @n pixels taken as opaque, without producing them; NULL where no
- *	shortcut exists (the composer then reads the row and CRCs it)
+ * @crc_row: CRC update by the pixels that read_row() gives for @n pixels
+ *	taken as opaque, at output depth @bpc (8 or 16 only, see
+ *	vflipq_crc_row_ok()), without producing them; NULL where no shortcut
+ *	exists (the composer then reads the row and CRCs it)
  * @blend_row: read like read_row() and blend onto @out, "Pre-multiplied" at
  *	plane alpha 0xffff, in one pass; NULL for formats without alpha
  */
@@ -98,15 +99,29 @@ struct vflipq_format_ops {
 	void (*write_row)(u8 *dst, const struct vflipq_px *in,
 			  unsigned int n);
 	u32 (*crc_row)(u32 crc, const struct vflipq_src *src, int x, int y,
-		       int ux, int uy, unsigned int n);
+		       int ux, int uy, unsigned int n, unsigned int bpc);
 	void (*blend_row)(const struct vflipq_src *src, int x, int y,
 			  int ux, int uy, unsigned int n,
 			  struct vflipq_px *out);
 };
 
+/* The depths at which &vflipq_format_ops.crc_row works. */
+static inline bool vflipq_crc_row_ok(unsigned int bpc)
+{
+	return bpc == 8 || bpc == 16;
+}
+
+/* Bytes a pixel gives the CRC at output depth @bpc. */
+static inline unsigned int vflipq_crc_px_bytes(unsigned int bpc)
+{
+	return bpc <= 8 ? 4 : 8;
+}
+
 struct iosys_map;
 
 void vflipq_formats_init(void);
+u32 vflipq_crc_px_row(u32 crc, const struct vflipq_px *px, unsigned int n,
+		      unsigned int bpc);
 const struct vflipq_format_ops *vflipq_format_ops(u32 format);
 void vflipq_src_init(struct vflipq_src *src, const struct iosys_map *data,
 		     const u32 *pitches, unsigned int num_planes);

@@ -48,6 +48,7 @@ static int vflipq_conn_get_modes(struct drm_connector *connector)
 		count++;
 	}
 	vflipq_vrr_set_range(connector, max_hz);
+	vflipq_hdr_set_sink_bpc(connector);
 	return count;
 }
 

@@ -21,15 +21,18 @@
 
 #include "vflipq_tiles.h"
 
-/* Composer pixels are 8 bytes (struct vflipq_px) for the CRC. */
-#define PX_BYTES 8
-
+/*
+ * The cache of frames @w x @h at output depth @bpc; a new one, all tiles
+ * unknown, when either changed: the tile CRCs are of pixels at that depth.
+ */
 struct vflipq_tiles *vflipq_tiles_get(struct vflipq_tiles **tp,
-				      unsigned int w, unsigned int h)
+				      unsigned int w, unsigned int h,
+				      unsigned int bpc)
 {
 	struct vflipq_tiles *t = *tp;
+	size_t px = vflipq_crc_px_bytes(bpc);
 
-	if (t && t->w == w && t->h == h)
+	if (t && t->w == w && t->h == h && t->bpc == bpc)
 		return t;
 	vflipq_tiles_free(t);
 	*tp = NULL;
@@ -50,10 +53,10 @@ struct vflipq_tiles *vflipq_tiles_get(struct vflipq_tiles **tp,
 	}
 	t->w = w;
 	t->h = h;
-	vflipq_crc_shift_init(&t->tile, (size_t)t->tw * PX_BYTES);
-	vflipq_crc_shift_init(&t->last,
-			      (size_t)(w - (t->nt - 1) * t->tw) * PX_BYTES);
-	vflipq_crc_shift_init(&t->row, (size_t)w * PX_BYTES);
+	t->bpc = bpc;
+	vflipq_crc_shift_init(&t->tile, (size_t)t->tw * px);
+	vflipq_crc_shift_init(&t->last, (size_t)(w - (t->nt - 1) * t->tw) * px);
+	vflipq_crc_shift_init(&t->row, (size_t)w * px);
 	*tp = t;
 	return t;
 }
@@ -168,7 +171,7 @@ void vflipq_tiles_fold_row(struct vflipq_tiles *t, unsigned int y)
 	t->row_crc[y] = crc;
 }
 
-/* crc32_le(0, frame), the frame as the composer's 16-bit pixels. */
+/* crc32_le(0, frame), the frame's pixels at the output depth. */
 u32 vflipq_tiles_frame_crc(const struct vflipq_tiles *t)
 {
 	u32 crc = t->row_crc[0];

@@ -49,6 +49,7 @@ struct vflipq_tile_key {
  * @h: frame height
  * @tw: tile width in pixels (the last tile of a row may be narrower)
  * @nt: tiles per row, at most 64 (one bit each in @dirty)
+ * @bpc: output depth the CRCs are at (vflipq_crtc_state.bpc)
  * @tile_crc: crc32_le(0, tile) of each tile, row by row
  * @row_crc: crc32_le(0, row) of each row
  * @dirty: per row, the tiles the frame being composed must recompose
@@ -61,7 +62,7 @@ struct vflipq_tile_key {
  * @next: the layers of the frame being composed
  */
 struct vflipq_tiles {
-	unsigned int w, h, tw, nt;
+	unsigned int w, h, tw, nt, bpc;
 	u32 *tile_crc;
 	u32 *row_crc;
 	u64 *dirty;
@@ -73,7 +74,8 @@ struct vflipq_tiles {
 };
 
 struct vflipq_tiles *vflipq_tiles_get(struct vflipq_tiles **tp,
-				      unsigned int w, unsigned int h);
+				      unsigned int w, unsigned int h,
+				      unsigned int bpc);
 void vflipq_tiles_free(struct vflipq_tiles *t);
 unsigned int vflipq_tiles_mark(struct vflipq_tiles *t, unsigned int n,
 			       bool all);
