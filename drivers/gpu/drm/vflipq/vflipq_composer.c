@@ -509,8 +509,9 @@ void vflipq_composer_worker(struct work_struct *work)
 	 * log past it (FLIPQ_UPDATE_LOG) it may have redrawn them: the CRC
 	 * would then mix frames that were never on screen.  The frames it
 	 * covers get no CRC, like those a flip overtook before their
-	 * composition started.  (The flip-queue event comes after this
-	 * composition: the worker that sends it flushes the composer.)
+	 * composition started.  (The flip-queue event may reach the client
+	 * before this composition ends: the engine sends it at the vblank.
+	 * The log read, not the event, is what allows the redraw.)
 	 */
 	spin_lock_irq(&out->engine_lock);
 	replaced = out->flipq.log_read_gen > gen;
