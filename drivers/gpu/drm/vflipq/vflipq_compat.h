@@ -91,6 +91,22 @@ vflipq_attach_hdr_output_metadata_property(struct drm_connector *connector)
 #endif
 
 /*
+ * In 7.2, not in 6.12: drm_plane_helper_funcs.atomic_async_check() is told
+ * whether it is asked for an async page flip (flip true: the atomic ioctl's
+ * DRM_MODE_PAGE_FLIP_ASYNC changing a plane other than the primary) or for
+ * a legacy cursor update (flip false) ("drm/atomic: Let drivers decide
+ * which planes to async flip").  VFLIPQ_ASYNC_CHECK_ARGS is the
+ * prototype's tail, vflipq_async_check_flip() what the caller asked.
+ */
+#ifdef VFLIPQ_HAVE_ASYNC_CHECK_FLIP
+#define VFLIPQ_ASYNC_CHECK_ARGS	struct drm_atomic_state *state, bool flip
+#define vflipq_async_check_flip()	(flip)
+#else
+#define VFLIPQ_ASYNC_CHECK_ARGS	struct drm_atomic_state *state
+#define vflipq_async_check_flip()	false
+#endif
+
+/*
  * 6.3: vm_flags became read-only behind accessors ("mm: introduce
  * vma->vm_flags wrapper functions").
  */

@@ -104,14 +104,53 @@ struct vflipq_layer {
 	struct vflipq_fq_buf *buf;
 };
 
+/**
+ * struct vflipq_place - where a plane state puts its framebuffer
+ * @dst: &vflipq_plane_state.dst
+ * @xform: &vflipq_plane_state.xform
+ * @damage: &vflipq_plane_state.damage
+ * @seq: &vflipq_plane_state.seq
+ * @prev_seq: &vflipq_plane_state.prev_seq
+ * @tracked: &vflipq_plane_state.tracked
+ *
+ * What a legacy cursor update may rewrite in the state while the composer
+ * reads it, copied out in one piece (&vflipq_output.cursor_seq).
+ */
+struct vflipq_place {
+	struct drm_rect dst;
+	struct vflipq_xform xform;
+	struct drm_rect damage;
+	u64 seq;
+	u64 prev_seq;
+	bool tracked;
+};
+
+static void read_place(struct vflipq_output *out,
+		       const struct vflipq_plane_state *ps,
+		       struct vflipq_place *p)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqbegin(&out->cursor_seq);
+		p->dst = ps->dst;
+		p->xform = ps->xform;
+		p->damage = ps->damage;
+		p->seq = ps->seq;
+		p->prev_seq = ps->prev_seq;
+		p->tracked = ps->tracked;
+	} while (read_seqretry(&out->cursor_seq, seq));
+}
+
 /*
  * What a plane scans out this frame: the image the flip queue latched if
- * there is one, else the committed state.  @snap: the flip-queue images at
- * the vblank being composed (vflipq_crtc_state.frame_scanout), or NULL for
- * the images of now.
+ * there is one, else the committed state, at @place.  @snap: the
+ * flip-queue images at the vblank being composed
+ * (vflipq_crtc_state.frame_scanout), or NULL for the images of now.
  */
 static void layer_init(struct vflipq_output *out,
 		       const struct vflipq_plane_state *ps,
+		       const struct vflipq_place *place,
 		       struct vflipq_fq_buf *const *snap,
 		       struct vflipq_layer *l)
 {
@@ -141,8 +180,8 @@ static void layer_init(struct vflipq_output *out,
 	} else {
 		vflipq_src_init(&l->src, ps->base.data, st->fb->pitches,
 				st->fb->format->num_planes);
-		l->dst = ps->dst;
-		l->xform = ps->xform;
+		l->dst = place->dst;
+		l->xform = place->xform;
 		l->reader = ps->reader;
 		l->has_alpha = st->fb->format->has_alpha;
 	}
@@ -344,7 +383,7 @@ static void compose_tiles(struct vflipq_line_bufs *lb,
  * is exact only for an upright plane; any other gets its whole rectangle.
  */
 static void layer_key(const struct vflipq_layer *l,
-		      const struct vflipq_plane_state *ps,
+		      const struct vflipq_place *p,
 		      struct vflipq_tile_key *k)
 {
 	const struct vflipq_xform *xf = &l->xform;
@@ -356,14 +395,14 @@ static void layer_key(const struct vflipq_layer *l,
 	/* A flip-queue image: recomposed every frame. */
 	if (l->buf)
 		return;
-	k->seq = ps->seq;
-	k->prev_seq = ps->prev_seq;
-	k->tracked = ps->tracked;
-	if (!drm_rect_visible(&ps->damage))
+	k->seq = p->seq;
+	k->prev_seq = p->prev_seq;
+	k->tracked = p->tracked;
+	if (!drm_rect_visible(&p->damage))
 		return;
 	k->damage = l->dst;
 	if (xf->ux == 1 && !xf->uy && !xf->vx && xf->vy == 1) {
-		struct drm_rect d = ps->damage;
+		struct drm_rect d = p->damage;
 
 		drm_rect_translate(&d, l->dst.x1 - xf->ox, l->dst.y1 - xf->oy);
 		if (drm_rect_intersect(&d, &l->dst))
@@ -401,8 +440,12 @@ static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 	f->w = w;
 	f->wb = wb;
 	for (i = 0; i < f->n; i++) {
-		layer_init(out, cs->active_planes[i], snap, &f->layers[i]);
-		layer_key(&f->layers[i], cs->active_planes[i], &keys[i]);
+		struct vflipq_place place;
+
+		read_place(out, cs->active_planes[i], &place);
+		layer_init(out, cs->active_planes[i], &place, snap,
+			   &f->layers[i]);
+		layer_key(&f->layers[i], &place, &keys[i]);
 	}
 	vflipq_color_init(&f->cm, &cs->base);
 	if (wb)

@@ -636,6 +636,7 @@ int vflipq_crtc_init(struct vflipq_output *out)
 	if (ret)
 		return ret;
 	spin_lock_init(&out->composer_lock);
+	seqlock_init(&out->cursor_seq);
 	atomic_set(&out->wb_jobs, 0);
 	init_waitqueue_head(&out->wb_idle);
 	vflipq_hrtimer_setup(&out->vblank_timer, vflipq_vblank_simulate,

@@ -293,6 +293,53 @@ static void vflipq_atomic_commit_tail(struct drm_atomic_state *old_state)
 	drm_atomic_helper_cleanup_planes(drm, old_state);
 }
 
+/*
+ * A legacy cursor update that moves the cursor is taken in place, without
+ * waiting for a vblank (vflipq_plane_async_ok()).  The DRM helpers only
+ * consider a commit of one plane for that, and the CRTC's atomic_check
+ * pulls every plane of the CRTC in (its layer list): so the cursor's own
+ * checks run here first, before the helpers'.  The commit holds the cursor
+ * and its CRTC, unchanged but for what a cursor ioctl sets.
+ *
+ * Return: 0 if the commit is an async update.
+ */
+static int vflipq_atomic_check_cursor_async(struct drm_device *drm,
+					    struct drm_atomic_state *state)
+{
+	struct drm_connector_state *conn_state;
+	struct drm_crtc_state *crtc_state;
+	struct drm_plane_state *plane_state;
+	struct drm_plane *plane, *cursor = NULL;
+	struct drm_connector *conn;
+	struct drm_crtc *crtc;
+	int i, ret;
+
+	if (!state->legacy_cursor_update)
+		return -EINVAL;
+	for_each_new_connector_in_state(state, conn, conn_state, i)
+		return -EINVAL;
+	for_each_new_plane_in_state(state, plane, plane_state, i) {
+		if (cursor)
+			return -EINVAL;
+		cursor = plane;
+	}
+	if (!cursor || cursor->type != DRM_PLANE_TYPE_CURSOR)
+		return -EINVAL;
+	plane_state = drm_atomic_get_new_plane_state(state, cursor);
+	for_each_new_crtc_in_state(state, crtc, crtc_state, i)
+		if (crtc != plane_state->crtc ||
+		    drm_atomic_crtc_needs_modeset(crtc_state))
+			return -EINVAL;
+
+	ret = cursor->helper_private->atomic_check(cursor, state);
+	if (ret)
+		return ret;
+	ret = vflipq_plane_async_ok(cursor, state);
+	if (ret)
+		return ret;
+	return vflipq_caso_check_bandwidth(drm, state);
+}
+
 static int vflipq_atomic_check(struct drm_device *drm,
 			       struct drm_atomic_state *state)
 {
@@ -303,6 +350,17 @@ static int vflipq_atomic_check(struct drm_device *drm,
 	/* Before the helpers pull in the planes of affected CRTCs. */
 	for_each_new_plane_in_state(state, plane, plane_state, i)
 		to_vflipq_plane_state(plane_state)->named = true;
+
+	/*
+	 * Not taken in place: the helpers check it as an ordinary commit
+	 * from scratch (the cursor's check above computes nothing they
+	 * keep).  They may still find it async, for a CRTC with only the
+	 * cursor on it, through the same vflipq_plane_async_ok().
+	 */
+	if (!vflipq_atomic_check_cursor_async(drm, state)) {
+		state->async_update = true;
+		return 0;
+	}
 
 	ret = drm_atomic_helper_check(drm, state);
 	return ret ? ret : vflipq_caso_check_bandwidth(drm, state);

@@ -6,6 +6,7 @@
 #include <linux/kref.h>
 #include <linux/llist.h>
 #include <linux/mutex.h>
+#include <linux/seqlock.h>
 #include <linux/seq_file.h>
 #include <linux/atomic.h>
 #include <linux/spinlock.h>
@@ -239,6 +240,13 @@ struct vflipq_crtc_state {
  * @composer_lock: protects the frame bookkeeping in &vflipq_crtc_state
  *	(interrupt-safe spinlock, taken by the engine in hard interrupt
  *	context); never held together with another vflipq lock
+ * @cursor_seq: the position of the cursor plane's current state
+ *	(&vflipq_plane_state src, dst, xform, damage, seq, prev_seq, tracked
+ *	and the DRM state's crtc_x, crtc_y, src, dst), which a legacy cursor
+ *	update rewrites in place (vflipq_plane_atomic_async_update(), under
+ *	the plane's modeset lock) while the composer may read it: the
+ *	composer reads those fields of every plane state in a read section.
+ *	Never held together with another lock
  * @line_bufs: scratch rows for the composer (only used from @composer_wq)
  * @tiles: the composer's CRC cache (only used from @composer_wq)
  * @flipq: the flip queue (its members under @engine_lock)
@@ -285,6 +293,7 @@ struct vflipq_output {
 	struct vflipq_crtc_state *composer_state;
 	/* frame bookkeeping in vflipq_crtc_state */
 	spinlock_t composer_lock;
+	seqlock_t cursor_seq;
 
 	struct vflipq_line_bufs line_bufs;
 	struct vflipq_tiles *tiles;
@@ -424,6 +433,8 @@ int vflipq_verify_crc_source(struct drm_crtc *crtc, const char *src_name,
 struct drm_plane *vflipq_plane_init(struct vflipq_output *out,
 				    enum drm_plane_type type,
 				    unsigned int overlay_index);
+int vflipq_plane_async_ok(struct drm_plane *plane,
+			  struct drm_atomic_state *state);
 
 /* vflipq_composer.c */
 void vflipq_composer_worker(struct work_struct *work);

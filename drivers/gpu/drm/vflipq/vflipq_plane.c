@@ -279,11 +279,137 @@ static void vflipq_plane_atomic_update(struct drm_plane *plane,
 		atomic64_inc(&to_vflipq_device(plane->dev)->imported_scanouts);
 }
 
+/*
+ * Legacy cursor updates that the composer can take in place, without a
+ * commit that waits for the next vblank (Documentation/vflipq/locking.rst,
+ * "Cursor updates in place"): the cursor moves, nothing else changes.  The
+ * composer then reads what moves under &vflipq_output.cursor_seq; the
+ * framebuffer, its mapping and everything else it reads stay as they are,
+ * so nothing it may be reading goes away.
+ */
+static bool cursor_only_moves(const struct drm_plane_state *old,
+			      const struct drm_plane_state *new)
+{
+	return old->fb == new->fb && old->crtc == new->crtc &&
+	       old->crtc_w == new->crtc_w && old->crtc_h == new->crtc_h &&
+	       old->src_x == new->src_x && old->src_y == new->src_y &&
+	       old->src_w == new->src_w && old->src_h == new->src_h &&
+	       old->rotation == new->rotation && old->alpha == new->alpha &&
+	       old->pixel_blend_mode == new->pixel_blend_mode &&
+	       old->zpos == new->zpos &&
+	       old->normalized_zpos == new->normalized_zpos &&
+	       old->color_encoding == new->color_encoding &&
+	       old->color_range == new->color_range;
+}
+
+/* Whether the CRTC's current state composes @ps: then the move shows. */
+static bool composed_now(struct vflipq_output *out,
+			 const struct drm_plane_state *ps)
+{
+	struct vflipq_crtc_state *cs = to_vflipq_crtc_state(out->crtc.state);
+	unsigned int i;
+
+	for (i = 0; i < cs->num_active_planes; i++)
+		if (&cs->active_planes[i]->base.base == ps)
+			return true;
+	return false;
+}
+
+/**
+ * vflipq_plane_async_ok - whether a checked cursor update can be taken in place
+ * @plane: the plane
+ * @state: the commit, the plane's new state checked by atomic_check
+ *
+ * Only a move of a visible cursor that stays visible on a lit CRTC: same
+ * framebuffer, size, source, rotation, alpha and blend mode, no in-fence,
+ * no mode set, no flip-queue image on the plane.  The plane's current state
+ * must be the one the CRTC's current state composes, whose layer list then
+ * stays right.  Anything else is an ordinary commit.
+ *
+ * Return: 0 or a negative error code (the commit is then synchronous).
+ */
+int vflipq_plane_async_ok(struct drm_plane *plane,
+			  struct drm_atomic_state *state)
+{
+	struct drm_plane_state *old = drm_atomic_get_old_plane_state(state, plane);
+	struct drm_plane_state *new = drm_atomic_get_new_plane_state(state, plane);
+	struct vflipq_plane *vplane = container_of(plane, struct vflipq_plane,
+						   base);
+	struct vflipq_output *out = vplane->out;
+	struct drm_crtc_state *crtc_state;
+	struct vflipq_fq_buf *buf;
+
+	if (plane->type != DRM_PLANE_TYPE_CURSOR || !old || !new ||
+	    new->crtc != &out->crtc || !cursor_only_moves(old, new) ||
+	    !old->visible || !new->visible || new->fence)
+		return -EINVAL;
+	crtc_state = drm_atomic_get_new_crtc_state(state, &out->crtc);
+	if (crtc_state && (!crtc_state->active || crtc_state->event ||
+			   drm_atomic_crtc_needs_modeset(crtc_state) ||
+			   crtc_state->color_mgmt_changed))
+		return -EINVAL;
+	if (!out->crtc.state->active || !composed_now(out, old))
+		return -EINVAL;
+	if (vflipq_flipq_plane_busy(vplane))
+		return -EBUSY;
+	buf = vflipq_flipq_scanout_get(out, vplane->fq_index);
+	if (buf) {
+		vflipq_fq_buf_put(buf);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/* Async page flips (7.2's flip = true) stay the primary plane's. */
+static int vflipq_plane_atomic_async_check(struct drm_plane *plane,
+					   VFLIPQ_ASYNC_CHECK_ARGS)
+{
+	if (vflipq_async_check_flip())
+		return -EINVAL;
+	return vflipq_plane_async_ok(plane, state);
+}
+
+/*
+ * The move, into the plane's current state, which the composer may be
+ * reading: under the write side of cursor_seq.  What atomic_check derived
+ * for the new position (clipped rectangles, source walk, and the damage
+ * bookkeeping a commit of the move would record) replaces the old.  The
+ * CRC cache sees the layer's new rectangle and recomposes the old and the
+ * new one (vflipq_tiles.c).  The framebuffer is the same: nothing to swap,
+ * nothing to keep alive.
+ */
+static void vflipq_plane_atomic_async_update(struct drm_plane *plane,
+					     struct drm_atomic_state *state)
+{
+	struct drm_plane_state *new = drm_atomic_get_new_plane_state(state, plane);
+	struct drm_plane_state *cur = plane->state;
+	struct vflipq_plane_state *vnew = to_vflipq_plane_state(new);
+	struct vflipq_plane_state *vcur = to_vflipq_plane_state(cur);
+	struct vflipq_output *out = container_of(plane, struct vflipq_plane,
+						 base)->out;
+
+	write_seqlock(&out->cursor_seq);
+	cur->crtc_x = new->crtc_x;
+	cur->crtc_y = new->crtc_y;
+	cur->src = new->src;
+	cur->dst = new->dst;
+	vcur->src = vnew->src;
+	vcur->dst = vnew->dst;
+	vcur->xform = vnew->xform;
+	vcur->damage = vnew->damage;
+	vcur->seq = vnew->seq;
+	vcur->prev_seq = vnew->prev_seq;
+	vcur->tracked = vnew->tracked;
+	write_sequnlock(&out->cursor_seq);
+}
+
 static const struct drm_plane_helper_funcs vflipq_plane_helper_funcs = {
 	.atomic_check	= vflipq_plane_atomic_check,
 	.atomic_update	= vflipq_plane_atomic_update,
 	.prepare_fb	= vflipq_plane_prepare_fb,
 	.cleanup_fb	= vflipq_plane_cleanup_fb,
+	.atomic_async_check	= vflipq_plane_atomic_async_check,
+	.atomic_async_update	= vflipq_plane_atomic_async_update,
 };
 
 static int vflipq_plane_props(struct drm_plane *plane, unsigned int zpos,
