@@ -816,13 +816,21 @@ igt_main
 				     ref[i & 1]);
 		}
 		/*
-		 * A cursor ioctl that waits for the flip does so every time;
-		 * two of sixteen may see the flip's vblank pass for another
-		 * reason: under TCG the test itself can be descheduled for a
+		 * A cursor ioctl that waits for the flip does so every time
+		 * (it waits for the flip's flip_done, signalled at that
+		 * vblank), so one return before the vblank proves the move
+		 * did not wait: the debug kernel, whose ioctls KASAN and
+		 * lockdep slow down to a good part of a frame, is judged by
+		 * that exact rule (8 of 16 returned after the vblank there,
+		 * 2026-11-27).  Elsewhere the move must also be quick: two of
+		 * sixteen may see the flip's vblank pass for another reason,
+		 * since under TCG the test itself can be descheduled for a
 		 * whole frame between the flip and reading the counter.
 		 */
-		igt_assert_f(waited <= 2, "the cursor ioctl returned after the "
-			     "flip's vblank %d times of %d\n", waited, loops);
+		igt_assert_f(waited <= (getenv("VFLIPQ_DEBUG_KERNEL") ?
+					loops - 1 : 2),
+			     "the cursor ioctl returned after the flip's "
+			     "vblank %d times of %d\n", waited, loops);
 		vfq_crc_stop(&crc);
 		vfq_dev_reset(&dev);
 		vfq_fb_destroy(&cur);
