@@ -803,17 +803,15 @@ static void test_close_cancels(void)
 }
 
 /*
- * A buffer the queue let go is freed by the time the client's close()
- * returns, not some time later, in the middle of whatever runs next.
- * Judged by the dma-buf core's count of live dma-bufs, with a vgem buffer
- * whose only user is the queue once vgem's handle and our dma-buf fd are
- * gone: it was shown and then replaced, so the queue let go of it at the
- * vblank that showed the next flip, a few milliseconds before the close.
+ * What the queue lets go when its client closes is freed by the time the
+ * client's close() returns, not some time later, in the middle of whatever
+ * runs next.  Judged by the dma-buf core's count of live dma-bufs, with a
+ * vgem buffer whose only user is a flip queued far ahead once vgem's
+ * handle and our dma-buf fd are gone: the close cancels that flip.
  */
 static void test_close_frees(void)
 {
 	int card = vfq_card_index(dev.fd), vgem, dmabuf, base;
-	struct drm_vflipq_event_flipq ev;
 	struct vfq_fb bo, imp = { };
 	struct fq_log log;
 	uint64_t t;
@@ -843,13 +841,8 @@ static void test_close_frees(void)
 	igt_assert_eq(vfq_dmabuf_count(), base + 1);
 
 	fq_log_set(primary(), 16, &log);
-	fq_irq_target(primary(), 2);
-	t = last_vblank() + 2 * period;
+	t = last_vblank() + 10ull * 1000000000;
 	igt_assert_eq(fq_submit(primary(), imp.fb_id, 1, t, 0, NULL), 0);
-	igt_assert_eq(fq_submit(primary(), fbs[1].fb_id, 2, t + period, 0,
-				NULL), 0);
-	igt_assert(fq_wait_event(2000, &ev));
-	igt_assert_eq_u64(ev.present_id, 2);
 
 	/* Only the file keeps the imported buffer now: close it. */
 	fq_log_put(&log);

@@ -452,11 +452,7 @@ static void vflipq_release_id(struct drm_device *drm, void *data)
 
 static void vflipq_release_wq(struct drm_device *drm, void *data)
 {
-	struct vflipq_device *vdev = to_vflipq_device(drm);
-
-	/* destroy_workqueue() does not wait for a delayed work's timer. */
-	vflipq_fq_flush_frees(vdev);
-	destroy_workqueue(vdev->fq_wq);
+	destroy_workqueue(to_vflipq_device(drm)->fq_wq);
 }
 
 /* Registered after the mode config: runs before its cleanup. */
@@ -527,8 +523,6 @@ struct vflipq_device *vflipq_device_create(const struct vflipq_config *cfg)
 		ret = -ENOMEM;
 		goto err_devres;
 	}
-	init_llist_head(&vdev->fq_free);
-	INIT_DELAYED_WORK(&vdev->fq_free_work, vflipq_fq_free_worker);
 	ret = drmm_add_action_or_reset(&vdev->drm, vflipq_release_wq, NULL);
 	if (ret)
 		goto err_devres;

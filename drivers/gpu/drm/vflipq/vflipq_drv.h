@@ -4,7 +4,6 @@
 
 #include <linux/hrtimer.h>
 #include <linux/kref.h>
-#include <linux/llist.h>
 #include <linux/mutex.h>
 #include <linux/seqlock.h>
 #include <linux/seq_file.h>
@@ -314,8 +313,6 @@ struct vflipq_output {
  * @id: device id, stable for the device's lifetime
  * @config: configuration the device was created from (immutable)
  * @fq_wq: ordered queue for flip-queue work and buffer frees
- * @fq_free: flip-queue buffers whose last reference is gone, not freed yet
- * @fq_free_work: frees @fq_free in batches, on @fq_wq
  * @copy_wq: the copy engine: copies run one after the other
  * @copy_context: fence context of the copy engine
  * @copy_seqno: last copy fence sequence number
@@ -334,8 +331,6 @@ struct vflipq_device {
 	int id;
 	struct vflipq_config config;
 	struct workqueue_struct *fq_wq;
-	struct llist_head fq_free;
-	struct delayed_work fq_free_work;
 	struct workqueue_struct *copy_wq;
 	u64 copy_context;
 	atomic64_t copy_seqno;

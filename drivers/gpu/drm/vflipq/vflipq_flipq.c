@@ -40,48 +40,22 @@
 #define CREATE_TRACE_POINTS
 #include "vflipq_trace.h"
 
-/*
- * How long a buffer the queue let go may wait to be freed.  The last
- * reference usually goes in the engine's interrupt, once per shown flip and
- * CRTC; a worker woken for each would be most of what a lit output with a
- * running queue costs (bench: idle_outputs_cpu_pct_*).  Freeing only drops
- * kernel references: the client learnt of the release from the log.
- */
-#define VFLIPQ_FQ_FREE_DELAY_MS	100
-
-void vflipq_fq_free_worker(struct work_struct *work)
+static void vflipq_fq_buf_free_work(struct work_struct *work)
 {
-	struct vflipq_device *vdev = container_of(to_delayed_work(work),
-						  struct vflipq_device,
-						  fq_free_work);
-	struct vflipq_fq_buf *buf, *next;
+	struct vflipq_fq_buf *buf =
+		container_of(work, struct vflipq_fq_buf, free_work);
 
-	llist_for_each_entry_safe(buf, next, llist_del_all(&vdev->fq_free),
-				  free_node) {
-		drm_gem_fb_vunmap(buf->fb, buf->map);
-		drm_framebuffer_put(buf->fb);
-		kfree(buf);
-	}
-}
-
-/* Free now what waits; for teardown, which must not leave a buffer behind. */
-void vflipq_fq_flush_frees(struct vflipq_device *vdev)
-{
-	flush_delayed_work(&vdev->fq_free_work);
+	drm_gem_fb_vunmap(buf->fb, buf->map);
+	drm_framebuffer_put(buf->fb);
+	kfree(buf);
 }
 
 static void vflipq_fq_buf_release(struct kref *ref)
 {
 	struct vflipq_fq_buf *buf = container_of(ref, struct vflipq_fq_buf, ref);
-	struct vflipq_device *vdev = buf->vdev;
 
-	/*
-	 * Any context.  The first buffer of a batch arms the worker; one
-	 * added while it runs finds the list empty again and re-arms it.
-	 */
-	if (llist_add(&buf->free_node, &vdev->fq_free))
-		queue_delayed_work(vdev->fq_wq, &vdev->fq_free_work,
-				   msecs_to_jiffies(VFLIPQ_FQ_FREE_DELAY_MS));
+	/* The last reference may go in the engine's interrupt context. */
+	queue_work(buf->vdev->fq_wq, &buf->free_work);
 }
 
 void vflipq_fq_buf_put(struct vflipq_fq_buf *buf)
@@ -94,6 +68,7 @@ void vflipq_fq_buf_init(struct vflipq_fq_buf *buf, struct vflipq_device *vdev,
 			struct drm_framebuffer *fb)
 {
 	kref_init(&buf->ref);
+	INIT_WORK(&buf->free_work, vflipq_fq_buf_free_work);
 	buf->vdev = vdev;
 	buf->fb = fb;
 }
@@ -528,7 +503,7 @@ static void vflipq_flipq_release(struct drm_device *drm, void *data)
 		if (out->flipq.logs[i])
 			drm_gem_object_put(&out->flipq.logs[i]->base);
 	}
-	vflipq_fq_flush_frees(out->vdev);
+	flush_workqueue(out->vdev->fq_wq);
 }
 
 int vflipq_flipq_init(struct vflipq_output *out)
@@ -587,21 +562,18 @@ void vflipq_flipq_file_gone(struct vflipq_device *vdev, struct drm_file *file)
 
 		if (!owned)
 			continue;
-		/* A worker sending to this file has finished. */
-		flush_work(&out->flipq.work);
 		for (pi = 0; pi < VFQ_MAX_PLANES; pi++)
 			if (logs[pi])
 				drm_gem_object_put(&logs[pi]->base);
 		gone = true;
 	}
 	/*
-	 * Free now what the client's queues let go, in its own context: a
-	 * batch freed after the file is gone would run into the next
-	 * client's work (on the debug kernel, tens of milliseconds of
-	 * unmapping that used to land in the next test's timed section).
+	 * A worker sending to this file has finished, and what the client's
+	 * queues let go is unmapped and freed now, in its own time, not in
+	 * the middle of whatever runs next.
 	 */
 	if (gone)
-		vflipq_fq_flush_frees(vdev);
+		flush_workqueue(vdev->fq_wq);
 }
 
 static const char *const vflipq_power_names[] = {

@@ -12,7 +12,6 @@
 #include <linux/hrtimer.h>
 #include <linux/iosys-map.h>
 #include <linux/kref.h>
-#include <linux/llist.h>
 #include <linux/seq_file.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -39,9 +38,9 @@ struct vflipq_plane;
  * struct vflipq_fq_buf - a framebuffer handed to the flip queue
  * @ref: held by the queue, the scan-out record, a pending state sync, a
  *	pending composition and the composer while it reads; the last put
- *	hands the buffer to the device's batched free (vflipq_fq_free_worker())
- * @free_node: entry in &vflipq_device.fq_free once the last put is done
- * @vdev: device whose worker frees the buffer
+ *	frees from a workqueue
+ * @free_work: drops the mapping and the framebuffer in process context
+ * @vdev: device (its workqueue runs @free_work)
  * @fb: the framebuffer (one reference)
  * @map: kernel mapping of @fb
  * @data: address of each plane's data in @map
@@ -63,7 +62,7 @@ struct vflipq_plane;
  */
 struct vflipq_fq_buf {
 	struct kref ref;
-	struct llist_node free_node;
+	struct work_struct free_work;
 	struct vflipq_device *vdev;
 	struct drm_framebuffer *fb;
 	struct iosys_map map[DRM_FORMAT_MAX_PLANES];
@@ -158,8 +157,6 @@ void vflipq_flipq_plane_taken(struct vflipq_plane *vplane);
 struct vflipq_fq_buf *vflipq_flipq_scanout_get(struct vflipq_output *out,
 					       unsigned int fq_index);
 void vflipq_fq_buf_put(struct vflipq_fq_buf *buf);
-void vflipq_fq_free_worker(struct work_struct *work);
-void vflipq_fq_flush_frees(struct vflipq_device *vdev);
 void vflipq_fq_buf_init(struct vflipq_fq_buf *buf, struct vflipq_device *vdev,
 			struct drm_framebuffer *fb);
 void vflipq_flipq_arm_immediate(struct vflipq_output *out);
