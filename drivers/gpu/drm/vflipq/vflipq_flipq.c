@@ -8,7 +8,7 @@
  * interrupts the client asked for as DRM events right there, as a display
  * driver's interrupt handler does.  A worker only sends what that could not
  * (an atomic allocation failed).  What needs process context, unmapping
- * and freeing the buffers the queue let go, is batched on the device's
+ * and freeing a buffer the queue let go, is a work item on the device's
  * workqueue.
  *
  * Lock order: modeset locks -> out->lock -> event_lock -> engine_lock.
