@@ -176,6 +176,22 @@ err:
 	}
 }
 
+int vfq_fb_wrap(struct vfq_fb *fb, int fd, uint32_t handle, uint32_t format,
+		int w, int h, uint32_t pitch, uint64_t size)
+{
+	memset(fb, 0, sizeof(*fb));
+	fb->fd = fd;
+	fb->format = format;
+	fb->width = w;
+	fb->height = h;
+	fb->handle = handle;
+	fb->pitch = pitch;
+	fb->size = size;
+	fb->n_planes = 1;
+	fb->pitches[0] = pitch;
+	return vfq_fb_add(fb, DRM_FORMAT_MOD_LINEAR, false);
+}
+
 int vfq_fb_add(struct vfq_fb *fb, uint64_t modifier, bool with_modifier)
 {
 	uint32_t handles[4] = {}, pitches[4] = {}, offsets[4] = {};

@@ -251,6 +251,12 @@ bool vfq_format_has_alpha(uint32_t format);
 int vfq_bo_create(int fd, int w, int h, uint32_t format, struct vfq_fb *fb);
 /* ADDFB2 of the buffer with @modifier (LINEAR: no modifier flag); 0/-errno. */
 int vfq_fb_add(struct vfq_fb *fb, uint64_t modifier, bool with_modifier);
+/*
+ * A linear single-plane fb around a GEM handle @fd already has (imported,
+ * or another process's surface): no CPU mapping.  ADDFB's 0 or -errno.
+ */
+int vfq_fb_wrap(struct vfq_fb *fb, int fd, uint32_t handle, uint32_t format,
+		int w, int h, uint32_t pitch, uint64_t size);
 /* Both of the above, asserting; the fb is cleared to opaque black. */
 void vfq_fb_create(int fd, int w, int h, uint32_t format, struct vfq_fb *fb);
 /* RMFB (if added), unmap, GEM close. */

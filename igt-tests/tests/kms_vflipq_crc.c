@@ -90,6 +90,24 @@ static void set_ctm(const uint64_t *m)
 		drmModeDestroyPropertyBlob(dev.fd, blob);
 }
 
+/*
+ * Pipe 0, lit on the reference frame: its CRC (@ref), then the CRC of
+ * @src through the CTM @m (@ctm); the CTM is cleared again.
+ */
+static void ctm_crcs(struct vfq_fb *src, const uint64_t *m, uint32_t *ref,
+		     uint32_t *ctm)
+{
+	struct vfq_crc crc;
+
+	crc_start_ok(0, &crc);
+	*ref = settled_crc(0, &crc);
+	flip_to(0, src);
+	set_ctm(m);
+	*ctm = settled_crc(0, &crc);
+	set_ctm(NULL);
+	vfq_crc_stop(&crc);
+}
+
 /* @fb in BANDS horizontal bands of @c; @rows: the frame's rows. */
 static void paint_bands(struct vfq_fb *fb, const struct vfq_color *c,
 			struct vfq_color *rows)
@@ -444,7 +462,6 @@ igt_main
 		};
 		struct vfq_color out8[BANDS], rows_in[H], rows16[H], rows8[H];
 		struct vfq_fb src, ref;
-		struct vfq_crc crc;
 		uint32_t crc_ctm, crc_ref;
 
 		for (int i = 0; i < BANDS; i++)
@@ -466,13 +483,7 @@ igt_main
 			light_at(pass ? 16 : 8, pass ? 8 : 16, &ref);
 			igt_assert_eq(vfq_crtc_bpc(dev.fd,
 						   dev.pipe[0].crtc_id), 8);
-			crc_start_ok(0, &crc);
-			crc_ref = settled_crc(0, &crc);
-			flip_to(0, &src);
-			set_ctm(ctm);
-			crc_ctm = settled_crc(0, &crc);
-			set_ctm(NULL);
-			vfq_crc_stop(&crc);
+			ctm_crcs(&src, ctm, &crc_ref, &crc_ctm);
 			igt_assert_eq_u32(crc_ref,
 					  vfq_frame_crc_rows(rows8, W, H, 8));
 			igt_assert_f(crc_ctm == crc_ref, "8 bits: CTM frame "
@@ -482,13 +493,7 @@ igt_main
 
 		/* A 16-bit sink at max bpc 16 tells 0x4000 from 0x4040. */
 		light_at(16, 16, &ref);
-		crc_start_ok(0, &crc);
-		crc_ref = settled_crc(0, &crc);
-		flip_to(0, &src);
-		set_ctm(ctm);
-		crc_ctm = settled_crc(0, &crc);
-		set_ctm(NULL);
-		vfq_crc_stop(&crc);
+		ctm_crcs(&src, ctm, &crc_ref, &crc_ctm);
 		igt_assert_eq_u32(crc_ref, vfq_frame_crc_rows(rows8, W, H, 16));
 		igt_assert_eq_u32(crc_ctm, vfq_frame_crc_rows(rows16, W, H, 16));
 		igt_assert_neq_u32(crc_ctm, crc_ref);

@@ -812,8 +812,9 @@ static void test_close_cancels(void)
 static void test_close_frees(void)
 {
 	int card = vfq_card_index(dev.fd), vgem, dmabuf, base;
-	struct vfq_fb bo, imp = { };
+	struct vfq_fb bo, imp;
 	struct fq_log log;
+	uint32_t h;
 	uint64_t t;
 
 	vgem = vfq_open_driver("vgem");
@@ -825,16 +826,9 @@ static void test_close_frees(void)
 	igt_assert_eq(vfq_bo_create(vgem, W, H, DRM_FORMAT_XRGB8888, &bo), 0);
 	igt_assert_eq(drmPrimeHandleToFD(vgem, bo.handle, DRM_CLOEXEC, &dmabuf),
 		      0);
-	imp.fd = dev.fd;
-	imp.format = bo.format;
-	imp.width = bo.width;
-	imp.height = bo.height;
-	imp.pitch = bo.pitch;
-	imp.size = bo.size;
-	imp.n_planes = 1;
-	imp.pitches[0] = bo.pitch;
-	igt_assert_eq(drmPrimeFDToHandle(dev.fd, dmabuf, &imp.handle), 0);
-	igt_assert_eq(vfq_fb_add(&imp, DRM_FORMAT_MOD_LINEAR, false), 0);
+	igt_assert_eq(drmPrimeFDToHandle(dev.fd, dmabuf, &h), 0);
+	igt_assert_eq(vfq_fb_wrap(&imp, dev.fd, h, bo.format, bo.width,
+				  bo.height, bo.pitch, bo.size), 0);
 	close(dmabuf);
 	vfq_fb_destroy(&bo);
 	close(vgem);

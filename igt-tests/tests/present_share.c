@@ -538,7 +538,7 @@ static void test_scanout_import(void)
 	struct vfq_dev dev;
 	struct vfq_fb fb, out;
 	drmModeModeInfo mode;
-	uint32_t seed = 21;
+	uint32_t seed = 21, h;
 	int tp[2], go[2];
 	pid_t pid;
 
@@ -576,17 +576,9 @@ static void test_scanout_import(void)
 	igt_assert_eq(write(go[1], "g", 1), 1);
 	reap(pid);
 	present_shared_surface_desc(o, &d);
-	memset(&fb, 0, sizeof(fb));
-	fb.fd = dev.fd;
-	fb.format = d.format;
-	fb.width = d.width;
-	fb.height = d.height;
-	igt_assert_eq(present_shared_surface_handle(o, &fb.handle), 0);
-	fb.pitch = d.pitch;
-	fb.size = d.size;
-	fb.n_planes = 1;
-	fb.pitches[0] = d.pitch;
-	igt_assert_eq(vfq_fb_add(&fb, DRM_FORMAT_MOD_LINEAR, false), 0);
+	igt_assert_eq(present_shared_surface_handle(o, &h), 0);
+	igt_assert_eq(vfq_fb_wrap(&fb, dev.fd, h, d.format, d.width, d.height,
+				  d.pitch, d.size), 0);
 	vfq_pipe_on(&dev, 0, &mode, fb.fb_id);
 	vfq_fb_create(dev.fd, 640, 480, DRM_FORMAT_XRGB8888, &out);
 	vfq_wb_capture_ok(&dev, 0, &out);
@@ -730,23 +722,16 @@ static void test_queue_scanout(void)
 	for (int i = 0; i < FRAMES; i++) {
 		struct present_shared_surface *s;
 		struct present_surface_desc sd;
-		struct vfq_fb fb = { 0 };
-		uint32_t seed = 0, ms = sizeof(seed);
+		struct vfq_fb fb;
+		uint32_t seed = 0, ms = sizeof(seed), h;
 
 		igt_assert_eq(present_surface_queue_dequeue(work, &s, &seed,
 							    &ms, 10000), 0);
 		igt_assert_eq_u32(seed, 100 + i);	/* FIFO */
 		present_shared_surface_desc(s, &sd);
-		fb.fd = dev.fd;
-		fb.format = sd.format;
-		fb.width = sd.width;
-		fb.height = sd.height;
-		fb.pitch = sd.pitch;
-		fb.size = sd.size;
-		fb.n_planes = 1;
-		fb.pitches[0] = sd.pitch;
-		igt_assert_eq(present_shared_surface_handle(s, &fb.handle), 0);
-		igt_assert_eq(vfq_fb_add(&fb, DRM_FORMAT_MOD_LINEAR, false), 0);
+		igt_assert_eq(present_shared_surface_handle(s, &h), 0);
+		igt_assert_eq(vfq_fb_wrap(&fb, dev.fd, h, sd.format, sd.width,
+					  sd.height, sd.pitch, sd.size), 0);
 		vfq_pipe_on(&dev, 0, &mode, fb.fb_id);
 		vfq_wb_capture_ok(&dev, 0, &out);
 		igt_assert_eq(vfq_fb_check(&out, expect_seed, &seed, 8, 0), 0);

@@ -116,17 +116,8 @@ static void close_handle(int fd, uint32_t handle)
 static void wrap_import(uint32_t handle, const struct vfq_fb *src,
 			struct vfq_fb *fb)
 {
-	memset(fb, 0, sizeof(*fb));
-	fb->fd = dev.fd;
-	fb->format = src->format;
-	fb->width = src->width;
-	fb->height = src->height;
-	fb->handle = handle;
-	fb->pitch = src->pitch;
-	fb->size = src->size;
-	fb->n_planes = 1;
-	fb->pitches[0] = src->pitch;
-	igt_assert_eq(vfq_fb_add(fb, DRM_FORMAT_MOD_LINEAR, false), 0);
+	igt_assert_eq(vfq_fb_wrap(fb, dev.fd, handle, src->format, src->width,
+				  src->height, src->pitch, src->size), 0);
 }
 
 static struct vfq_color expect_seed(int x, int y, void *data)
