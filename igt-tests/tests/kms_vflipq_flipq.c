@@ -885,6 +885,118 @@ static void test_irq_every_vblank(void)
 	fq_log_put(&log);
 }
 
+#define VBLANKOFFDELAY "/sys/module/drm/parameters/vblankoffdelay"
+
+/*
+ * Flips @first.. (@n of them) due one period apart from @base, a vblank of
+ * the grid: logged at exactly those vblanks.  @base is exact to the
+ * nanosecond when it comes from the log itself, to the microsecond when
+ * it comes from drmWaitVBlank: @slack_ns says which.
+ */
+static void check_log_on_grid(const struct fq_log *log, unsigned int first,
+			      unsigned int n, uint64_t base, int64_t slack_ns)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++) {
+		const struct drm_vflipq_log_entry *e = &log->e[first - 1 + k];
+		uint64_t want = base + k * period;
+		int64_t err = (int64_t)(e->timestamp_ns - want);
+
+		igt_assert_eq_u64(e->present_id, first + k);
+		igt_assert_f(err >= 0 && err <= slack_ns,
+			     "flip %u shown at %" PRIu64 ", vblank %" PRIu64
+			     " expected (%" PRId64 " ns off)\n", first + k,
+			     (uint64_t)e->timestamp_ns, want, err);
+	}
+}
+
+/*
+ * The engine sleeps between the vblanks the client can tell apart: with
+ * DRM vblank interrupts off, eight flips queued one period apart, the
+ * interrupt at the eighth, cost the engine's timer at most three
+ * expirations where an engine awake at every vblank needs eight or more
+ * (one when it restarts, one at the interrupt, one for the second phase of
+ * going quiet if it comes before the counters are read).  What the client
+ * reads is what such an engine would have written: each flip logged at its
+ * own vblank, exactly, and FLIPQ_UPDATE_LOG, asked between interrupts,
+ * finds every flip due by then logged and none due later.
+ */
+static void test_asleep(void)
+{
+	struct drm_vflipq_get_counters c0, c1;
+	struct drm_vflipq_event_flipq ev;
+	struct drm_vflipq_update_log u;
+	uint64_t t0, base, before, after;
+	unsigned int k, lo, hi;
+	char old[32] = "5000";
+	struct fq_log log;
+
+	vfq_file_read(VBLANKOFFDELAY, old, sizeof(old));
+	igt_assert(vfq_file_write(VBLANKOFFDELAY, "20") > 0);
+	pipe_up();
+	fq_log_set(primary(), 64, &log);
+	t0 = last_vblank();
+	/* drmWaitVBlank took a vblank reference: let it go off. */
+	usleep(200000);
+	base = t0 + ((vfq_now_ns() - t0) / period + 4) * period;
+
+	fq_irq_target(primary(), 8);
+	c0 = fq_counters();
+	for (k = 0; k < 8; k++)
+		igt_assert_eq(fq_submit(primary(), fbs[k % NFB].fb_id, k + 1,
+					base + k * period - period / 2,
+					VFLIPQ_FLIP_ON_NEXT_VSYNC, NULL), 0);
+	igt_assert(fq_wait_event(2000, &ev));
+	c1 = fq_counters();
+	igt_assert_eq_u64(ev.present_id, 8);
+	igt_assert_eq(ev.first_free, 8);
+	/* t0 came from drmWaitVBlank, in microseconds. */
+	check_log_on_grid(&log, 1, 8, base, 999);
+	igt_assert_eq_u64(ev.timestamp_ns, log.e[7].timestamp_ns);
+	igt_assert_eq_u64(c1.flips_shown - c0.flips_shown, 8);
+	igt_assert_eq_u64(c1.vblank_irqs - c0.vblank_irqs, 0);
+	igt_info("timer expirations for 8 flips and their interrupt: %" PRIu64
+		 "\n", (uint64_t)(c1.timer_expirations - c0.timer_expirations));
+	igt_assert(c1.timer_expirations - c0.timer_expirations <= 3);
+
+	/* Between interrupts: no target, the log read with UPDATE_LOG. */
+	fq_irq_target(primary(), VFLIPQ_IRQ_TARGET_NONE);
+	base = log.e[7].timestamp_ns;
+	base += ((vfq_now_ns() - base) / period + 4) * period;
+	c0 = fq_counters();
+	for (k = 0; k < 8; k++)
+		igt_assert_eq(fq_submit(primary(), fbs[k % NFB].fb_id, 9 + k,
+					base + k * period - period / 2,
+					VFLIPQ_FLIP_ON_NEXT_VSYNC, NULL), 0);
+	{
+		uint64_t t = base + 3 * period + period / 2;
+		struct timespec ts = { .tv_sec = t / 1000000000,
+				       .tv_nsec = t % 1000000000 };
+
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+	before = vfq_now_ns();
+	u = fq_update(primary());
+	after = vfq_now_ns();
+	c1 = fq_counters();
+	for (lo = 0; lo < 8 && base + lo * period <= before; lo++)
+		;
+	for (hi = lo; hi < 8 && base + hi * period <= after; hi++)
+		;
+	igt_info("UPDATE_LOG between interrupts: first_free %u (due: %u to %u)\n",
+		 u.first_free, 8 + lo, 8 + hi);
+	igt_assert(u.first_free >= 8 + lo && u.first_free <= 8 + hi);
+	igt_assert(lo >= 1);
+	/* The base is a logged vblank, exact to the nanosecond. */
+	check_log_on_grid(&log, 9, u.first_free - 8, base, 0);
+	/* A restart, and maybe the quiet of the first batch: not 4 vblanks. */
+	igt_assert(c1.timer_expirations - c0.timer_expirations <= 2);
+
+	vfq_file_write(VBLANKOFFDELAY, old);
+	fq_log_put(&log);
+}
+
 /* With nothing wanted the engine stops, and comes back on its grid. */
 static void test_quiet(void)
 {
@@ -1602,6 +1714,9 @@ igt_main
 	igt_describe("Interrupt target 0: one event per vblank, on the grid");
 	igt_subtest("irq-every-vblank")
 		test_irq_every_vblank();
+	igt_describe("Between observable vblanks the engine sleeps, and the log is the same");
+	igt_subtest("asleep-between-interrupts")
+		test_asleep();
 	igt_describe("Nothing wanted: the engine stops and resumes in phase");
 	igt_subtest("quiet-two-phase")
 		test_quiet();

@@ -102,8 +102,11 @@ static int submit1(unsigned int plane, u64 id, u64 target)
 			  cfg_default(), false, NULL);
 }
 
-/* Run the engine up to @t: every vblank and tearing deadline in order. */
-static void run_to(u64 t)
+/*
+ * Run the engine up to @t: every vblank and tearing deadline in order; with
+ * @quiet, the quiet phases are updated at each vblank, as the driver does.
+ */
+static void engine_run_to(u64 t, bool quiet)
 {
 	for (;;) {
 		u64 seq, vb = vfq_vblank_at_or_after(&S.c, S.now + 1, &seq);
@@ -118,8 +121,15 @@ static void run_to(u64 t)
 			break;
 		S.now = vb;
 		vfq_vblank(&S.c, vb, seq);
+		if (quiet)
+			vfq_power_update(&S.c, vb, false);
 	}
 	S.now = t;
+}
+
+static void run_to(u64 t)
+{
+	engine_run_to(t, false);
 }
 
 static void check_log(unsigned int plane, unsigned int idx, u64 id, u64 ts)
@@ -727,6 +737,220 @@ static void t_not_ready(void)
 	CHECK_EQ(cr.cancelled, 3);
 }
 
+/*
+ * The lazy engine: the timer expires only at vfq_next_wake() (or at a
+ * tearing flip's target), and anybody who looks at the queue catches it up
+ * first.  Counts the expirations; an interrupt raised anywhere but at the
+ * expiry of its own vblank would reach the client late.
+ */
+static int lazy_wakes, late_events;
+
+static void lazy_catch_up(u64 t, bool expiry)
+{
+	int nev = S.nev, i;
+
+	vfq_catch_up(&S.c, t);
+	vfq_power_update(&S.c, S.c.handled_ns, false);
+	for (i = nev; i < S.nev; i++)
+		if (!expiry || S.ev[i].ts != t)
+			late_events++;
+}
+
+static void lazy_run_to(u64 t)
+{
+	for (;;) {
+		u64 wake = vfq_next_wake(&S.c);
+		u64 imm = vfq_next_immediate(&S.c, S.now);
+		u64 seq;
+
+		if (imm <= S.now)
+			imm = ~0ULL;
+		if (wake > t && imm > t)
+			break;
+		lazy_wakes++;
+		if (imm < wake) {
+			S.now = imm;
+			lazy_catch_up(imm, false);
+			vfq_vblank_at_or_after(&S.c, imm + 1, &seq);
+			vfq_immediate(&S.c, imm, seq - 1);
+		} else {
+			S.now = wake;
+			lazy_catch_up(wake, true);
+		}
+	}
+	S.now = t;
+	lazy_catch_up(t, false);
+}
+
+static u64 lcg;
+static unsigned int rnd(unsigned int n)
+{
+	lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (unsigned int)(lcg >> 33) % n;
+}
+
+/* When each buffer's rendering ends (0: rendered when queued). */
+static u64 ready_at[MAXBUF];
+
+static bool op_ready_at(void *ctx, unsigned int plane, void *buf)
+{
+	(void)ctx; (void)plane;
+	return S.now >= ready_at[(uintptr_t)buf];
+}
+
+/*
+ * A client on two planes: batches of flips, interlocked ones, tearing ones,
+ * new frame durations, buffers still being rendered, interrupt targets
+ * (every vblank too), cancels, time running on by fractions of a frame or
+ * many frames.
+ */
+static void random_client(bool lazy, u64 seed)
+{
+	u64 id[2] = { 1, 1 }, target = 0;
+	struct vfq_drain d;
+	int step;
+
+	static const struct vfq_ops ops_rdy = {
+		.show = op_show, .release = op_release, .event = op_event,
+		.ready = op_ready_at,
+	};
+	sim_init(8, 2);
+	S.c.ops = &ops_rdy;
+	memset(ready_at, 0, sizeof(ready_at));
+	lcg = seed;
+	lazy_wakes = 0;
+	late_events = 0;
+	for (step = 0; step < 3000; step++) {
+		unsigned int r = rnd(100), pi = rnd(2);
+		u64 t = S.now + (u64)rnd(40) * P / 8;
+
+		if (lazy)
+			lazy_run_to(t);
+		else
+			engine_run_to(t, true);
+		if (target < S.now)
+			target = S.now + rnd(3) * P;
+		/* A quarter of the buffers is still being rendered. */
+		if (!rnd(4)) {
+			ready_at[id[0]] = S.now + (u64)rnd(6) * P / 2;
+			ready_at[id[1]] = S.now + (u64)rnd(6) * P / 2;
+		}
+		if (r < 45) {
+			target += (u64)rnd(5) * P / 2 + rnd(1000);
+			if (submit1(pi, id[pi], target) == 0)
+				id[pi]++;
+		} else if (r < 55) {
+			target += (u64)rnd(3) * P;
+			if (submit2(id[0], id[1], target) == 0) {
+				id[0]++;
+				id[1]++;
+			}
+		} else if (r < 60) {
+			if (submit_cfg(pi, id[pi], target + rnd(P),
+				       VFQ_MODE_IMMEDIATE, cfg_default(),
+				       false, NULL) == 0)
+				id[pi]++;
+		} else if (r < 64) {
+			target += P;
+			if (submit_dur(id[0], target,
+				       rnd(2) ? 2 * P : P, &d) == 0)
+				id[0]++;
+		} else if (r < 80) {
+			static const u64 kinds[] = { VFQ_IRQ_NONE, 0, 1, 2, 3 };
+			u64 k = kinds[rnd(5)];
+
+			vfq_set_irq_target(&S.c, pi, k > 0 && k < 4 ?
+					   id[pi] + k - 1 : k);
+		} else if (r < 88) {
+			struct vfq_cancel_plane cr = {
+				.plane = pi, .requested = id[pi] - 1 - rnd(3),
+			};
+
+			if (cr.requested && cr.requested < id[pi])
+				vfq_cancel(&S.c, &cr, 1, S.now);
+		}
+		CHECK(id[0] < MAXBUF && id[1] < MAXBUF);
+		/* The driver's ioctls wake the queue up (fq_wake_engine()). */
+		vfq_power_update(&S.c, S.now, false);
+	}
+	if (lazy)
+		lazy_run_to(S.now + 40 * P);
+	else
+		engine_run_to(S.now + 40 * P, true);
+}
+
+/*
+ * Sleeping between the vblanks a client can observe changes nothing it
+ * can see: the same log entries with the same timestamps, the same
+ * interrupts at the same vblanks, the same buffers handed back.
+ */
+static void t_lazy_same_as_every_vblank(void)
+{
+	static struct vfq_log_entry log[2][LOGLEN];
+	static struct ev ev[4096];
+	static int refs[MAXBUF];
+	u64 seed, shown, cancelled;
+	int nev, pi, i;
+
+	for (seed = 1; seed <= 40; seed++) {
+		random_client(false, seed);
+		memcpy(log, S.log, sizeof(log));
+		memcpy(ev, S.ev, sizeof(ev));
+		memcpy(refs, S.refs, sizeof(refs));
+		nev = S.nev;
+		shown = S.c.stats.shown;
+		cancelled = S.c.stats.cancelled;
+		CHECK(shown > 500);
+
+		random_client(true, seed);
+		CHECK_EQ(late_events, 0);
+		CHECK_EQ(S.c.stats.shown, shown);
+		CHECK_EQ(S.c.stats.cancelled, cancelled);
+		CHECK_EQ(S.nev, nev);
+		for (i = 0; i < nev && i < S.nev; i++) {
+			CHECK_EQ(S.ev[i].plane, ev[i].plane);
+			CHECK_EQ(S.ev[i].ts, ev[i].ts);
+			CHECK_EQ(S.ev[i].seq, ev[i].seq);
+			CHECK_EQ(S.ev[i].first_free, ev[i].first_free);
+		}
+		for (pi = 0; pi < 2; pi++)
+			CHECK(!memcmp(S.log[pi], log[pi], sizeof(log[pi])));
+		CHECK(!memcmp(S.refs, refs, sizeof(refs)));
+	}
+}
+
+/*
+ * What the lazy engine is for: a client keeping two batches of four queued
+ * one frame apart, its interrupt at each batch's last flip, costs one
+ * expiry per batch, not one per frame.
+ */
+static void t_lazy_wakes_per_batch(void)
+{
+	u64 next = 1, batches = 0;
+	unsigned int k;
+
+	sim_init(8, 1);
+	lazy_wakes = 0;
+	for (k = 0; k < 8; k++, next++)
+		CHECK_EQ(submit1(0, next, next * P - P / 2), 0);
+	vfq_set_irq_target(&S.c, 0, 4);
+	while (next < 400) {
+		int nev = S.nev;
+
+		/* Sleep until the interrupt, as the client does. */
+		while (S.nev == nev)
+			lazy_run_to(S.now + P / 4);
+		batches++;
+		vfq_set_irq_target(&S.c, 0, next - 1);
+		for (k = 0; k < 4; k++, next++)
+			CHECK_EQ(submit1(0, next, next * P - P / 2), 0);
+	}
+	CHECK_EQ(S.c.stats.shown, 4 * batches);
+	CHECK_EQ(S.c.stats.cancelled, 0);
+	CHECK_EQ(lazy_wakes, batches);
+	CHECK(batches > 90);
+}
+
 static const struct unit_test tests[] = {
 	{ "batch-on-target", t_batch_on_target },
 	{ "target-on-vblank", t_target_on_vblank },
@@ -751,6 +975,8 @@ static const struct unit_test tests[] = {
 	{ "event-after-tombstones", t_event_after_tombstones },
 	{ "duration-collapsed", t_duration_collapsed },
 	{ "not-ready", t_not_ready },
+	{ "lazy-same-as-every-vblank", t_lazy_same_as_every_vblank },
+	{ "lazy-wakes-per-batch", t_lazy_wakes_per_batch },
 };
 
 int main(int argc, char **argv)

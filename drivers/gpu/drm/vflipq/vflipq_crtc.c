@@ -35,13 +35,14 @@ ktime_t vflipq_grid_floor(const struct vflipq_output *out, ktime_t t)
 }
 
 /*
- * The last vblank the engine reported, or (engine asleep) the last one of
- * its grid.  Under engine_lock.
+ * The last vblank the engine reported, or (engine stopped, or asleep until
+ * a vblank the flip queue asked for) the last one of its grid.  Under
+ * engine_lock.
  */
 ktime_t vflipq_engine_last_vblank(const struct vflipq_output *out)
 {
 	lockdep_assert_held(&out->engine_lock);
-	if (!out->engine_running)
+	if (!out->engine_running || out->engine_lazy)
 		return vflipq_grid_floor(out, ktime_get());
 	if (out->vrr)
 		return out->phase;
@@ -59,23 +60,65 @@ static bool vflipq_engine_needed(struct vflipq_output *out)
 }
 
 /*
+ * The engine's next expiry after @now_vblank: the next vblank, or, when
+ * only the flip queue needs the engine, the vblank the queue asked for
+ * (vfq_next_wake()).  Under engine_lock, the queue caught up.
+ */
+static ktime_t vflipq_engine_next(struct vflipq_output *out,
+				  ktime_t now_vblank)
+{
+	ktime_t next = ktime_add_ns(now_vblank, vflipq_vrr_grid_period(out));
+	u64 wake;
+
+	lockdep_assert_held(&out->engine_lock);
+	out->engine_lazy = false;
+	if (out->vrr || out->vblank_wanted || out->composer_users)
+		return next;
+	wake = vflipq_flipq_wake(out);
+	if (wake == ~0ULL || wake <= ktime_to_ns(next))
+		return next;
+	out->engine_lazy = true;
+	return ns_to_ktime(wake);
+}
+
+/*
  * Start the engine if it is stopped: it resumes on its grid, so vblank
- * timestamps stay in phase with the mode set however long it slept.
- * Called with engine_lock held.
+ * timestamps stay in phase with the mode set however long it slept.  An
+ * engine asleep until a later vblank catches up and wakes earlier if it
+ * must.  Called with engine_lock held.
  */
 void vflipq_engine_kick_locked(struct vflipq_output *out)
 {
-	ktime_t next;
+	struct hrtimer *timer = &out->vblank_timer;
+	ktime_t now, next;
 
 	lockdep_assert_held(&out->engine_lock);
-	if (out->engine_running || !vflipq_engine_needed(out))
+	if (!vflipq_engine_needed(out))
 		return;
+	if (out->engine_running) {
+		if (!out->engine_lazy)
+			return;
+		now = ktime_get();
+		if (vflipq_flipq_catch_up(out, ktime_to_ns(now)))
+			queue_work(out->vdev->fq_wq, &out->flipq.work);
+		next = vflipq_engine_next(out, vflipq_grid_floor(out, now));
+		/*
+		 * Not queued: the callback runs, and either waits for this
+		 * lock and then finds the timer queued (it leaves it alone),
+		 * or has left it and its re-arm yields to this one.
+		 */
+		if (!hrtimer_is_queued(timer) ||
+		    ktime_compare(next, hrtimer_get_expires(timer)))
+			hrtimer_start(timer, next, HRTIMER_MODE_ABS);
+		return;
+	}
 	next = vflipq_grid_floor(out, ktime_get());
 	/* With VRR the frames repeated while asleep were vblanks too. */
 	vflipq_vrr_vblank(out, next);
 	next = ktime_add_ns(next, vflipq_vrr_grid_period(out));
 	out->engine_running = true;
-	hrtimer_start(&out->vblank_timer, next, HRTIMER_MODE_ABS);
+	out->engine_lazy = false;
+	hrtimer_start(timer, next, HRTIMER_MODE_ABS);
 }
 
 void vflipq_engine_update(struct vflipq_output *out)
@@ -105,35 +148,57 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 	spin_lock(&out->engine_lock);
 	if (!vflipq_engine_needed(out)) {
 		out->engine_running = false;
+		out->engine_lazy = false;
 		spin_unlock(&out->engine_lock);
 		return HRTIMER_NORESTART;
 	}
-	p = vflipq_vrr_grid_period(out);
-	overrun = hrtimer_forward_now(timer, ns_to_ktime(p));
-	now_vblank = ktime_sub_ns(hrtimer_get_expires(timer), p);
+	/* A kick moved the timer of the sleeping engine and did its work. */
+	if (hrtimer_is_queued(timer)) {
+		spin_unlock(&out->engine_lock);
+		return HRTIMER_NORESTART;
+	}
 	out->timer_expirations++;
 	vblank = out->vblank_wanted;
 	if (vblank)
 		out->vblank_irqs++;
-	/*
-	 * Queued flips latch here, before anybody composes this frame.  The
-	 * hardware latches at every vblank, even when this interrupt comes
-	 * frames late: catch up on the missed ones in order (a bounded
-	 * number), unless a flip changed the frame duration on the way.
-	 */
-	for (k = min_t(u64, overrun, VFLIPQ_MAX_CATCH_UP); k-- > 1;) {
-		fq_work |= vflipq_flipq_tick(out, ktime_sub_ns(now_vblank,
-							       k * p));
+	if (out->vrr) {
+		p = vflipq_vrr_grid_period(out);
+		overrun = hrtimer_forward_now(timer, ns_to_ktime(p));
+		now_vblank = ktime_sub_ns(hrtimer_get_expires(timer), p);
+		/*
+		 * The queue refuses flips while VRR is on (the frame ends
+		 * when a flip comes); those queued before latch at the
+		 * engine's own vblanks, the missed ones caught up in order.
+		 */
+		for (k = min_t(u64, overrun, VFLIPQ_MAX_CATCH_UP); k-- > 1;) {
+			fq_work |= vflipq_flipq_tick(out,
+						     ktime_sub_ns(now_vblank,
+								  k * p));
+			if (out->period_changed)
+				break;
+		}
+		if (!out->period_changed)
+			fq_work |= vflipq_flipq_tick(out, now_vblank);
 		if (out->period_changed)
-			break;
+			hrtimer_set_expires(timer,
+					    ktime_add_ns(now_vblank,
+							 out->period_ns));
+	} else {
+		ktime_t now = ktime_get();
+		ktime_t late = ktime_sub(now, hrtimer_get_expires(timer));
+
+		/*
+		 * Queued flips latch here, before anybody composes this
+		 * frame, on every vblank since the last one handled: the
+		 * engine may have slept through some, or this interrupt
+		 * comes frames late.  A flip may change the grid on the way.
+		 */
+		fq_work = vflipq_flipq_catch_up(out, ktime_to_ns(now));
+		now_vblank = vflipq_grid_floor(out, now);
+		overrun = div64_u64(ktime_to_ns(late), out->period_ns ?: 1) + 1;
+		hrtimer_set_expires(timer, vflipq_engine_next(out, now_vblank));
 	}
-	if (!out->period_changed)
-		fq_work |= vflipq_flipq_tick(out, now_vblank);
-	if (out->period_changed) {
-		out->period_changed = false;
-		hrtimer_set_expires(timer, ktime_add_ns(now_vblank,
-							out->period_ns));
-	}
+	out->period_changed = false;
 	vflipq_vrr_vblank(out, now_vblank);
 	spin_unlock(&out->engine_lock);
 
@@ -525,6 +590,7 @@ static void vflipq_crtc_atomic_disable(struct drm_crtc *crtc,
 	vflipq_flipq_stop(out);
 	spin_lock_irqsave(&out->engine_lock, flags);
 	out->engine_running = false;
+	out->engine_lazy = false;
 	spin_unlock_irqrestore(&out->engine_lock, flags);
 }
 

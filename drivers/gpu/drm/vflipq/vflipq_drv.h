@@ -206,13 +206,17 @@ struct vflipq_crtc_state {
  * @overlays: overlay planes
  * @vblank_timer: the display engine: expires at every vblank of the grid
  * @engine_lock: the display engine's lock: protects @engine_running,
- *	@vblank_wanted, @active, @vrr, @period_ns, @phase, @phase_seq,
+ *	@engine_lazy, @vblank_wanted, @active, @vrr, @period_ns, @phase, @phase_seq,
  *	@period_changed, @mode, @timer_expirations, @vblank_irqs and
  *	@flipq.  Innermost lock (nothing else is taken under it, nothing
  *	sleeps); taken in hard interrupt context by the engine's timers and
  *	under the vblank core's locks; never held while calling into the
  *	vblank core
  * @engine_running: @vblank_timer is armed or its callback will re-arm it
+ * @engine_lazy: only the flip queue needs the engine, and @vblank_timer is
+ *	armed for the vblank it asked for (vfq_next_wake()), possibly many
+ *	frames away; the vblanks in between are handled by whoever looks at
+ *	the queue first (vflipq_flipq_sync_locked())
  * @vblank_wanted: the DRM vblank core has vblank interrupts enabled
  * @active: the CRTC scans out
  * @period_ns: frame duration of the current mode
@@ -270,6 +274,7 @@ struct vflipq_output {
 	/* engine state vs. the timer callback */
 	spinlock_t engine_lock;
 	bool engine_running;
+	bool engine_lazy;
 	bool vblank_wanted;
 	bool active;
 	u64 period_ns;

@@ -236,6 +236,62 @@ bool vflipq_flipq_tick(struct vflipq_output *out, ktime_t vblank_ts)
 	return fq_has_work(out);
 }
 
+/**
+ * vflipq_flipq_catch_up - the flip-queue part of the vblanks up to @now_ns
+ * @out: output, not in VRR mode
+ * @now_ns: current time
+ *
+ * Handles, in order, every vblank since the last one handled at which the
+ * queue has work (vfq_catch_up()), with that vblank's own timestamp: an
+ * engine that slept through vblanks nobody could observe leaves the log
+ * and the interrupts as if it had run at each.  Under engine_lock.
+ *
+ * Return: true if interrupts were raised (vflipq_flipq_send_events()).
+ */
+bool vflipq_flipq_catch_up(struct vflipq_output *out, u64 now_ns)
+{
+	struct vfq_crtc *c = &out->flipq.core;
+
+	lockdep_assert_held(&out->engine_lock);
+	if (c->depth <= 1)
+		return false;
+	vfq_catch_up(c, now_ns);
+	vfq_power_update(c, c->handled_ns, out->vblank_wanted ||
+			 out->composer_users);
+	return fq_has_work(out);
+}
+
+/*
+ * The vblank the queue next needs the engine at (vfq_next_wake()), ~0 for
+ * none.  Under engine_lock, the queue caught up.
+ */
+u64 vflipq_flipq_wake(struct vflipq_output *out)
+{
+	lockdep_assert_held(&out->engine_lock);
+	if (out->flipq.core.depth <= 1)
+		return ~0ULL;
+	return vfq_next_wake(&out->flipq.core);
+}
+
+/**
+ * vflipq_flipq_sync_locked - bring a sleeping engine's queue up to now
+ * @out: output
+ *
+ * Anybody who reads or changes the queue calls this first under
+ * engine_lock: while the engine sleeps between the vblanks the queue asked
+ * for (&vflipq_output.engine_lazy), what it would have latched meanwhile is
+ * latched here, with the vblanks' timestamps.  Interrupts raised on the way
+ * (the engine's timer is running late) go to the worker: the caller holds
+ * engine_lock, under which no event can be sent.
+ */
+void vflipq_flipq_sync_locked(struct vflipq_output *out)
+{
+	lockdep_assert_held(&out->engine_lock);
+	if (out->engine_lazy &&
+	    vflipq_flipq_catch_up(out, ktime_get_ns()))
+		queue_work(out->vdev->fq_wq, &out->flipq.work);
+}
+
 /* Whether the queue keeps the engine running; under engine_lock. */
 bool vflipq_flipq_needed(struct vflipq_output *out)
 {
@@ -268,6 +324,7 @@ static enum hrtimer_restart vflipq_fq_imm_fire(struct hrtimer *timer)
 		spin_unlock(&out->engine_lock);
 		return HRTIMER_NORESTART;
 	}
+	vflipq_flipq_sync_locked(out);
 	vfq_immediate(&out->flipq.core, now, grid_seq(out, now));
 	out->timer_expirations++;
 	next = vfq_next_immediate(&out->flipq.core, now);
@@ -394,6 +451,7 @@ u64 vflipq_flipq_snapshot(struct vflipq_output *out,
 	u64 gen;
 
 	spin_lock_irqsave(&out->engine_lock, flags);
+	vflipq_flipq_sync_locked(out);
 	gen = out->flipq.scanout_gen;
 	for (i = 0; i < VFQ_MAX_PLANES; i++) {
 		snap[i] = out->flipq.scanout[i];
@@ -411,6 +469,7 @@ struct vflipq_fq_buf *vflipq_flipq_scanout_get(struct vflipq_output *out,
 	unsigned long flags;
 
 	spin_lock_irqsave(&out->engine_lock, flags);
+	vflipq_flipq_sync_locked(out);
 	buf = fq_index < VFQ_MAX_PLANES ? out->flipq.scanout[fq_index] : NULL;
 	if (buf)
 		kref_get(&buf->ref);
@@ -426,6 +485,7 @@ bool vflipq_flipq_plane_busy(struct vflipq_plane *vplane)
 	bool busy;
 
 	spin_lock_irqsave(&out->engine_lock, flags);
+	vflipq_flipq_sync_locked(out);
 	busy = vfq_pending(&out->flipq.core, vplane->fq_index);
 	spin_unlock_irqrestore(&out->engine_lock, flags);
 	return busy;
@@ -443,6 +503,7 @@ void vflipq_flipq_plane_taken(struct vflipq_plane *vplane)
 	unsigned long flags;
 
 	spin_lock_irqsave(&out->engine_lock, flags);
+	vflipq_flipq_sync_locked(out);
 	shown = vfq_forget_shown(&out->flipq.core, pi);
 	scanout = out->flipq.scanout[pi];
 	out->flipq.scanout[pi] = NULL;
@@ -479,6 +540,7 @@ void vflipq_flipq_drain(struct vflipq_output *out)
 	bool work;
 
 	spin_lock_irq(&out->engine_lock);
+	vflipq_flipq_sync_locked(out);
 	vfq_cancel_all(&out->flipq.core);
 	hrtimer_try_to_cancel(&out->flipq.imm_timer);
 	work = fq_has_work(out);
@@ -547,6 +609,8 @@ void vflipq_flipq_file_gone(struct vflipq_device *vdev, struct drm_file *file)
 		spin_lock_irq(&out->engine_lock);
 		owned = out->flipq.owner == file;
 		if (owned) {
+			/* What reached the screen before the close is logged so. */
+			vflipq_flipq_sync_locked(out);
 			vfq_reset_client(&out->flipq.core);
 			/* Its interrupts, raised and not sent, go with it. */
 			out->flipq.nevents = 0;
@@ -589,9 +653,11 @@ void vflipq_flipq_debugfs_show(struct seq_file *m, struct vflipq_output *out)
 	unsigned int pi;
 
 	spin_lock_irq(&out->engine_lock);
+	vflipq_flipq_sync_locked(out);
 	seq_printf(m, "crtc %u (id %u): depth %u, engine %s, power %s, period %llu ns\n",
 		   out->index, out->crtc.base.id, c->depth,
-		   out->engine_running ? "running" : "stopped",
+		   !out->engine_running ? "stopped" :
+		   out->engine_lazy ? "asleep" : "running",
 		   vflipq_power_names[c->power], out->period_ns);
 	seq_printf(m, "  timer_expirations %llu vblank_irqs %llu flipq_irqs %llu flipq_events %llu events_dropped %llu\n",
 		   out->timer_expirations, out->vblank_irqs, c->stats.irqs,

@@ -143,6 +143,9 @@ struct vflipq_flipq {
 /* vflipq_flipq.c */
 int vflipq_flipq_init(struct vflipq_output *out);
 bool vflipq_flipq_tick(struct vflipq_output *out, ktime_t vblank_ts);
+bool vflipq_flipq_catch_up(struct vflipq_output *out, u64 now_ns);
+u64 vflipq_flipq_wake(struct vflipq_output *out);
+void vflipq_flipq_sync_locked(struct vflipq_output *out);
 void vflipq_flipq_send_events(struct vflipq_output *out);
 bool vflipq_flipq_needed(struct vflipq_output *out);
 u64 vflipq_flipq_snapshot(struct vflipq_output *out,

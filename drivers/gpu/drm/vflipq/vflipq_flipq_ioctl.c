@@ -308,6 +308,7 @@ static bool fq_others_pending(struct vflipq_output *out)
 		if (o == out)
 			continue;
 		spin_lock_irq(&o->engine_lock);
+		vflipq_flipq_sync_locked(o);
 		pending = vfq_pending_total(&o->flipq.core) > 0;
 		spin_unlock_irq(&o->engine_lock);
 	}
@@ -421,6 +422,7 @@ retry:
 	s->others_pending = fq_others_pending(out);
 
 	spin_lock_irq(&out->engine_lock);
+	vflipq_flipq_sync_locked(out);
 	if (args->duration_ns) {
 		s->duration_ns = vflipq_flipq_snap_period(out,
 							  args->duration_ns);
@@ -518,6 +520,7 @@ int vflipq_ioctl_flipq_cancel(struct drm_device *drm, void *data,
 	}
 
 	spin_lock_irq(&out->engine_lock);
+	vflipq_flipq_sync_locked(out);
 	ret = fq_claim(out, file);
 	if (!ret)
 		ret = vfq_cancel(&out->flipq.core, creq, args->num_planes,
@@ -572,6 +575,7 @@ int vflipq_ioctl_flipq_set_log(struct drm_device *drm, void *data,
 
 	/* Submits need this lock too: the plane stays idle from here on. */
 	spin_lock_irq(&out->engine_lock);
+	vflipq_flipq_sync_locked(out);
 	if (out->flipq.core.planes[vplane->fq_index].count ||
 	    (out->flipq.owner && out->flipq.owner != file))
 		ret = -EBUSY;
@@ -593,6 +597,7 @@ int vflipq_ioctl_flipq_set_log(struct drm_device *drm, void *data,
 	}
 
 	spin_lock_irq(&out->engine_lock);
+	vflipq_flipq_sync_locked(out);
 	vfq_set_log(&out->flipq.core, vplane->fq_index, log ? log->entries : NULL,
 		    args->num_entries);
 	old = out->flipq.logs[vplane->fq_index];
@@ -635,6 +640,7 @@ int vflipq_ioctl_flipq_update_log(struct drm_device *drm, void *data,
 	 * the composer must then not trust what it read (vflipq_composer.c).
 	 */
 	spin_lock_irq(&out->engine_lock);
+	vflipq_flipq_sync_locked(out);
 	ret = out->flipq.owner && out->flipq.owner != file ? -EBUSY : 0;
 	args->first_free = vfq_log_first_free(&out->flipq.core, pi);
 	args->present_id_shown = out->flipq.core.planes[pi].shown_id;
@@ -669,6 +675,7 @@ int vflipq_ioctl_flipq_set_irq_target(struct drm_device *drm, void *data,
 	if (ret)
 		return ret;
 	spin_lock_irq(&out->engine_lock);
+	vflipq_flipq_sync_locked(out);
 	ret = fq_claim(out, file);
 	if (!ret) {
 		vfq_set_irq_target(&out->flipq.core, vplane->fq_index, args->target);

@@ -8,6 +8,7 @@
 #include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/string.h>
 
 #include "vflipq_fq_core.h"
@@ -89,6 +90,7 @@ void vfq_set_timing(struct vfq_crtc *c, u64 period_ns, u64 phase_ns,
 	c->period_ns = period_ns;
 	c->phase_ns = phase_ns;
 	c->phase_seq = phase_seq;
+	c->handled_ns = phase_ns;
 }
 
 /* The first vblank of the grid at or after @t_ns, and its sequence. */
@@ -289,6 +291,9 @@ static void apply_duration(struct vfq_crtc *c, u64 duration, u64 ts, u64 seq)
 	c->period_ns = duration;
 	c->phase_ns = ts;
 	c->phase_seq = seq;
+	/* The new grid starts here (a tearing flip's time, too). */
+	if (ts > c->handled_ns)
+		c->handled_ns = ts;
 	if (c->ops->period)
 		c->ops->period(c->ctx, duration, ts, seq);
 }
@@ -393,6 +398,7 @@ void vfq_vblank(struct vfq_crtc *c, u64 vblank_ns, u64 seq)
 	unsigned int pi;
 
 	c->stats.ticks++;
+	c->handled_ns = vblank_ns;
 	for (pi = 0; pi < c->nplanes; pi++) {
 		struct vfq_plane *p = &c->planes[pi];
 		int newest = -1;
@@ -418,6 +424,144 @@ void vfq_vblank(struct vfq_crtc *c, u64 vblank_ns, u64 seq)
 	}
 	if (raised)
 		c->stats.irqs++;
+}
+
+/* The first vblank of the grid after @t_ns. */
+static u64 vblank_after(const struct vfq_crtc *c, u64 t_ns)
+{
+	return vfq_vblank_at_or_after(c, t_ns + 1, NULL);
+}
+
+/* The vblank @f is due at, counting only vblanks after @after_ns. */
+static u64 due_after(const struct vfq_crtc *c, const struct vfq_flip *f,
+		     u64 after_ns)
+{
+	return vfq_vblank_at_or_after(c, max_t(u64, f->target_ns,
+					       after_ns + 1), NULL);
+}
+
+/*
+ * Plane @pi's next vblank after @after_ns at which vfq_vblank() may change
+ * anything, or ~0.  Targets never decrease along a queue, so the front
+ * flip decides (once due, a flip still being rendered is looked at again
+ * at every vblank); front tombstones go at the next vblank.
+ */
+static u64 plane_next_change(const struct vfq_crtc *c, unsigned int pi,
+			     u64 after_ns)
+{
+	const struct vfq_plane *p = &c->planes[pi];
+	const struct vfq_flip *f;
+
+	if (p->irq_target == VFQ_IRQ_EVERY_VBLANK && c->power == VFQ_POWER_ON)
+		return vblank_after(c, after_ns);
+	if (!p->count)
+		return ~0ULL;
+	f = q_peek(p, 0);
+	if (f->tombstone)
+		return vblank_after(c, after_ns);
+	return due_after(c, f, after_ns);
+}
+
+static u64 next_change(const struct vfq_crtc *c, u64 after_ns)
+{
+	u64 next = ~0ULL;
+	unsigned int pi;
+
+	for (pi = 0; pi < c->nplanes; pi++)
+		next = min_t(u64, next, plane_next_change(c, pi, after_ns));
+	return next;
+}
+
+/* Enough for every entry of every ring, plus slack for late timers. */
+#define VFQ_CATCH_UP_MAX	(VFQ_MAX_PLANES * VFQ_RING + 64)
+
+/**
+ * vfq_catch_up - the vblanks up to @now_ns the engine has not handled
+ * @c: CRTC
+ * @now_ns: current time
+ *
+ * Runs vfq_vblank() at every vblank after &vfq_crtc.handled_ns and at or
+ * before @now_ns where it has work, in order and with that vblank's time
+ * and sequence: the log and the events come out exactly as if the engine
+ * had run at every vblank, since vfq_vblank() changes nothing at the
+ * others.  The grid followed is the one in force at each vblank (a flip
+ * may change the frame duration on the way).
+ *
+ * A bounded number of vblanks is handled per call; &vfq_crtc.handled_ns
+ * says how far it got.
+ */
+void vfq_catch_up(struct vfq_crtc *c, u64 now_ns)
+{
+	unsigned int n = 0;
+	u64 t, seq;
+
+	while ((t = next_change(c, c->handled_ns)) <= now_ns) {
+		if (n++ == VFQ_CATCH_UP_MAX)
+			return;
+		vfq_vblank_at_or_after(c, t, &seq);
+		vfq_vblank(c, t, seq);
+	}
+	t = vfq_vblank_at_or_after(c, now_ns + 1, NULL);
+	if (t - c->period_ns > c->handled_ns)
+		c->handled_ns = t - c->period_ns;
+}
+
+/**
+ * vfq_next_wake - when the engine next has to run for the queue
+ * @c: CRTC, caught up (vfq_catch_up())
+ *
+ * The engine must run where somebody can tell: at the vblank that raises a
+ * plane's interrupt, at the one that empties the queues (buffers go back),
+ * about two periods later for the second phase of going quiet, and at every
+ * vblank while a plane wants an event at each or a due flip waits for its
+ * buffer.  Between those the queue is left alone; whoever reads it first
+ * (an ioctl, debugfs, the composer) catches it up.
+ *
+ * Return: that vblank's time, or ~0 if the queue needs no vblank.
+ */
+u64 vfq_next_wake(struct vfq_crtc *c)
+{
+	u64 after = c->handled_ns, next = vblank_after(c, after);
+	u64 wake = ~0ULL;
+	unsigned int pi, i;
+
+	if (c->power == VFQ_POWER_NO_PHASE)
+		return ~0ULL;
+	if (c->power == VFQ_POWER_KEEP_PHASE)
+		return max_t(u64, next,
+			     vfq_vblank_at_or_after(c, c->quiet_since_ns +
+						    2 * c->period_ns, NULL));
+	for (pi = 0; pi < c->nplanes; pi++) {
+		const struct vfq_plane *p = &c->planes[pi];
+		bool irq = p->irq_armed;
+		u64 due = 0;
+
+		if (p->irq_target == VFQ_IRQ_EVERY_VBLANK)
+			return next;
+		for (i = 0; i < p->count; i++) {
+			const struct vfq_flip *f = q_peek(p, i);
+
+			if (f->tombstone)
+				continue;
+			/* Shown no earlier than every flip ahead of it is due. */
+			due = max_t(u64, due, due_after(c, f, after));
+			/*
+			 * Whether it will be ready then, only then can tell;
+			 * a new frame duration moves every later vblank.
+			 */
+			if (!flip_ready(c, pi, f) ||
+			    (f->duration_ns && f->duration_ns != c->period_ns))
+				break;
+			if (irq && f->present_id >= p->irq_target) {
+				wake = min_t(u64, wake, due);
+				irq = false;
+			}
+		}
+		if (due)
+			wake = min_t(u64, wake, due);
+	}
+	/* Nothing queued and still on: the first phase of quiet is due. */
+	return wake == ~0ULL ? next : wake;
 }
 
 /*

@@ -135,6 +135,8 @@ struct vfq_crtc {
 	/* a vblank of the current grid and its sequence number */
 	u64 phase_ns;
 	u64 phase_seq;
+	/* the last vblank vfq_vblank() or vfq_catch_up() accounted for */
+	u64 handled_ns;
 	u64 submissions;
 	enum vfq_power power;
 	u64 quiet_since_ns;
@@ -191,6 +193,8 @@ void vfq_cancel_all(struct vfq_crtc *c);
 void vfq_reset_client(struct vfq_crtc *c);
 
 void vfq_vblank(struct vfq_crtc *c, u64 vblank_ns, u64 seq);
+void vfq_catch_up(struct vfq_crtc *c, u64 now_ns);
+u64 vfq_next_wake(struct vfq_crtc *c);
 u64 vfq_next_immediate(struct vfq_crtc *c, u64 now_ns);
 void vfq_immediate(struct vfq_crtc *c, u64 now_ns, u64 seq);
 

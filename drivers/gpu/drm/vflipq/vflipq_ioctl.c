@@ -99,6 +99,7 @@ int vflipq_ioctl_get_counters(struct drm_device *drm, void *data,
 		return 0;
 	out = crtc_to_output(crtc);
 	spin_lock_irq(&out->engine_lock);
+	vflipq_flipq_sync_locked(out);
 	args->timer_expirations = out->timer_expirations;
 	args->vblank_irqs = out->vblank_irqs;
 	args->flipq_irqs = out->flipq.core.stats.irqs;

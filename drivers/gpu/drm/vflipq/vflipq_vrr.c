@@ -100,11 +100,16 @@ void vflipq_vrr_commit(struct vflipq_output *out,
 	hrtimer_cancel(&out->vblank_timer);
 
 	spin_lock_irqsave(&out->engine_lock, flags);
+	vflipq_flipq_sync_locked(out);
 	/* The grid restarts at the last vblank, in the new mode of running. */
 	last = vflipq_engine_last_vblank(out);
+	out->engine_lazy = false;
 	out->phase_seq = vflipq_vrr_frame_at(out, last);
 	out->phase = last;
 	out->vrr = vrr && out->active;
+	/* The queue schedules on the fixed grid, which restarts here. */
+	if (!out->vrr)
+		vflipq_flipq_mode_set(out);
 	if (out->engine_running) {
 		if (out->vrr) {
 			next = ktime_add_ns(last, out->period_ns);
