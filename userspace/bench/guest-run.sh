@@ -128,6 +128,21 @@ if want idle; then
 		rc=1
 	fi
 	for i in 0 1 2 3 4 5 6 7; do rmdev idle$i; done
+	# The same with the queue 32 deep and batches of 16 (a quarter second
+	# of video queued ahead): what the depth buys.
+	names="" ok=1
+	for i in 0 1 2 3 4 5 6 7; do
+		mkdev idle$i crtcs 4 flipq_depth 32 || { ok=0; break; }
+		names="$names${names:+,}idle$i"
+	done
+	if [ $ok = 1 ]; then
+		run idle-vflipq-batch16 $B idle --names "$names" --seconds $S \
+			--reps $REPS --batch 16
+	else
+		echo "BENCH-FAIL idle-vflipq-batch16: cannot create the configfs devices" | tee -a "$RAW"
+		rc=1
+	fi
+	for i in 0 1 2 3 4 5 6 7; do rmdev idle$i; done
 	run idle-vkms $B idle --driver vkms --seconds $S --reps $REPS
 fi
 if want caso; then

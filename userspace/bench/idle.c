@@ -17,7 +17,7 @@
  * page-flip loop (a nonblocking flip per frame, each waiting for its
  * event): a lit output that shows a new frame every vblank there.
  *
- *   vflipq-bench idle --names a,b,... [--seconds 3] [--reps 3]
+ *   vflipq-bench idle --names a,b,... [--seconds 3] [--reps 3] [--batch 4]
  *   vflipq-bench idle --driver vkms [--seconds 3] [--reps 3]
  */
 #include <errno.h>
@@ -33,7 +33,8 @@
 
 #define MAX_DEVS 16
 #define MAX_OUT (MAX_DEVS * MAX_PIPES)
-#define BATCH 4		/* flips per batch; two batches stay queued */
+/* Flips per batch by default; two batches stay queued. */
+#define BATCH 4
 /* Settling time beyond the DRM vblank off delay. */
 #define SETTLE_NS 500000000ull
 
@@ -57,6 +58,7 @@ struct idle {
 	drmModeModeInfo mode;
 	uint64_t period;
 	bool vkms;
+	int batch;		/* flips per batch */
 	long resyncs;		/* flips whose target had already passed */
 };
 
@@ -163,7 +165,7 @@ static void submit_batch(struct idle *s, struct out *o)
 		o->target = now + s->period / 2;
 		s->resyncs++;
 	}
-	for (int i = 0; i < BATCH; i++) {
+	for (int i = 0; i < s->batch; i++) {
 		int ret = fq_submit_plane(o->dev->fd, o->crtc, o->plane,
 					  o->fbs[o->next_id & 1].fb_id,
 					  o->next_id, o->target);
@@ -189,7 +191,7 @@ static void start_flips(struct idle *s, struct out *o)
 		o->has_log = true;
 	}
 	o->target = now_ns() + s->period;
-	o->irq = o->next_id + BATCH - 1;
+	o->irq = o->next_id + s->batch - 1;
 	submit_batch(s, o);
 	submit_batch(s, o);
 	fq_set_irq_target(o->dev->fd, o->crtc, o->plane, o->irq);
@@ -240,7 +242,7 @@ static void handle_events(struct idle *s, struct bench_dev *d)
 			    !o->lit || fe.present_id < o->irq)
 				continue;
 			submit_batch(s, o);
-			o->irq += BATCH;
+			o->irq += s->batch;
 			fq_set_irq_target(d->fd, o->crtc, o->plane, o->irq);
 		}
 	}
@@ -364,9 +366,9 @@ static void open_outputs(struct idle *s, const char *driver, char *names)
 		die("idle: no CRTC");
 	if (!s->vkms)
 		for (int i = 0; i < s->ndevs; i++)
-			if (s->devs[i].caps.flipq_depth < 2 * BATCH)
+			if (s->devs[i].caps.flipq_depth < 2u * s->batch)
 				die("idle: flip queue depth %u < %d",
-				    s->devs[i].caps.flipq_depth, 2 * BATCH);
+				    s->devs[i].caps.flipq_depth, 2 * s->batch);
 }
 
 /* Least-squares line through (x, y): slope and intercept. */
@@ -391,8 +393,11 @@ int bench_idle(int argc, char **argv)
 		{ "names", required_argument, NULL, 'n' },
 		{ "seconds", required_argument, NULL, 's' },
 		{ "reps", required_argument, NULL, 'r' },
+		{ "batch", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
+	int batch = BATCH;
+	char name_all[64], name_per[64];
 	const char *driver = "vflipq";
 	char *names = NULL;
 	int seconds = 3, reps = 3, c, nsteps = 0, steps[16];
@@ -409,15 +414,18 @@ int bench_idle(int argc, char **argv)
 		case 'n': names = optarg; break;
 		case 's': seconds = atoi(optarg); break;
 		case 'r': reps = atoi(optarg); break;
+		case 'b': batch = atoi(optarg); break;
 		default: return 2;
 		}
 	}
-	if (seconds < 1 || seconds > 60 || reps < 1 || reps > 16)
-		die("idle: --seconds 1-60, --reps 1-16");
+	if (seconds < 1 || seconds > 60 || reps < 1 || reps > 16 ||
+	    batch < 1 || batch > 32)
+		die("idle: --seconds 1-60, --reps 1-16, --batch 1-32");
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		die("out of memory");
 	s->vkms = !strcmp(driver, "vkms");
+	s->batch = batch;
 	if (!s->vkms && !names)
 		die("idle: vflipq needs --names");
 	open_outputs(s, driver, s->vkms ? NULL : names);
@@ -430,7 +438,20 @@ int bench_idle(int argc, char **argv)
 		steps[nsteps++] = n;
 	steps[nsteps++] = s->nouts;
 
-	f = data_file(s->vkms ? "idle-vkms.txt" : "idle-vflipq.txt");
+	/* The default batch keeps the rows' names; others are suffixed. */
+	snprintf(name_all, sizeof(name_all), "idle_outputs_cpu_pct_all%s",
+		 batch == BATCH ? "" : "_batch");
+	snprintf(name_per, sizeof(name_per), "idle_outputs_cpu_pct_per_crtc%s",
+		 batch == BATCH ? "" : "_batch");
+	if (batch != BATCH) {
+		size_t n = strlen(name_all);
+
+		snprintf(name_all + n, sizeof(name_all) - n, "%d", batch);
+		n = strlen(name_per);
+		snprintf(name_per + n, sizeof(name_per) - n, "%d", batch);
+	}
+	f = data_file(s->vkms ? "idle-vkms.txt" :
+		      batch == BATCH ? "idle-vflipq.txt" : "idle-vflipq-batch.txt");
 	fprintf(f, "# crtcs rep busy_pct_of_one_vcpu process_pct "
 		"timer_irqs_per_s flips_per_s_per_crtc "
 		"engine_expirations_per_s_per_crtc context_switches_per_s\n");
@@ -486,14 +507,15 @@ int bench_idle(int argc, char **argv)
 		 "\"flips_per_s_per_crtc\": %.2f, "
 		 "\"timer_irqs_per_s\": %.1f, \"context_switches_per_s\": %.1f, "
 		 "\"process_pct\": %.3f, "
-		 "\"resyncs\": %ld, \"seconds\": %d, \"goal_max\": 5",
+		 "\"resyncs\": %ld, \"seconds\": %d, \"batch\": %d, "
+		 "\"goal_max\": 5",
 		 s->nouts, s->ndevs, median(floor_pct, reps), last.flips_s,
 		 last.timer_irqs_s, last.ctxt_s, last.self_pct, s->resyncs,
-		 seconds);
+		 seconds, batch);
 	if (!s->vkms)
-		emit("idle_outputs_cpu_pct_all", "vflipq", "% of a vCPU",
+		emit(name_all, "vflipq", "% of a vCPU",
 		     "lower", top, reps, extra);
-	emit("idle_outputs_cpu_pct_per_crtc",
+	emit(name_per,
 	     s->vkms ? "vkms classic page-flip loop, 1 CRTC" : "vflipq",
 	     "% of a vCPU", "lower", slope, reps, extra);
 	for (int i = 0; i < s->nouts; i++)

@@ -44,6 +44,8 @@ EXTRA = [
     "composer_us_per_frame_damage_rect256",
     "idle_outputs_cpu_pct_all",
     "idle_outputs_cpu_pct_per_crtc",
+    "idle_outputs_cpu_pct_all_batch16",
+    "idle_outputs_cpu_pct_per_crtc_batch16",
     "flip_event_after_vblank_us_median",
     "flip_latency_over_period_pct",
     "driver_kernel_memory_overhead_kib",
@@ -108,6 +110,11 @@ NOTES = {
         "the slope of that busy time against the number of lit CRTCs (0, 1, 2, 4, ... 32, "
         "least squares): one more lit CRTC; baseline: vkms's one CRTC lit with a classic "
         "page-flip loop (busy time lit minus unlit)",
+    "idle_outputs_cpu_pct_all_batch16":
+        "the same with the flip queue 32 deep and batches of 16 (the client wakes every 16 "
+        "frames per CRTC instead of every 4)",
+    "idle_outputs_cpu_pct_per_crtc_batch16":
+        "the slope of the batch-16 busy time against the number of lit CRTCs",
     "flip_event_after_vblank_us_median": "event read time minus the vblank timestamp it carries",
     "flip_latency_over_period_pct": "flips whose event came more than a period + 1 ms after the commit",
     "driver_kernel_memory_overhead_kib": "the same minus the buffers' own pages (12 x 8100 KiB)",
@@ -353,6 +360,16 @@ def markdown(entries, args, made, fails):
                       fmt(pc.get("value")), fmt(d.get("flips_per_s_per_crtc")),
                       fmt(d.get("timer_irqs_per_s")), fmt(d.get("context_switches_per_s")),
                       d.get("resyncs", "?"))]
+    ib = entries.get("idle_outputs_cpu_pct_all_batch16", {})
+    if ib.get("value") is not None:
+        d = ib.get("details", {})
+        lines[-1] += (" With the queue 32 deep and batches of 16 (the process wakes every 16 "
+                      "frames per CRTC): %s%% (this benchmark's own process: %s%%; its "
+                      "FLIPQ_SUBMIT ioctls, one per flip, count there), %s local timer "
+                      "interrupts/s, %s context switches/s." % (
+                          fmt(ib["value"]), fmt(d.get("process_pct")),
+                          fmt(d.get("timer_irqs_per_s")),
+                          fmt(d.get("context_switches_per_s"))))
     ot = entries.get("flipq_on_time_share", {}).get("details")
     if ot:
         lines += ["", "On-time run: %s of %s flips on the expected vblank; %s late, %s early, "
