@@ -397,7 +397,7 @@ int bench_idle(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int batch = BATCH;
-	char name_all[64], name_per[64];
+	char name_all[64], name_per[64], suffix[16] = "";
 	const char *driver = "vflipq";
 	char *names = NULL;
 	int seconds = 3, reps = 3, c, nsteps = 0, steps[16];
@@ -439,17 +439,12 @@ int bench_idle(int argc, char **argv)
 	steps[nsteps++] = s->nouts;
 
 	/* The default batch keeps the rows' names; others are suffixed. */
+	if (batch != BATCH)
+		snprintf(suffix, sizeof(suffix), "_batch%d", batch);
 	snprintf(name_all, sizeof(name_all), "idle_outputs_cpu_pct_all%s",
-		 batch == BATCH ? "" : "_batch");
+		 suffix);
 	snprintf(name_per, sizeof(name_per), "idle_outputs_cpu_pct_per_crtc%s",
-		 batch == BATCH ? "" : "_batch");
-	if (batch != BATCH) {
-		size_t n = strlen(name_all);
-
-		snprintf(name_all + n, sizeof(name_all) - n, "%d", batch);
-		n = strlen(name_per);
-		snprintf(name_per + n, sizeof(name_per) - n, "%d", batch);
-	}
+		 suffix);
 	f = data_file(s->vkms ? "idle-vkms.txt" :
 		      batch == BATCH ? "idle-vflipq.txt" : "idle-vflipq-batch.txt");
 	fprintf(f, "# crtcs rep busy_pct_of_one_vcpu process_pct "

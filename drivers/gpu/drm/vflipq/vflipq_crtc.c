@@ -90,7 +90,7 @@ static ktime_t vflipq_engine_next(struct vflipq_output *out,
 void vflipq_engine_kick_locked(struct vflipq_output *out)
 {
 	struct hrtimer *timer = &out->vblank_timer;
-	ktime_t now, next;
+	ktime_t next;
 
 	lockdep_assert_held(&out->engine_lock);
 	if (!vflipq_engine_needed(out))
@@ -98,10 +98,9 @@ void vflipq_engine_kick_locked(struct vflipq_output *out)
 	if (out->engine_running) {
 		if (!out->engine_lazy)
 			return;
-		now = ktime_get();
-		if (vflipq_flipq_catch_up(out, ktime_to_ns(now)))
-			queue_work(out->vdev->fq_wq, &out->flipq.work);
-		next = vflipq_engine_next(out, vflipq_grid_floor(out, now));
+		vflipq_flipq_sync_locked(out);
+		next = vflipq_engine_next(out,
+					  vflipq_grid_floor(out, ktime_get()));
 		/*
 		 * Not queued: the callback runs, and either waits for this
 		 * lock and then finds the timer queued (it leaves it alone),
