@@ -8,7 +8,9 @@
 #                         CI's subset, DRIVER=vkms for the baseline run
 #   make check-debug      all igt subtests on the debug kernel (KASAN, lockdep,
 #                         kmemleak, UBSAN, ...; built once from linux-source);
-#                         FUZZ_ITER=1000000 [FUZZ_SEED=S] adds a long fuzzer pass
+#                         FUZZ_ITER=1000000 [FUZZ_SEED=S] adds a long fuzzer pass;
+#                         SHARDS=2 runs it in two VMs at once (half the time
+#                         on two idle cores)
 #   make demo             boot the VM, run modetest, vflipq-capture and
 #                         present-demo (libpresent, hybrid pair) -> out/
 #   make bench            vflipq vs vkms benchmarks in one VM boot -> out/bench.*
@@ -124,9 +126,12 @@ vm-check: kernel
 debug-kernel: deps
 	@$(S)/source-kernel.sh build debug
 
+# SHARDS=N splits the suite over N VMs run at once (scripts/vm-shards.sh):
+# the debug suite is CPU-bound, and each TCG guest keeps one core busy.
+SHARDS ?= 1
 check-debug: debug-kernel igt-tests userspace
 	@$(S)/build-module.sh debug
-	@FUZZ_ITER='$(FUZZ_ITER)' FUZZ_SEED='$(FUZZ_SEED)' $(S)/vm-run.sh --kernel debug --job tests
+	@FUZZ_ITER='$(FUZZ_ITER)' FUZZ_SEED='$(FUZZ_SEED)' $(S)/vm-shards.sh $(SHARDS) --kernel debug --job tests
 
 demo: all
 	@$(S)/vm-run.sh --kernel $(KERNEL) --job demo

@@ -62,6 +62,19 @@ def load(path):
             for name, t in tests.items()}
 
 
+# The lines of a test's output that say why it failed.
+WHY = re.compile(r'CRITICAL: (?!Test assertion failure function)|^Received signal|timeout', re.I)
+
+
+def why(path, name):
+    """Up to four lines of @name's output that explain its failure."""
+    with open(path) as f:
+        t = json.load(f)['tests'].get('igt@' + name, {})
+    text = t.get('err', '') + '\n' + t.get('out', '')
+    lines = [l.strip() for l in text.splitlines() if WHY.search(l)]
+    return lines[:4]
+
+
 def kind(result):
     if result == 'pass':
         return 'pass'
@@ -184,6 +197,9 @@ def check(results_path, xdir, driver, kernel, out=None):
             want = {'flakes': 'pass or fail', 'fails': 'a failure',
                     'skips': 'skip'}.get(exp, 'pass')
             diffs.append(f'{name}: {r}, expected {want}')
+            if k == 'fail':
+                # (CI shows only the end of its log: the reason goes there)
+                diffs += [f'  | {l}' for l in why(results_path, name)]
     ran_subtests = {tuple(n.split('@')[:2]) for n in res}
     for k, entries in lists.items():
         for pat, rx, reason, where in entries:
@@ -191,10 +207,11 @@ def check(results_path, xdir, driver, kernel, out=None):
                 continue
             if entry_scheduled(pat, ran_binaries, ran_subtests):
                 diffs.append(f'{where}: stale {k} entry {pat}: no such test ran')
+    ndiff = sum(not d.startswith('  | ') for d in diffs)
     lines = [f'{len(res)} tests: {counts["pass"]} passed, {counts["expected-fail"]} failed '
              f'as expected, {counts["flake"]} flakes, {counts["skip"]} skipped; '
-             f'{len(diffs)} differences from {xdir}/{driver}-*.txt']
-    lines += ['DIFF ' + d for d in diffs]
+             f'{ndiff} differences from {xdir}/{driver}-*.txt']
+    lines += [d if d.startswith('  | ') else 'DIFF ' + d for d in diffs]
     text = '\n'.join(lines) + '\n'
     sys.stdout.write(text)
     if out:
@@ -202,8 +219,8 @@ def check(results_path, xdir, driver, kernel, out=None):
             f.write(text)
     # The summary line every vflipq runner prints last.
     print(f'{counts["pass"] + counts["expected-fail"] + counts["flake"]} passed, '
-          f'{len(diffs)} failed, {counts["skip"]} skipped')
-    return 1 if diffs else 0
+          f'{ndiff} failed, {counts["skip"]} skipped')
+    return 1 if ndiff else 0
 
 
 def counts(path):

@@ -30,6 +30,18 @@ with_cache_lock() {
 	) 9>"$VFLIPQ_CACHE/$name.lock"
 }
 
+# vm_lock: hold $VFLIPQ_CACHE/vm.lock (fd 7) for the rest of the script,
+# unless VM_LOCK=0: one VM run at a time per machine (scripts/vm-run.sh).
+vm_lock() {
+	[ "${VM_LOCK:-1}" = 1 ] || return 0
+	mkdir -p "$VFLIPQ_CACHE"
+	exec 7>"$VFLIPQ_CACHE/vm.lock"
+	if ! flock -n 7; then
+		msg "waiting for another VM run ($VFLIPQ_CACHE/vm.lock)"
+		flock -w "${VM_LOCK_WAIT:-3600}" 7 || die "timed out waiting for $VFLIPQ_CACHE/vm.lock"
+	fi
+}
+
 # apt_ready: make sure apt's package lists exist (apt-get update once if the
 # lists are empty).  Called before apt-cache look-ups.
 apt_lists_present() {

@@ -15,7 +15,8 @@
 #
 # Env: VM_TIMEOUT (hard limit for the whole VM run, s, default 900),
 #      VFLIPQ_SUBTEST_TIMEOUT (default 120), VFLIPQ_TESTS (globs on
-#      "binary@subtest"), VFLIPQ_ABORT_ON_OOPS (default 1), VM_MEM (default
+#      "binary@subtest"), VFLIPQ_SHARD (I/N: this VM's share of the subtests,
+#      scripts/vm-shards.sh), VFLIPQ_ABORT_ON_OOPS (default 1), VM_MEM (default
 #      2G), VM_SMP (default 2), VM_APPEND (extra kernel command line),
 #      VM_SILENCE_TIMEOUT (stop the VM after that many seconds without
 #      console output; tests job default: subtest timeout + 120, else off),
@@ -75,9 +76,11 @@ fi
 VM_TIMEOUT=${VM_TIMEOUT:-900}
 
 stamp=$(date +%Y%m%d-%H%M%S)
-resdir=$OUT/results/$stamp-$KVER-$job
+name=$stamp-$KVER-$job
+[ -n "${VFLIPQ_SHARD:-}" ] && name+=-shard${VFLIPQ_SHARD%/*}of${VFLIPQ_SHARD#*/}
+resdir=$OUT/results/$name
 n=1
-while [ -e "$resdir" ]; do resdir=$OUT/results/$stamp-$KVER-$job.$n; n=$((n + 1)); done
+while [ -e "$resdir" ]; do resdir=$OUT/results/$name.$n; n=$((n + 1)); done
 mkdir -p "$resdir"
 ln -sfn "$(basename "$resdir")" "$OUT/results/latest"
 
@@ -95,6 +98,7 @@ mkdir -p "$work/job"
 	tests)
 		printf 'export VFLIPQ_SUBTEST_TIMEOUT=%q\n' "${VFLIPQ_SUBTEST_TIMEOUT:-120}"
 		printf 'export VFLIPQ_TESTS=%q\n' "${VFLIPQ_TESTS:-}"
+		printf 'export VFLIPQ_SHARD=%q\n' "${VFLIPQ_SHARD:-}"
 		printf 'export VFLIPQ_ABORT_ON_OOPS=%q\n' "${VFLIPQ_ABORT_ON_OOPS:-1}"
 		if [ $debug = 1 ]; then
 			printf 'export FUZZ_ITER=%q FUZZ_SEED=%q FUZZ_TIMEOUT=%q\n' \
@@ -147,14 +151,7 @@ else
 fi
 # One VM at a time per machine (VM_LOCK=0 to skip): two TCG guests on two
 # cores starve each other's emulated timers and make paced tests miss vblanks.
-if [ "${VM_LOCK:-1}" = 1 ]; then
-	mkdir -p "$VFLIPQ_CACHE"
-	exec 7>"$VFLIPQ_CACHE/vm.lock"
-	if ! flock -n 7; then
-		msg "waiting for another VM run ($VFLIPQ_CACHE/vm.lock)"
-		flock -w "${VM_LOCK_WAIT:-3600}" 7 || die "timed out waiting for $VFLIPQ_CACHE/vm.lock"
-	fi
-fi
+vm_lock
 msg "booting $KVER ($job job, timeout ${VM_TIMEOUT}s); console: $resdir/console.log"
 show_re='^(PASS|FAIL|SKIP|ABORT:?) |^[0-9]+ passed, |^VFLIPQ-INIT|^(demo|igt): |^(\[ *[0-9.]+\] )?\[[0-9]+/[0-9]+\] |Kernel panic|^run-tests: (timeout|kernel oops|\(re\)loading|reloading|modprobe)'
 tboot=$(now_s)
@@ -297,6 +294,13 @@ if [ "$job" = tests ] || [ "$job" = clients ]; then
 	if [ "$fail" -gt 0 ]; then
 		echo "failed subtests:"
 		grep -h '^FAIL ' "$resdir/results.txt" 2>/dev/null || grep '^FAIL ' "$console" || true
+		# Why, from the console (the last attempt's assertion lines).
+		awk '/^run-tests: starting / { t = $3; n = 0; delete why; next }
+		     /CRITICAL: / && !/Test assertion failure function/ && n < 3 {
+			sub(/^.*CRITICAL: /, ""); why[n++] = $0; next }
+		     /^run-tests: .* failed; running it once more/ { n = 0; next }
+		     /^FAIL / { for (i = 0; i < n; i++) print "  | " $2 ": " why[i]; n = 0 }' \
+			"$console" | head -n 30
 	fi
 else
 	[ ${#problems[@]} = 0 ] && pass=1

@@ -53,6 +53,13 @@ uint64_t present_now_ns(void);
  * first one at or after @target_ns on a grid of period @grid_ns (path.c).
  */
 bool present_on_target(uint64_t shown_ns, uint64_t target_ns, uint64_t grid_ns);
+/*
+ * When a client with one flip in flight commits the frame due at the
+ * vblank @due_ns on a grid of period @grid_ns, the last vblank the driver
+ * reported being @seen_ns: 0 (now) once the one before @due_ns was
+ * reported, else half a frame before @due_ns (path.c).
+ */
+uint64_t present_commit_at(uint64_t due_ns, uint64_t grid_ns, uint64_t seen_ns);
 /* Fingerprints of the DRM nodes and of an adapter's outputs (topology.c). */
 #define PRESENT_FP_NO_OUTPUTS	0
 uint64_t present_nodes_fingerprint(void);

@@ -278,6 +278,23 @@ bool present_on_target(uint64_t shown_ns, uint64_t target_ns, uint64_t grid_ns)
 	return shown_ns >= target_ns && shown_ns - target_ns < grid_ns;
 }
 
+/*
+ * A commit latches at the first vblank the driver handles after it.  Once
+ * the vblank before @due_ns was reported (the previous flip's event, as a
+ * rule) that is @due_ns itself: commit now, with a whole frame to spare.
+ * Otherwise wait until half a frame before @due_ns: not at the target minus
+ * half a period, which for an interval's target (half a frame before its
+ * vblank) is the previous vblank itself, where a commit made before the
+ * driver's interrupt for it ran latches a whole frame early.
+ */
+uint64_t present_commit_at(uint64_t due_ns, uint64_t grid_ns, uint64_t seen_ns)
+{
+	/* (half a frame of rounding between the two grids' views) */
+	if (seen_ns + grid_ns + grid_ns / 2 > due_ns)
+		return 0;
+	return due_ns - grid_ns / 2;
+}
+
 /* A frame of @lines scan lines, as the driver rounds it (0: none). */
 static uint64_t lines_ns(uint64_t lines, uint32_t htotal, uint32_t clock_khz)
 {

@@ -18,6 +18,31 @@ int main(void)
 		/* lands strictly between vblank n-1 and n after prev */
 		CHECK(t > v + (n - 1) * p60 && t < v + n * p60, "n %u window", n);
 	}
+	/*
+	 * A client with one flip in flight commits an interval's frame once
+	 * the driver reported the vblank before the one it is due at (the
+	 * previous flip's event): it latches at the due one.  Before that,
+	 * half a frame before the due vblank, not at the previous vblank,
+	 * where a commit made before the interrupt for it ran latches a
+	 * frame early (present_swapchain@on-target-atomic saw one "shown
+	 * before its target").  The due vblank: the first one of the grid
+	 * at or after the target, here v + n periods.
+	 */
+	for (unsigned int n = 1; n <= 4; n++) {
+		uint64_t t = present_interval_target(v, p60, n, 0), due = v + n * p60;
+		uint64_t at = present_commit_at(due, p60, due - 2 * p60);
+
+		CHECK(t <= due && t > due - p60, "n %u: due", n);
+		CHECK(present_commit_at(due, p60, due - p60) == 0,
+		      "n %u: the vblank before reported: now", n);
+		CHECK(at >= due - p60 + p60 / 4 && at <= due - p60 / 4,
+		      "n %u: commit at %lld ns from the due vblank", n,
+		      (long long)(at - due));
+	}
+	/* boosted: the grid is the fastest period */
+	CHECK(present_commit_at(v + 3 * p144, p144, v) == v + 3 * p144 - p144 / 2,
+	      "boost commit");
+	CHECK(present_commit_at(v + p144, p144, v) == 0, "boost: now");
 	CHECK(present_interval_target(v, p60, 0, 0) == 0, "interval 0: asap");
 	CHECK(present_interval_target(v, p60, 5, 0) == 0, "interval 5 rejected");
 	CHECK(present_interval_target(v, 0, 1, 0) == 0, "no period");
