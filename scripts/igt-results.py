@@ -55,21 +55,27 @@ def result_of(t):
     return r
 
 
-def load(path):
+def read_tests(path):
     with open(path) as f:
-        tests = json.load(f)['tests']
+        return json.load(f)['tests']
+
+
+def results(tests):
     return {name[len('igt@'):] if name.startswith('igt@') else name: result_of(t)
             for name, t in tests.items()}
+
+
+def load(path):
+    return results(read_tests(path))
 
 
 # The lines of a test's output that say why it failed.
 WHY = re.compile(r'CRITICAL: (?!Test assertion failure function)|^Received signal|timeout', re.I)
 
 
-def why(path, name):
+def why(tests, name):
     """Up to four lines of @name's output that explain its failure."""
-    with open(path) as f:
-        t = json.load(f)['tests'].get('igt@' + name, {})
+    t = tests.get('igt@' + name, {})
     text = t.get('err', '') + '\n' + t.get('out', '')
     lines = [l.strip() for l in text.splitlines() if WHY.search(l)]
     return lines[:4]
@@ -163,7 +169,8 @@ def read_list(path, kernel):
 
 
 def check(results_path, xdir, driver, kernel, out=None):
-    res = load(results_path)
+    tests = read_tests(results_path)
+    res = results(tests)
     lists = {k: read_list(f'{xdir}/{driver}-{k}.txt', kernel) for k in ('fails', 'flakes', 'skips')}
     ran_binaries = {binary(n) for n in res}
     diffs = []
@@ -199,7 +206,7 @@ def check(results_path, xdir, driver, kernel, out=None):
             diffs.append(f'{name}: {r}, expected {want}')
             if k == 'fail':
                 # (CI shows only the end of its log: the reason goes there)
-                diffs += [f'  | {l}' for l in why(results_path, name)]
+                diffs += [f'  | {l}' for l in why(tests, name)]
     ran_subtests = {tuple(n.split('@')[:2]) for n in res}
     for k, entries in lists.items():
         for pat, rx, reason, where in entries:

@@ -295,7 +295,7 @@ if [ "$job" = tests ] || [ "$job" = clients ]; then
 		echo "failed subtests:"
 		grep -h '^FAIL ' "$resdir/results.txt" 2>/dev/null || grep '^FAIL ' "$console" || true
 		# Why, from the console (the last attempt's assertion lines).
-		awk '/^run-tests: starting / { t = $3; n = 0; delete why; next }
+		awk '/^run-tests: starting / { n = 0; next }
 		     /CRITICAL: / && !/Test assertion failure function/ && n < 3 {
 			sub(/^.*CRITICAL: /, ""); why[n++] = $0; next }
 		     /^run-tests: .* failed; running it once more/ { n = 0; next }

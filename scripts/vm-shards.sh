@@ -73,7 +73,8 @@ mapfile -t again < <(cat "$logs"/[0-9]*.log |
 left=$(( ${VM_TIMEOUT:-100000} - ($(date +%s) - t0) ))
 if [ ${#again[@]} -gt 0 ] && [ ${#again[@]} -le "${SHARD_RERUN_MAX:-8}" ] && [ $left -ge 180 ]; then
 	echo "running ${#again[@]} subtest(s) once more, alone: ${again[*]}"
-	(VFLIPQ_TESTS="${again[*]}" VM_LOCK=0 VM_TIMEOUT=$(( left < ${VM_TIMEOUT:-900} ? left : ${VM_TIMEOUT:-900} )) \
+	# (FUZZ_ITER=0: shard 0 did the long fuzzer pass, if any)
+	(VFLIPQ_TESTS="${again[*]}" VM_LOCK=0 FUZZ_ITER=0 VM_TIMEOUT=$(( left < ${VM_TIMEOUT:-900} ? left : ${VM_TIMEOUT:-900} )) \
 		"$VFLIPQ_TOP/scripts/vm-run.sh" "$@" 2>&1 |
 		tee "$logs/again.log" | sed -u "s|^|[alone] |") || true
 	# Its counts replace the shards' failures of these subtests.
