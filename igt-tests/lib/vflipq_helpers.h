@@ -43,13 +43,13 @@
 
 /*
  * Cap bits a device may report beyond those its display configuration
- * implies: the flip queue (with per-flip rotation) and the cross-adapter
- * scan-out tiers.
+ * implies: the flip queue (with per-flip rotation and batches) and the
+ * cross-adapter scan-out tiers.
  */
 #define VFQ_CAPS_CASO (VFLIPQ_CAP_CASO_COPY | VFLIPQ_CAP_CASO_TEXTURE | \
 		       VFLIPQ_CAP_CASO_SCANOUT | VFLIPQ_CAP_HYBRID_INTEGRATED)
 #define VFQ_CAPS_EXTRA (VFLIPQ_CAP_FLIP_QUEUE | VFLIPQ_CAP_FLIPQ_ROTATION | \
-			VFQ_CAPS_CASO)
+			VFLIPQ_CAP_FLIPQ_SUBMIT_MANY | VFQ_CAPS_CASO)
 #define VFQ_MAX_CRTCS 8
 #define VFQ_MAX_OVERLAYS 8
 #define VFQ_DRIVER_NAME "vflipq"

@@ -23,6 +23,8 @@
 #define NFB 4
 #define W 640
 #define H 480
+/* FLIPQ_SUBMIT_MANY's largest batch */
+#define VFQ_MANY_MAX 64
 
 static struct vfq_dev dev;
 static drmModeModeInfo mode;
@@ -206,10 +208,41 @@ static void pipe_up(void)
 	period = (uint64_t)mode.htotal * mode.vtotal * 1000000 / mode.clock;
 }
 
+/*
+ * PresentIds 1-8, targets half a period before the vblanks 2-9 after @t0:
+ * one interrupt, for the eighth, and each flip logged at its own vblank.
+ */
+static void check_batch_shown(const struct fq_log *log, uint64_t t0)
+{
+	struct drm_vflipq_event_flipq ev;
+	int k;
+
+	igt_assert(fq_wait_event(2000, &ev));
+	igt_assert_eq(ev.crtc_id, crtc());
+	igt_assert_eq(ev.plane_id, primary());
+	igt_assert_eq_u64(ev.present_id, 8);
+	igt_assert_eq(ev.first_free, 8);
+
+	/*
+	 * The log's times are the grid's vblanks, the DRM core's too: exact,
+	 * but t0 comes from drmWaitVBlank, which reports microseconds.
+	 */
+	for (k = 0; k < 8; k++) {
+		uint64_t want = t0 + (k + 2) * period;
+		int64_t err = (int64_t)(log->e[k].timestamp_ns - want);
+
+		igt_assert_eq_u64(log->e[k].present_id, k + 1);
+		igt_assert_f(err >= 0 && err < 1000,
+			     "flip %d shown at %" PRIu64 ", vblank %" PRIu64
+			     " expected (%" PRId64 " ns off)\n", k + 1,
+			     (uint64_t)log->e[k].timestamp_ns, want, err);
+	}
+	igt_assert_eq_u64(ev.timestamp_ns, log->e[7].timestamp_ns);
+}
+
 /* 8 flips, targets one period apart: each lands on its own vblank. */
 static void test_batch_on_target(void)
 {
-	struct drm_vflipq_event_flipq ev;
 	struct drm_vflipq_get_counters c0, c1;
 	struct fq_log log;
 	uint64_t t0;
@@ -225,27 +258,7 @@ static void test_batch_on_target(void)
 		igt_assert_eq(fq_submit(primary(), fbs[k % NFB].fb_id, k + 1,
 					t0 + (k + 2) * period - period / 2,
 					VFLIPQ_FLIP_ON_NEXT_VSYNC, NULL), 0);
-	igt_assert(fq_wait_event(2000, &ev));
-	igt_assert_eq(ev.crtc_id, crtc());
-	igt_assert_eq(ev.plane_id, primary());
-	igt_assert_eq_u64(ev.present_id, 8);
-	igt_assert_eq(ev.first_free, 8);
-
-	/*
-	 * The log's times are the grid's vblanks, the DRM core's too: exact,
-	 * but t0 comes from drmWaitVBlank, which reports microseconds.
-	 */
-	for (k = 0; k < 8; k++) {
-		uint64_t want = t0 + (k + 2) * period;
-		int64_t err = (int64_t)(log.e[k].timestamp_ns - want);
-
-		igt_assert_eq_u64(log.e[k].present_id, k + 1);
-		igt_assert_f(err >= 0 && err < 1000,
-			     "flip %d shown at %" PRIu64 ", vblank %" PRIu64
-			     " expected (%" PRId64 " ns off)\n", k + 1,
-			     (uint64_t)log.e[k].timestamp_ns, want, err);
-	}
-	igt_assert_eq_u64(ev.timestamp_ns, log.e[7].timestamp_ns);
+	check_batch_shown(&log, t0);
 
 	/* KMS reports the committed state: the queue never changes it. */
 	pl = drmModeGetPlane(dev.fd, primary());
@@ -1662,6 +1675,227 @@ static void test_soak(void)
 	fq_log_put(&log);
 }
 
+/* Entry @k of a SUBMIT_MANY array: one primary-plane flip. */
+struct many {
+	struct drm_vflipq_flip_submit s[VFQ_MANY_MAX];
+	struct drm_vflipq_flip_plane p[VFQ_MANY_MAX];
+};
+
+static void many_set(struct many *m, int k, uint32_t fb, uint64_t id,
+		     uint64_t target)
+{
+	m->p[k] = (struct drm_vflipq_flip_plane){ .plane_id = primary(),
+		.fb_id = fb, .present_id = id };
+	m->s[k] = (struct drm_vflipq_flip_submit){ .crtc_id = crtc(),
+		.target_ns = target, .planes_ptr = (uintptr_t)&m->p[k],
+		.num_planes = 1, .plane_size = sizeof(m->p[k]) };
+}
+
+/* FLIPQ_SUBMIT_MANY of @n entries; -errno, entries queued in *@queued. */
+static int fq_submit_many(struct many *m, uint32_t n, uint32_t *queued)
+{
+	struct drm_vflipq_flip_submit_many a = {
+		.submits_ptr = (uintptr_t)m->s, .num_submits = n,
+		.submit_size = sizeof(m->s[0]),
+	};
+	/* ioctl(2): the drain hints of EAGAIN are the caller's. */
+	int ret = ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a) ?
+		  -errno : 0;
+
+	*queued = a.num_queued;
+	return ret;
+}
+
+/*
+ * Eight flips in one call behave as eight FLIPQ_SUBMITs: each on the
+ * vblank of its own target, one interrupt, and the last one's image is
+ * what the writeback connector captures.
+ */
+static void test_many_on_target(void)
+{
+	struct drm_vflipq_get_counters c0, c1;
+	struct many m;
+	struct fq_log log;
+	uint32_t queued;
+	uint64_t t0;
+	int k;
+
+	pipe_up();
+	fq_log_set(primary(), 64, &log);
+	fq_irq_target(primary(), 8);
+	c0 = fq_counters();
+	t0 = last_vblank();
+	for (k = 0; k < 8; k++)
+		many_set(&m, k, fbs[k % NFB].fb_id, k + 1,
+			 t0 + (k + 2) * period - period / 2);
+	igt_assert_eq(fq_submit_many(&m, 8, &queued), 0);
+	igt_assert_eq(queued, 8);
+	for (k = 0; k < 8; k++)
+		igt_assert_eq(m.s[k].drain_flags | m.s[k].drain_planes, 0);
+	check_batch_shown(&log, t0);
+	c1 = fq_counters();
+	igt_assert_eq_u64(c1.flips_shown - c0.flips_shown, 8);
+	igt_assert_eq_u64(c1.flipq_events - c0.flipq_events, 1);
+
+	if (dev.pipe[0].wb_conn_id) {
+		struct vfq_fb wb;
+		int x, y, bad = 0;
+
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &wb);
+		vfq_wb_capture_ok(&dev, 0, &wb);
+		for (y = 0; y < H; y += 7)
+			for (x = 0; x < W; x += 5) {
+				struct vfq_color e = vfq_pattern8(x, y,
+								  7 % NFB + 1);
+				struct vfq_color g = vfq_fb_get(&wb, x, y);
+
+				bad += e.r != g.r || e.g != g.g || e.b != g.b;
+			}
+		igt_assert_eq(bad, 0);
+		vfq_fb_destroy(&wb);
+	}
+	fq_log_put(&log);
+}
+
+/*
+ * Queued in order until one fails: a PresentId that does not grow stops
+ * the call there (the entries before it are queued and shown, the ones
+ * after it are not), and a full queue reports its drain hints in the
+ * refused entry only.
+ */
+static void test_many_partial(void)
+{
+	struct drm_vflipq_event_flipq ev;
+	struct many m;
+	struct fq_log log;
+	uint32_t queued;
+	uint64_t t0, far;
+	int k;
+
+	pipe_up();
+	fq_log_set(primary(), 64, &log);
+	fq_irq_target(primary(), 2);
+	t0 = last_vblank();
+	many_set(&m, 0, fbs[1].fb_id, 1, t0 + 2 * period - period / 2);
+	many_set(&m, 1, fbs[2].fb_id, 2, t0 + 3 * period - period / 2);
+	many_set(&m, 2, fbs[3].fb_id, 2, t0 + 4 * period - period / 2);
+	many_set(&m, 3, fbs[0].fb_id, 4, t0 + 5 * period - period / 2);
+	igt_assert_eq(fq_submit_many(&m, 4, &queued), -EINVAL);
+	igt_assert_eq(queued, 2);
+	igt_assert(fq_wait_event(2000, &ev));
+	igt_assert_eq_u64(ev.present_id, 2);
+	/* Two frames after the last one would have been due: nothing more. */
+	usleep(4 * period / 1000);
+	igt_assert_eq(fq_update(primary()).first_free, 2);
+	igt_assert_eq(fq_update(primary()).present_id_shown, 2);
+	igt_assert_eq_u64(log.e[0].present_id, 1);
+	igt_assert_eq_u64(log.e[1].present_id, 2);
+
+	/* Depth 8: ten entries, the ninth refused with its hints. */
+	igt_assert_eq(dev.caps.flipq_depth, 8);
+	far = vfq_now_ns() + 10ull * 1000000000;
+	for (k = 0; k < 10; k++)
+		many_set(&m, k, fbs[k % NFB].fb_id, 10 + k, far + k);
+	igt_assert_eq(fq_submit_many(&m, 10, &queued), -EAGAIN);
+	igt_assert_eq(queued, 8);
+	for (k = 0; k < 10; k++) {
+		igt_assert_eq(m.s[k].drain_flags,
+			      k == 8 ? VFLIPQ_DRAIN_NEEDED : 0);
+		igt_assert_eq(m.s[k].drain_planes, k == 8 ? 1 : 0);
+	}
+	vfq_pipe_off(&dev, 0);
+	/* The mode set cancelled (and logged) exactly the eight queued. */
+	igt_assert_eq(fq_update(primary()).first_free, 10);
+	for (k = 2; k < 10; k++) {
+		igt_assert_eq_u64(log.e[k].present_id, 10 + k - 2);
+		igt_assert_eq_u64(log.e[k].timestamp_ns,
+				  VFLIPQ_TIMESTAMP_CANCELLED);
+	}
+	fq_log_put(&log);
+}
+
+/* Malformed calls queue nothing, whichever entry is wrong. */
+static void test_many_bad_input(void)
+{
+	struct drm_vflipq_flip_submit_many a;
+	struct drm_vflipq_get_counters c0;
+	struct many m;
+	struct fq_log log;
+	uint32_t queued;
+	uint64_t far;
+	int k;
+
+	pipe_up();
+	fq_log_set(primary(), 16, &log);
+	far = vfq_now_ns() + 10ull * 1000000000;
+	for (k = 0; k < 4; k++)
+		many_set(&m, k, fbs[k].fb_id, k + 1, far + k);
+	c0 = fq_counters();
+
+	a = (struct drm_vflipq_flip_submit_many){
+		.submits_ptr = (uintptr_t)m.s, .num_submits = 4,
+		.submit_size = sizeof(m.s[0]) };
+	a.flags = 1;
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a, EINVAL);
+	a.flags = 0;
+	a.reserved[1] = 1;
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a, EINVAL);
+	a.reserved[1] = 0;
+	a.num_queued = 1;
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a, EINVAL);
+	a.num_queued = 0;
+	a.num_submits = 0;
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a, EINVAL);
+	a.num_submits = VFQ_MANY_MAX + 1;
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a, EINVAL);
+	a.num_submits = 4;
+	a.submit_size = sizeof(m.s[0]) - 8;
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a, EINVAL);
+	a.submit_size = 4097;
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a, EINVAL);
+	a.submit_size = sizeof(m.s[0]);
+	a.submits_ptr = 8;
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a, EFAULT);
+
+	/* A bad field in the last entry, or another CRTC in the second. */
+	m.s[3].reserved[0] = 1;
+	igt_assert_eq(fq_submit_many(&m, 4, &queued), -EINVAL);
+	igt_assert_eq(queued, 0);
+	m.s[3].reserved[0] = 0;
+	m.s[3].flags = 2;
+	igt_assert_eq(fq_submit_many(&m, 4, &queued), -EINVAL);
+	igt_assert_eq(queued, 0);
+	m.s[3].flags = 0;
+	m.s[1].crtc_id = dev.pipe[1].crtc_id;
+	igt_assert_eq(fq_submit_many(&m, 4, &queued), -EINVAL);
+	igt_assert_eq(queued, 0);
+	m.s[1].crtc_id = crtc();
+	m.s[2].planes_ptr = 8;
+	igt_assert_eq(fq_submit_many(&m, 4, &queued), -EFAULT);
+	igt_assert_eq(queued, 0);
+	m.s[2].planes_ptr = (uintptr_t)&m.p[2];
+	m.p[2].pad = 1;
+	igt_assert_eq(fq_submit_many(&m, 4, &queued), -EINVAL);
+	igt_assert_eq(queued, 0);
+	m.p[2].pad = 0;
+
+	/*
+	 * Then all four go in, in one call: PresentId 1 would not if any
+	 * earlier call had queued it.  The mode set logs exactly those four.
+	 */
+	igt_assert_eq(fq_submit_many(&m, 4, &queued), 0);
+	igt_assert_eq(queued, 4);
+	vfq_pipe_off(&dev, 0);
+	igt_assert_eq(fq_update(primary()).first_free, 4);
+	for (k = 0; k < 4; k++) {
+		igt_assert_eq_u64(log.e[k].present_id, k + 1);
+		igt_assert_eq_u64(log.e[k].timestamp_ns,
+				  VFLIPQ_TIMESTAMP_CANCELLED);
+	}
+	igt_assert_eq_u64(fq_counters().flips_shown, c0.flips_shown);
+	fq_log_put(&log);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -1677,6 +1911,17 @@ igt_main
 		}
 	}
 
+	igt_describe("Eight flips queued in one FLIPQ_SUBMIT_MANY land on "
+		     "the vblanks of their own targets; the last is on screen");
+	igt_subtest("submit-many-on-target")
+		test_many_on_target();
+	igt_describe("FLIPQ_SUBMIT_MANY queues in order until an entry fails "
+		     "and reports the refused entry's drain hints");
+	igt_subtest("submit-many-partial")
+		test_many_partial();
+	igt_describe("A malformed FLIPQ_SUBMIT_MANY queues nothing");
+	igt_subtest("submit-many-bad-input")
+		test_many_bad_input();
 	igt_describe("Eight flips one period apart land on consecutive vblanks");
 	igt_subtest("batch-on-target")
 		test_batch_on_target();

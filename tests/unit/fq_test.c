@@ -951,6 +951,53 @@ static void t_lazy_wakes_per_batch(void)
 	CHECK(batches > 90);
 }
 
+static int ready_calls;
+
+static bool op_ready_count(void *ctx, unsigned int plane, void *buf)
+{
+	(void)ctx; (void)plane; (void)buf;
+	ready_calls++;
+	return true;
+}
+
+/*
+ * The cost of finding the next wake, which every submission pays while the
+ * engine sleeps: a deep queue of single-plane flips is looked at up to the
+ * flip that raises the interrupt, once each (the display engine's budget
+ * is a few buffer checks, not the queue's length squared).
+ */
+static void t_next_wake_cost(void)
+{
+	static const struct vfq_ops ops_c = {
+		.show = op_show, .release = op_release, .event = op_event,
+		.ready = op_ready_count,
+	};
+	u64 id;
+
+	sim_init(32, 2);
+	S.c.ops = &ops_c;
+	for (id = 1; id <= 32; id++)
+		CHECK_EQ(submit1(0, id, id * P - P / 2), 0);
+	vfq_set_irq_target(&S.c, 0, 16);
+	ready_calls = 0;
+	CHECK_EQ(vfq_next_wake(&S.c), 16 * P);
+	CHECK_EQ(ready_calls, 16);
+
+	/* Without an interrupt the queue's end decides: each flip once. */
+	vfq_set_irq_target(&S.c, 0, VFQ_IRQ_NONE);
+	ready_calls = 0;
+	CHECK_EQ(vfq_next_wake(&S.c), 32 * P);
+	CHECK_EQ(ready_calls, 32);
+
+	/* Two planes: an earlier interrupt ends the other plane's walk. */
+	for (id = 101; id <= 116; id++)
+		CHECK_EQ(submit1(1, id, (id - 100) * P - P / 2), 0);
+	vfq_set_irq_target(&S.c, 0, 4);
+	ready_calls = 0;
+	CHECK_EQ(vfq_next_wake(&S.c), 4 * P);
+	CHECK_EQ(ready_calls, 4 + 4);
+}
+
 static const struct unit_test tests[] = {
 	{ "batch-on-target", t_batch_on_target },
 	{ "target-on-vblank", t_target_on_vblank },
@@ -977,6 +1024,7 @@ static const struct unit_test tests[] = {
 	{ "not-ready", t_not_ready },
 	{ "lazy-same-as-every-vblank", t_lazy_same_as_every_vblank },
 	{ "lazy-wakes-per-batch", t_lazy_wakes_per_batch },
+	{ "next-wake-cost", t_next_wake_cost },
 };
 
 int main(int argc, char **argv)

@@ -21,7 +21,7 @@ extern "C" {
 
 /* Version of this interface; minor grows with every compatible addition. */
 #define VFLIPQ_UAPI_VERSION_MAJOR	1
-#define VFLIPQ_UAPI_VERSION_MINOR	3
+#define VFLIPQ_UAPI_VERSION_MINOR	4
 
 /*
  * Driver-private ioctl numbers, relative to DRM_COMMAND_BASE.  Numbers are
@@ -36,6 +36,7 @@ extern "C" {
 #define DRM_VFLIPQ_GET_COUNTERS		0x06
 #define DRM_VFLIPQ_COPY			0x07
 #define DRM_VFLIPQ_SCANOUT_QUERY	0x08
+#define DRM_VFLIPQ_FLIPQ_SUBMIT_MANY	0x09
 
 /* Capability bits reported in &drm_vflipq_get_caps.caps. */
 /* The device has at least one CRTC and can scan out (display role). */
@@ -65,6 +66,8 @@ extern "C" {
 #define VFLIPQ_CAP_RENDER_ONLY		_BITULL(10)
 /* Queued flips carry their plane's rotation (VFLIPQ_FLIP_PLANE_ROTATION). */
 #define VFLIPQ_CAP_FLIPQ_ROTATION	_BITULL(11)
+/* Several flips queue in one call (DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY). */
+#define VFLIPQ_CAP_FLIPQ_SUBMIT_MANY	_BITULL(12)
 
 /* &drm_vflipq_get_caps.caso_tier */
 #define VFLIPQ_CASO_TIER_NONE		0
@@ -233,6 +236,36 @@ struct drm_vflipq_flip_submit {
 	__u32 drain_planes;
 	/** @reserved: must be zero */
 	__u64 reserved[4];
+};
+
+/**
+ * struct drm_vflipq_flip_submit_many - DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY
+ *
+ * Queue several flips of one CRTC in one call (since 1.4): @submits_ptr
+ * points to @num_submits struct drm_vflipq_flip_submit, each as
+ * DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT takes it, all with the same @crtc_id.
+ * Every entry is read and checked first (-EINVAL, -EFAULT: nothing
+ * queued); then they are queued in order until one fails.  Returns 0 when
+ * all were queued, else the error of the first that was not, as
+ * FLIPQ_SUBMIT would have returned it, with its drain hints written to
+ * that entry's @drain_flags and @drain_planes for -EAGAIN.  @num_queued
+ * says how many entries, from the first, are queued, whatever the result
+ * (but -EACCES and -ENODEV, which the DRM core returns before the driver
+ * sees the call: the structure comes back as it was given).
+ */
+struct drm_vflipq_flip_submit_many {
+	/** @submits_ptr: user pointer to @num_submits entries */
+	__u64 submits_ptr;
+	/** @num_submits: 1 to 64 */
+	__u32 num_submits;
+	/** @submit_size: sizeof(struct drm_vflipq_flip_submit) of the caller */
+	__u32 submit_size;
+	/** @num_queued: out, entries queued, from the first; zero on input */
+	__u32 num_queued;
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @reserved: must be zero */
+	__u64 reserved[2];
 };
 
 /** struct drm_vflipq_cancel_plane - one plane of a cancel request */
@@ -531,6 +564,9 @@ struct drm_vflipq_scanout_query {
 #define DRM_IOCTL_VFLIPQ_SCANOUT_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_SCANOUT_QUERY, \
 		 struct drm_vflipq_scanout_query)
+#define DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_FLIPQ_SUBMIT_MANY, \
+		 struct drm_vflipq_flip_submit_many)
 
 #if defined(__cplusplus)
 }

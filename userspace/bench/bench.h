@@ -148,6 +148,15 @@ int bench_read_events(int fd, int timeout_ms, struct bench_events *ev);
 /* One ON_NEXT_VSYNC flip of @plane; 0 or -errno (-EAGAIN: queue full). */
 int fq_submit_plane(int fd, uint32_t crtc, uint32_t plane, uint32_t fb,
 		    uint64_t id, uint64_t target_ns);
+/*
+ * @n such flips in one FLIPQ_SUBMIT_MANY, PresentIds from @first_id, targets
+ * @step_ns apart from @first_target_ns, buffers @fbs[i]; 0 or -errno, -EIO
+ * when only some were queued.
+ */
+#define FQ_MANY_MAX 64
+int fq_submit_plane_many(int fd, uint32_t crtc, uint32_t plane,
+			 const uint32_t *fbs, uint64_t first_id,
+			 uint64_t first_target_ns, uint64_t step_ns, int n);
 /* A log of @n entries for @plane (queued flips need one): its GEM handle. */
 uint32_t fq_set_log(int fd, uint32_t crtc, uint32_t plane, uint32_t n,
 		    uint64_t *size);

@@ -31,6 +31,38 @@ int fq_submit_plane(int fd, uint32_t crtc, uint32_t plane, uint32_t fb,
 	return ioctl(fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s) ? -errno : 0;
 }
 
+int fq_submit_plane_many(int fd, uint32_t crtc, uint32_t plane,
+			 const uint32_t *fbs, uint64_t first_id,
+			 uint64_t first_target_ns, uint64_t step_ns, int n)
+{
+	struct drm_vflipq_flip_plane p[FQ_MANY_MAX];
+	struct drm_vflipq_flip_submit s[FQ_MANY_MAX];
+	struct drm_vflipq_flip_submit_many m;
+
+	if (n < 1 || n > FQ_MANY_MAX)
+		return -EINVAL;
+	memset(p, 0, sizeof(p));
+	memset(s, 0, sizeof(s));
+	memset(&m, 0, sizeof(m));
+	for (int i = 0; i < n; i++) {
+		p[i].plane_id = plane;
+		p[i].fb_id = fbs[i];
+		p[i].present_id = first_id + i;
+		p[i].mode = VFLIPQ_FLIP_ON_NEXT_VSYNC;
+		s[i].crtc_id = crtc;
+		s[i].target_ns = first_target_ns + (uint64_t)i * step_ns;
+		s[i].planes_ptr = (uintptr_t)&p[i];
+		s[i].num_planes = 1;
+		s[i].plane_size = sizeof(p[i]);
+	}
+	m.submits_ptr = (uintptr_t)s;
+	m.num_submits = n;
+	m.submit_size = sizeof(s[0]);
+	if (!ioctl(fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &m))
+		return 0;
+	return m.num_queued ? -EIO : -errno;
+}
+
 uint32_t fq_set_log(int fd, uint32_t crtc, uint32_t plane, uint32_t n,
 		    uint64_t *size)
 {

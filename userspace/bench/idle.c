@@ -18,6 +18,10 @@
  * event): a lit output that shows a new frame every vblank there.
  *
  *   vflipq-bench idle --names a,b,... [--seconds 3] [--reps 3] [--batch 4]
+ *                     [--steps 0,32] [--single-submits]
+ *
+ * Each batch goes in one FLIPQ_SUBMIT_MANY (--single-submits: one
+ * FLIPQ_SUBMIT per flip, as before 1.4).
  *   vflipq-bench idle --driver vkms [--seconds 3] [--reps 3]
  */
 #include <errno.h>
@@ -59,6 +63,7 @@ struct idle {
 	uint64_t period;
 	bool vkms;
 	int batch;		/* flips per batch */
+	bool single;		/* one FLIPQ_SUBMIT per flip, no batch ioctl */
 	long resyncs;		/* flips whose target had already passed */
 };
 
@@ -164,6 +169,23 @@ static void submit_batch(struct idle *s, struct out *o)
 	if (o->target < now) {
 		o->target = now + s->period / 2;
 		s->resyncs++;
+	}
+	if (!s->single) {
+		uint32_t fbs[FQ_MANY_MAX];
+		int ret;
+
+		for (int i = 0; i < s->batch; i++)
+			fbs[i] = o->fbs[(o->next_id + i) & 1].fb_id;
+		ret = fq_submit_plane_many(o->dev->fd, o->crtc, o->plane, fbs,
+					   o->next_id, o->target, s->period,
+					   s->batch);
+		if (ret)
+			die("idle: FLIPQ_SUBMIT_MANY %llu+%d on CRTC %u: %s",
+			    (unsigned long long)o->next_id, s->batch, o->crtc,
+			    strerror(-ret));
+		o->next_id += s->batch;
+		o->target += (uint64_t)s->batch * s->period;
+		return;
 	}
 	for (int i = 0; i < s->batch; i++) {
 		int ret = fq_submit_plane(o->dev->fd, o->crtc, o->plane,
@@ -295,6 +317,12 @@ static struct sample measure(struct idle *s, uint64_t ns)
 	serve(s, t0 + ns);
 	t1 = now_ns();
 	idle1 = vm_idle_ms(&ncpu, &ctxt1);
+	/* For a profile of the window (perf report --time, CLOCK_MONOTONIC). */
+	note("idle: measured from %llu.%06llu to %llu.%06llu s",
+	     (unsigned long long)(t0 / 1000000000ull),
+	     (unsigned long long)(t0 % 1000000000ull / 1000),
+	     (unsigned long long)(t1 / 1000000000ull),
+	     (unsigned long long)(t1 % 1000000000ull / 1000));
 	wall = (t1 - t0) / 1e6;
 	r.busy_pct = 100.0 * (wall * ncpu - (idle1 - idle0)) / wall;
 	r.self_pct = 100.0 * (self_run_ns() - run0) / 1e6 / wall;
@@ -394,12 +422,15 @@ int bench_idle(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 's' },
 		{ "reps", required_argument, NULL, 'r' },
 		{ "batch", required_argument, NULL, 'b' },
+		{ "steps", required_argument, NULL, 'S' },
+		{ "single-submits", no_argument, NULL, '1' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int batch = BATCH;
 	char name_all[64], name_per[64], suffix[16] = "";
 	const char *driver = "vflipq";
-	char *names = NULL;
+	char *names = NULL, *step_list = NULL;
+	bool single = false;
 	int seconds = 3, reps = 3, c, nsteps = 0, steps[16];
 	double top[16], slope[16], xs[16], ys[16], floor_pct[16];
 	char extra[1024];
@@ -415,6 +446,8 @@ int bench_idle(int argc, char **argv)
 		case 's': seconds = atoi(optarg); break;
 		case 'r': reps = atoi(optarg); break;
 		case 'b': batch = atoi(optarg); break;
+		case 'S': step_list = optarg; break;
+		case '1': single = true; break;
 		default: return 2;
 		}
 	}
@@ -426,6 +459,7 @@ int bench_idle(int argc, char **argv)
 		die("out of memory");
 	s->vkms = !strcmp(driver, "vkms");
 	s->batch = batch;
+	s->single = single;
 	if (!s->vkms && !names)
 		die("idle: vflipq needs --names");
 	open_outputs(s, driver, s->vkms ? NULL : names);
@@ -433,10 +467,25 @@ int bench_idle(int argc, char **argv)
 	s->period = bench_mode_period_ns(&s->mode);
 
 	/* 0, 1, 2, 4, ... and every output last. */
-	steps[nsteps++] = 0;
-	for (int n = 1; n < s->nouts; n *= 2)
-		steps[nsteps++] = n;
-	steps[nsteps++] = s->nouts;
+	if (step_list) {
+		/* Chosen steps (a profile of one): the rows need two or more. */
+		for (char *t = strtok(step_list, ","); t && nsteps < 16;
+		     t = strtok(NULL, ",")) {
+			steps[nsteps] = atoi(t);
+			if (steps[nsteps] < 0 || steps[nsteps] > s->nouts ||
+			    (nsteps && steps[nsteps] < steps[nsteps - 1]))
+				die("idle: --steps: increasing counts of lit "
+				    "CRTCs, 0 to %d", s->nouts);
+			nsteps++;
+		}
+		if (nsteps < 2)
+			die("idle: --steps needs two counts or more");
+	} else {
+		steps[nsteps++] = 0;
+		for (int n = 1; n < s->nouts; n *= 2)
+			steps[nsteps++] = n;
+		steps[nsteps++] = s->nouts;
+	}
 
 	/* The default batch keeps the rows' names; others are suffixed. */
 	if (batch != BATCH)

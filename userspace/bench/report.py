@@ -105,7 +105,8 @@ NOTES = {
     "idle_outputs_cpu_pct_all":
         "whole-VM busy time (wall x CPUs minus /proc/stat idle + iowait) in % of one vCPU "
         "with 8 devices x 4 CRTCs lit at 1080p60, each showing queued flips one frame apart "
-        "(2 batches of 4 queued, woken at a batch's end), CRC off (goal < 5)",
+        "(2 batches of 4 queued, each with one FLIPQ_SUBMIT_MANY, woken at a batch's end), "
+        "CRC off (goal < 5)",
     "idle_outputs_cpu_pct_per_crtc":
         "the slope of that busy time against the number of lit CRTCs (0, 1, 2, 4, ... 32, "
         "least squares): one more lit CRTC; baseline: vkms's one CRTC lit with a classic "
@@ -365,7 +366,7 @@ def markdown(entries, args, made, fails):
         d = ib.get("details", {})
         lines[-1] += (" With the queue 32 deep and batches of 16 (the process wakes every 16 "
                       "frames per CRTC): %s%% (this benchmark's own process: %s%%; its "
-                      "FLIPQ_SUBMIT ioctls, one per flip, count there), %s local timer "
+                      "FLIPQ_SUBMIT_MANY ioctls, one per batch, count there), %s local timer "
                       "interrupts/s, %s context switches/s." % (
                           fmt(ib["value"]), fmt(d.get("process_pct")),
                           fmt(d.get("timer_irqs_per_s")),

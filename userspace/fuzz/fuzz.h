@@ -88,7 +88,7 @@ void rnd_fill(struct rng *r, void *p, size_t len);
 /* ---- calls and their statistics ------------------------------------------- */
 
 #define FZ_CALLS(X) \
-	X(GET_CAPS) X(FLIPQ_SUBMIT) X(FLIPQ_CANCEL) X(FLIPQ_SET_LOG) \
+	X(GET_CAPS) X(FLIPQ_SUBMIT) X(FLIPQ_SUBMIT_MANY) X(FLIPQ_CANCEL) X(FLIPQ_SET_LOG) \
 	X(FLIPQ_UPDATE_LOG) X(FLIPQ_SET_IRQ_TARGET) X(GET_COUNTERS) X(COPY) \
 	X(SCANOUT_QUERY) X(VFLIPQ_RAW) \
 	X(ADDFB2) X(RMFB) X(CLOSEFB) X(ATOMIC) X(PAGE_FLIP) X(SETCRTC) \

@@ -19,7 +19,7 @@
 
 #include "fuzz.h"
 
-#define KNOWN_CAPS ((1ull << 12) - 1)
+#define KNOWN_CAPS ((VFLIPQ_CAP_FLIPQ_SUBMIT_MANY << 1) - 1)
 #define KNOWN_REASONS 0xffu
 #define PAGE 4096u
 
@@ -462,6 +462,143 @@ static void op_fq_submit(struct rng *r)
 	}
 }
 
+#define FQ_MANY 16
+
+/*
+ * FLIPQ_SUBMIT_MANY: a batch of single-plane flips on one plane, mostly
+ * well-formed (PresentIds and targets growing), now and then one entry or
+ * the header broken.  The contract checked: never more queued than asked,
+ * all of them on success, drain hints in the refused entry only.
+ */
+static void op_fq_submit_many(struct rng *r)
+{
+	static struct drm_vflipq_flip_submit s[64];
+	static struct drm_vflipq_flip_plane p[64];
+	struct client *c = pick_fq_client(r);
+	struct fdev *d = client_dev(c);
+	struct drm_vflipq_flip_submit_many m = { 0 };
+	int crtc = -1, fq = 0, n, np, dummy, ret;
+	uint64_t now = now_ns(), period, target, pid;
+	bool sane = true;
+	uint32_t crtc_id;
+
+	crtc_id = pick_crtc_id(r, d, &crtc);
+	np = crtc >= 0 ? d->crtc_nplanes[crtc] : 0;
+	if (np && !d->crtc_on[crtc] && chance(r, 1, 2))
+		pipe_up(r, c, crtc, false);
+	if (np) {
+		fq = chance(r, 2, 3) ? 0 : (int)rnd(r, np);
+		if (fq > 0 && chance(r, 1, 2))
+			plane_on(r, c, d, crtc, fq);
+		if (!has_log(c, crtc, fq) && chance(r, 4, 5))
+			set_log_for(r, c, d, crtc, fq);
+	}
+	n = 1 + rnd(r, FQ_MANY);
+	period = crtc >= 0 && d->period_ns[crtc] ? d->period_ns[crtc] : 16666667;
+	target = crtc >= 0 && d->last_target[crtc] > now ?
+		 d->last_target[crtc] : now + rnd(r, 3) * period;
+	pid = np ? d->last_pid[crtc][fq] + 1 : 1 + rnd(r, 4);
+	memset(s, 0, sizeof(s));
+	memset(p, 0, sizeof(p));
+	for (int i = 0; i < n; i++) {
+		if (np) {
+			p[i].plane_id = d->planes[d->crtc_plane[crtc][fq]].id;
+			p[i].fb_id = fb_for_plane(r, c, d, crtc, fq);
+		} else {
+			p[i].plane_id = pick_plane_id(r, d, crtc, &dummy);
+			p[i].fb_id = pick_fb_id(r, c, true);
+		}
+		p[i].present_id = pid + i;
+		s[i].crtc_id = crtc_id;
+		s[i].target_ns = target + (uint64_t)i * period;
+		s[i].planes_ptr = (uintptr_t)&p[i];
+		s[i].num_planes = 1;
+		s[i].plane_size = sizeof(p[i]);
+	}
+	if (chance(r, 1, 5)) {
+		int k = rnd(r, n);
+
+		switch (rnd(r, 7)) {
+		case 0:
+			s[k].reserved[rnd(r, 4)] = rnd_interesting64(r);
+			break;
+		case 1:
+			s[k].crtc_id = pick_crtc_id(r, d, &dummy);
+			break;
+		case 2:
+			p[k].present_id = k ? p[k - 1].present_id : 0;
+			break;
+		case 3:
+			s[k].target_ns = rnd_interesting64(r);
+			break;
+		case 4:
+			s[k].planes_ptr = bad_ptr(r);
+			break;
+		case 5:
+			s[k].num_planes = rnd_interesting32(r);
+			break;
+		default:
+			p[k].fb_id = pick_fb_id(r, c, true);
+		}
+	}
+	m.submits_ptr = (uintptr_t)s;
+	m.num_submits = n;
+	m.submit_size = sizeof(s[0]);
+	if (chance(r, 1, 30))
+		m.num_submits = chance(r, 1, 2) ? rnd(r, 70) :
+				rnd_interesting32(r);
+	if (chance(r, 1, 30)) {
+		m.submit_size = chance(r, 1, 2) ? 72 + rnd(r, 16) :
+				rnd_interesting32(r);
+		sane = false;
+	}
+	if (chance(r, 1, 40)) {
+		m.submits_ptr = chance(r, 1, 2) ? 0 : bad_ptr(r);
+		sane = false;
+	}
+	if (chance(r, 1, 40))
+		m.flags = rnd_interesting32(r);
+	if (chance(r, 1, 40))
+		m.reserved[rnd(r, 2)] = rnd_interesting64(r);
+	if (chance(r, 1, 40))
+		m.num_queued = rng_u32(r);
+
+	ret = fz_ioctl(C_FLIPQ_SUBMIT_MANY, c->fd,
+		       DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &m);
+	/* The DRM core refuses some calls itself and echoes them back. */
+	if (ret == -EACCES || ret == -ENODEV)
+		return;
+	if (m.num_queued > m.num_submits ||
+	    (!ret && m.num_queued != m.num_submits))
+		fz_anomaly("FLIPQ_SUBMIT_MANY (%s): %d, %u of %u queued",
+			   c->label, ret, m.num_queued, m.num_submits);
+	for (unsigned int i = 0; sane && i < 64 && i < m.num_submits; i++) {
+		bool hinted = s[i].drain_flags || s[i].drain_planes;
+		bool refused = ret == -EAGAIN && i == m.num_queued;
+
+		if (hinted != refused || s[i].drain_flags & ~7u ||
+		    s[i].drain_planes & ~1u)
+			fz_anomaly("FLIPQ_SUBMIT_MANY (%s): entry %u of %u "
+				   "(%u queued, %d): drain_flags %#x "
+				   "drain_planes %#x", c->label, i,
+				   m.num_submits, m.num_queued, ret,
+				   s[i].drain_flags, s[i].drain_planes);
+	}
+	if (ret == -EBUSY && crtc >= 0)
+		d->crtc_on[crtc] = false;
+	if (ret == -EAGAIN && chance(r, 1, 2))
+		read_events(c);
+	if (!m.num_queued || crtc < 0 || !np)
+		return;
+	d->fq_owner[crtc] = c - W.cl;
+	for (unsigned int i = 0; i < m.num_queued && i < 64; i++) {
+		if (p[i].present_id > d->last_pid[crtc][fq])
+			d->last_pid[crtc][fq] = p[i].present_id;
+		if (s[i].target_ns > d->last_target[crtc])
+			d->last_target[crtc] = s[i].target_ns;
+	}
+}
+
 static void op_fq_cancel(struct rng *r)
 {
 	struct client *c = pick_fq_client(r);
@@ -807,6 +944,7 @@ const struct fz_op fz_vflipq_ops[] = {
 	{ "scanout_query", op_scanout_query, 30 },
 	{ "fq_set_log", op_fq_set_log, 35 },
 	{ "fq_submit", op_fq_submit, 95 },
+	{ "fq_submit_many", op_fq_submit_many, 30 },
 	{ "fq_cancel", op_fq_cancel, 35 },
 	{ "fq_update_log", op_fq_update_log, 30 },
 	{ "fq_irq_target", op_fq_irq_target, 25 },

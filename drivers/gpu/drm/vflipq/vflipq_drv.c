@@ -153,6 +153,8 @@ static const struct drm_ioctl_desc vflipq_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VFLIPQ_COPY, vflipq_ioctl_copy, 0),
 	DRM_IOCTL_DEF_DRV(VFLIPQ_SCANOUT_QUERY, vflipq_ioctl_scanout_query,
 			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VFLIPQ_FLIPQ_SUBMIT_MANY,
+			  vflipq_ioctl_flipq_submit_many, DRM_MASTER),
 };
 
 static int vflipq_config_show(struct seq_file *m, void *data)

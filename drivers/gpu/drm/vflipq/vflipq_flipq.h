@@ -165,9 +165,20 @@ void vflipq_fq_buf_init(struct vflipq_fq_buf *buf, struct vflipq_device *vdev,
 void vflipq_flipq_arm_immediate(struct vflipq_output *out);
 void vflipq_flipq_file_gone(struct vflipq_device *vdev, struct drm_file *file);
 
-/* vflipq_flipq_ioctl.c */
+/* vflipq_flipq_submit.c */
 int vflipq_ioctl_flipq_submit(struct drm_device *drm, void *data,
 			      struct drm_file *file);
+int vflipq_ioctl_flipq_submit_many(struct drm_device *drm, void *data,
+				   struct drm_file *file);
+
+/* vflipq_flipq_ioctl.c */
+struct vflipq_output *vflipq_fq_output(struct drm_device *drm,
+				       struct drm_file *file, u32 crtc_id,
+				       int *err);
+struct vflipq_plane *vflipq_fq_plane(struct vflipq_output *out,
+				     struct drm_file *file, u32 plane_id);
+int vflipq_fq_claim(struct vflipq_output *out, struct drm_file *file);
+void vflipq_fq_wake_engine(struct vflipq_output *out);
 int vflipq_ioctl_flipq_cancel(struct drm_device *drm, void *data,
 			      struct drm_file *file);
 int vflipq_ioctl_flipq_set_log(struct drm_device *drm, void *data,

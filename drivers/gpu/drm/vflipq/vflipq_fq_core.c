@@ -221,6 +221,35 @@ static u32 submit_drain(const struct vfq_crtc *c, const struct vfq_submit *s,
 }
 
 /**
+ * vfq_submit_changes_cpp - whether @s gives a plane a new pixel size
+ * @c: CRTC
+ * @s: the flip
+ *
+ * Only then does vfq_submit() look at &vfq_submit.others_pending, which
+ * costs its caller a look at every other CRTC's queue.
+ *
+ * Return: true if a plane of @s already has a configuration of another
+ * pixel size.
+ */
+bool vfq_submit_changes_cpp(const struct vfq_crtc *c,
+			    const struct vfq_submit *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nplanes; i++) {
+		const struct vfq_submit_plane *sp = &s->p[i];
+		const struct vfq_plane *p;
+
+		if (sp->plane >= c->nplanes)
+			continue;
+		p = &c->planes[sp->plane];
+		if (p->cfg_valid && p->cfg.cpp != sp->cfg.cpp)
+			return true;
+	}
+	return false;
+}
+
+/**
  * vfq_submit - queue one interlocked flip
  * @c: CRTC
  * @s: the flip
@@ -256,6 +285,7 @@ int vfq_submit(struct vfq_crtc *c, const struct vfq_submit *s, u64 now_ns,
 		f->submission = c->submissions;
 		f->mode = sp->mode;
 		f->tombstone = false;
+		f->nplanes = s->nplanes;
 		f->duration_ns = s->duration_ns;
 		f->buf = sp->buf;
 		p->count++;
@@ -334,12 +364,21 @@ static bool flip_ready(struct vfq_crtc *c, unsigned int pi,
 
 	if (!c->ops->ready)
 		return true;
+	/*
+	 * The engine asks this of every queued flip on its way to the next
+	 * wake: a lone plane's flip is its own buffer, no ring walk.
+	 */
+	if (f->nplanes == 1)
+		return c->ops->ready(c->ctx, pi, f->buf);
 	for (qi = 0; qi < c->nplanes; qi++) {
 		const struct vfq_plane *q = &c->planes[qi];
 
+		/* Rings hold submissions in increasing order. */
 		for (i = 0; i < q->count; i++) {
 			const struct vfq_flip *g = q_peek(q, i);
 
+			if (g->submission > f->submission)
+				break;
 			if (!g->tombstone && g->submission == f->submission &&
 			    !c->ops->ready(c->ctx, qi, g->buf))
 				return false;
@@ -552,10 +591,13 @@ u64 vfq_next_wake(struct vfq_crtc *c)
 			if (!flip_ready(c, pi, f) ||
 			    (f->duration_ns && f->duration_ns != c->period_ns))
 				break;
-			if (irq && f->present_id >= p->irq_target) {
-				wake = min_t(u64, wake, due);
-				irq = false;
-			}
+			/*
+			 * Later flips are due no earlier: once one decides
+			 * the wake, the rest cannot bring it forward.
+			 */
+			if ((irq && f->present_id >= p->irq_target) ||
+			    due >= wake)
+				break;
 		}
 		if (due)
 			wake = min_t(u64, wake, due);

@@ -68,6 +68,8 @@ struct vfq_flip {
 	u64 submission;
 	u32 mode;
 	bool tombstone;
+	/* planes of its submission: 1 needs no look at the other rings */
+	u8 nplanes;
 	/* new frame duration from this flip on, 0: unchanged */
 	u64 duration_ns;
 	void *buf;
@@ -158,7 +160,8 @@ struct vfq_submit_plane {
  * @p: the planes
  * @target_ns: when the flip behaves as if it were submitted
  * @duration_ns: frame duration from this flip on (0: unchanged)
- * @others_pending: another CRTC of the device has pending flips
+ * @others_pending: another CRTC of the device has pending flips (only
+ *	looked at when vfq_submit_changes_cpp() says so)
  */
 struct vfq_submit {
 	unsigned int nplanes;
@@ -185,6 +188,8 @@ void vfq_set_timing(struct vfq_crtc *c, u64 period_ns, u64 phase_ns,
 		    u64 phase_seq);
 u64 vfq_vblank_at_or_after(const struct vfq_crtc *c, u64 t_ns, u64 *seq);
 
+bool vfq_submit_changes_cpp(const struct vfq_crtc *c,
+			    const struct vfq_submit *s);
 int vfq_submit(struct vfq_crtc *c, const struct vfq_submit *s, u64 now_ns,
 	       struct vfq_drain *drain);
 int vfq_cancel(struct vfq_crtc *c, struct vfq_cancel_plane *req,
