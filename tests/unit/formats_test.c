@@ -431,6 +431,70 @@ static void test_blend_row(void)
 	}
 }
 
+/*
+ * blend_pa_row() is read_row() followed by vflipq_blend_px() at the plane
+ * alpha and in the mode given, pixel for pixel, forwards and reversed;
+ * every 8-, 10- and 16-bit RGB format has one.
+ */
+static void test_blend_pa_row(void)
+{
+	enum { N = 300 };
+	static const u32 alphas[] = { 0, 1, 0x4000, 0x8000, 0xfffe, 0xffff };
+	static const u16 modes[] = { DRM_MODE_BLEND_PIXEL_NONE,
+				     DRM_MODE_BLEND_COVERAGE,
+				     DRM_MODE_BLEND_PREMULTI };
+	static u8 fb[N * 8];
+	struct vflipq_src src = { .base = { fb }, .pitch = { N * 8 } };
+	struct vflipq_px bg[N], want[N], got[N], px[N];
+	unsigned int f, i, a, m, with = 0;
+
+	for (f = 0; f < vflipq_num_overlay_formats; f++) {
+		const struct vflipq_format_ops *o =
+			ops(vflipq_overlay_formats[f]);
+
+		CHECK_EQ(!!o->blend_pa_row, !!o->blend_row ||
+			 o->format == DRM_FORMAT_XRGB8888 ||
+			 o->format == DRM_FORMAT_XBGR8888 ||
+			 o->format == DRM_FORMAT_XRGB2101010 ||
+			 o->format == DRM_FORMAT_XBGR2101010 ||
+			 o->format == DRM_FORMAT_XRGB16161616F ||
+			 o->format == DRM_FORMAT_XBGR16161616F);
+		if (!o->blend_pa_row)
+			continue;
+		with++;
+		for (i = 0; i < sizeof(fb); i++)
+			fb[i] = rnd16();
+		for (i = 0; i < 16; i++)	/* edge alphas: 0 and opaque */
+			fb[i] = i & 8 ? 0xff : 0;
+		for (i = 0; i < N; i++)
+			bg[i] = (struct vflipq_px){ 0xffff, pick(i), rnd16(),
+						    pick(N - i) };
+		for (a = 0; a < ARRAY_SIZE(alphas); a++)
+			for (m = 0; m < ARRAY_SIZE(modes); m++) {
+				int dir;
+
+				for (dir = 0; dir < 2; dir++) {
+					int x = dir ? N - 1 : 3, ux = dir ? -1 : 1;
+					unsigned int n = dir ? N / 2 : N - 3;
+
+					o->read_row(&src, x, 0, ux, 0, n, px);
+					memcpy(want, bg, sizeof(bg));
+					for (i = 0; i < n; i++)
+						vflipq_blend_px(&want[i], &px[i],
+								alphas[a],
+								modes[m]);
+					memcpy(got, bg, sizeof(bg));
+					o->blend_pa_row(&src, x, 0, ux, 0, n, got,
+							alphas[a], modes[m]);
+					for (i = 0; i < N; i++)
+						CHECK(!memcmp(&got[i], &want[i],
+							      sizeof(got[i])));
+				}
+			}
+	}
+	CHECK_EQ(with, 12);
+}
+
 /* The kernel's crc32_le(), bit by bit: reflected 0xedb88320, no inversion. */
 static u32 ref_crc32_le(u32 crc, const u8 *p, size_t n)
 {
@@ -674,6 +738,7 @@ int main(int argc, char **argv)
 		{ "crc-row", test_crc_row },
 		{ "crc-px-row", test_crc_px_row },
 		{ "blend-row", test_blend_row },
+		{ "blend-pa-row", test_blend_pa_row },
 		{ "format-lists", test_format_lists },
 		{ "xform", test_xform },
 		{ "src-init", test_src_init },

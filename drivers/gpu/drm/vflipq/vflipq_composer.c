@@ -229,6 +229,13 @@ static void compose_plane_row(struct vflipq_line_bufs *lb,
 				     l->xform.uy, n, dst);
 		return;
 	}
+	/* Any other plane alpha or mode: still one pass where it can be. */
+	if (l->reader->blend_pa_row) {
+		l->reader->blend_pa_row(&l->src, sx, sy, l->xform.ux,
+					l->xform.uy, n, dst, l->alpha,
+					l->blend);
+		return;
+	}
 	l->reader->read_row(&l->src, sx, sy, l->xform.ux, l->xform.uy, n,
 			    lb->stage);
 	blend_row(dst, lb->stage, n, l->alpha, l->blend);

@@ -395,6 +395,93 @@ VFLIPQ_BLENDER(abgr2101010, 32)
 VFLIPQ_BLENDER(argb16f, 64)
 VFLIPQ_BLENDER(abgr16f, 64)
 
+/*
+ * Read and blend in one pass at any plane alpha and blend mode: the plane's
+ * pixels never stop in a staging row (the arithmetic is vflipq_blend_px()'s
+ * own, on a pixel that stays in registers).  One loop per mode, @mode a
+ * constant in each.
+ */
+static __always_inline void
+blend_pa_px(struct vflipq_px *d, u64 fg, u32 pa, u16 mode)
+{
+	struct vflipq_px s;
+
+	vflipq_px_store(&s, fg);
+	vflipq_blend_px(d, &s, pa, mode);
+}
+
+#define BLEND_PA_LOOP(bits, mode)					\
+	for (i = 0; i < n; i++, p += step)				\
+		blend_pa_px(&out[i], decode(load_le##bits(p)), pa, mode)
+
+static __always_inline void
+blend_pa_row32(const struct vflipq_src *src, int x, int y, int ux, int uy,
+	       unsigned int n, struct vflipq_px *out, u32 pa, u16 mode,
+	       u64 (*decode)(u32 v))
+{
+	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
+		      (ptrdiff_t)x * 4;
+	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 4;
+	unsigned int i;
+
+	switch (mode) {
+	case DRM_MODE_BLEND_PIXEL_NONE:
+		BLEND_PA_LOOP(32, DRM_MODE_BLEND_PIXEL_NONE);
+		break;
+	case DRM_MODE_BLEND_COVERAGE:
+		BLEND_PA_LOOP(32, DRM_MODE_BLEND_COVERAGE);
+		break;
+	default:
+		BLEND_PA_LOOP(32, DRM_MODE_BLEND_PREMULTI);
+		break;
+	}
+}
+
+static __always_inline void
+blend_pa_row64(const struct vflipq_src *src, int x, int y, int ux, int uy,
+	       unsigned int n, struct vflipq_px *out, u32 pa, u16 mode,
+	       u64 (*decode)(u64 v))
+{
+	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
+		      (ptrdiff_t)x * 8;
+	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 8;
+	unsigned int i;
+
+	switch (mode) {
+	case DRM_MODE_BLEND_PIXEL_NONE:
+		BLEND_PA_LOOP(64, DRM_MODE_BLEND_PIXEL_NONE);
+		break;
+	case DRM_MODE_BLEND_COVERAGE:
+		BLEND_PA_LOOP(64, DRM_MODE_BLEND_COVERAGE);
+		break;
+	default:
+		BLEND_PA_LOOP(64, DRM_MODE_BLEND_PREMULTI);
+		break;
+	}
+}
+
+#define VFLIPQ_BLENDER_PA(name, width)					\
+static void blend_pa_##name(const struct vflipq_src *src, int x, int y, \
+			    int ux, int uy, unsigned int n,		\
+			    struct vflipq_px *out, u32 pa, u16 mode)	\
+{									\
+	blend_pa_row##width(src, x, y, ux, uy, n, out, pa, mode,	\
+			    decode_##name);				\
+}
+
+VFLIPQ_BLENDER_PA(xrgb8888, 32)
+VFLIPQ_BLENDER_PA(argb8888, 32)
+VFLIPQ_BLENDER_PA(xbgr8888, 32)
+VFLIPQ_BLENDER_PA(abgr8888, 32)
+VFLIPQ_BLENDER_PA(xrgb2101010, 32)
+VFLIPQ_BLENDER_PA(argb2101010, 32)
+VFLIPQ_BLENDER_PA(xbgr2101010, 32)
+VFLIPQ_BLENDER_PA(abgr2101010, 32)
+VFLIPQ_BLENDER_PA(xrgb16f, 64)
+VFLIPQ_BLENDER_PA(argb16f, 64)
+VFLIPQ_BLENDER_PA(xbgr16f, 64)
+VFLIPQ_BLENDER_PA(abgr16f, 64)
+
 static void read_rgb565(const struct vflipq_src *src, int x, int y,
 			int ux, int uy, unsigned int n, struct vflipq_px *out)
 {
@@ -759,35 +846,47 @@ void vflipq_src_init(struct vflipq_src *src, const struct iosys_map *data,
 /* Readers and writers; the shortcuts where a format has them. */
 static const struct vflipq_format_ops vflipq_ops[] = {
 	{ .format = DRM_FORMAT_XRGB8888, .read_row = read_xrgb8888,
-	  .write_row = write_xrgb8888, .crc_row = crc_xrgb8888 },
+	  .write_row = write_xrgb8888, .crc_row = crc_xrgb8888,
+	  .blend_pa_row = blend_pa_xrgb8888 },
 	{ .format = DRM_FORMAT_ARGB8888, .read_row = read_argb8888,
 	  .write_row = write_argb8888, .crc_row = crc_xrgb8888,
-	  .blend_row = blend_argb8888 },
+	  .blend_row = blend_argb8888,
+	  .blend_pa_row = blend_pa_argb8888 },
 	{ .format = DRM_FORMAT_XBGR8888, .read_row = read_xbgr8888,
-	  .write_row = write_xbgr8888, .crc_row = crc_xbgr8888 },
+	  .write_row = write_xbgr8888, .crc_row = crc_xbgr8888,
+	  .blend_pa_row = blend_pa_xbgr8888 },
 	{ .format = DRM_FORMAT_ABGR8888, .read_row = read_abgr8888,
 	  .write_row = write_abgr8888, .crc_row = crc_xbgr8888,
-	  .blend_row = blend_abgr8888 },
+	  .blend_row = blend_abgr8888,
+	  .blend_pa_row = blend_pa_abgr8888 },
 	{ .format = DRM_FORMAT_XRGB2101010, .read_row = read_xrgb2101010,
-	  .write_row = write_xrgb2101010 },
+	  .write_row = write_xrgb2101010,
+	  .blend_pa_row = blend_pa_xrgb2101010 },
 	{ .format = DRM_FORMAT_ARGB2101010, .read_row = read_argb2101010,
 	  .write_row = write_argb2101010,
-	  .blend_row = blend_argb2101010 },
+	  .blend_row = blend_argb2101010,
+	  .blend_pa_row = blend_pa_argb2101010 },
 	{ .format = DRM_FORMAT_XBGR2101010, .read_row = read_xbgr2101010,
-	  .write_row = write_xbgr2101010 },
+	  .write_row = write_xbgr2101010,
+	  .blend_pa_row = blend_pa_xbgr2101010 },
 	{ .format = DRM_FORMAT_ABGR2101010, .read_row = read_abgr2101010,
 	  .write_row = write_abgr2101010,
-	  .blend_row = blend_abgr2101010 },
+	  .blend_row = blend_abgr2101010,
+	  .blend_pa_row = blend_pa_abgr2101010 },
 	{ .format = DRM_FORMAT_XRGB16161616F, .read_row = read_xrgb16f,
-	  .write_row = write_xrgb16f },
+	  .write_row = write_xrgb16f,
+	  .blend_pa_row = blend_pa_xrgb16f },
 	{ .format = DRM_FORMAT_ARGB16161616F, .read_row = read_argb16f,
 	  .write_row = write_argb16f,
-	  .blend_row = blend_argb16f },
+	  .blend_row = blend_argb16f,
+	  .blend_pa_row = blend_pa_argb16f },
 	{ .format = DRM_FORMAT_XBGR16161616F, .read_row = read_xbgr16f,
-	  .write_row = write_xbgr16f },
+	  .write_row = write_xbgr16f,
+	  .blend_pa_row = blend_pa_xbgr16f },
 	{ .format = DRM_FORMAT_ABGR16161616F, .read_row = read_abgr16f,
 	  .write_row = write_abgr16f,
-	  .blend_row = blend_abgr16f },
+	  .blend_row = blend_abgr16f,
+	  .blend_pa_row = blend_pa_abgr16f },
 	{ .format = DRM_FORMAT_RGB565, .read_row = read_rgb565,
 	  .write_row = write_rgb565 },
 	{ .format = DRM_FORMAT_NV12, .read_row = read_nv12, },

@@ -90,6 +90,8 @@ struct vflipq_line_bufs {
  *	exists (the composer then reads the row and CRCs it)
  * @blend_row: read like read_row() and blend onto @out, "Pre-multiplied" at
  *	plane alpha 0xffff, in one pass; NULL for formats without alpha
+ * @blend_pa_row: the same at plane alpha @pa in blend mode @mode
+ *	(vflipq_blend_px()); NULL where the composer stages the row first
  */
 struct vflipq_format_ops {
 	u32 format;
@@ -103,6 +105,9 @@ struct vflipq_format_ops {
 	void (*blend_row)(const struct vflipq_src *src, int x, int y,
 			  int ux, int uy, unsigned int n,
 			  struct vflipq_px *out);
+	void (*blend_pa_row)(const struct vflipq_src *src, int x, int y,
+			     int ux, int uy, unsigned int n,
+			     struct vflipq_px *out, u32 pa, u16 mode);
 };
 
 /* The depths at which &vflipq_format_ops.crc_row works. */
