@@ -4,7 +4,7 @@
  * (vflipq_fq_core.h) plus what the driver keeps around it: the images the
  * queue put on screen, the interrupts waiting to become events, the logs,
  * the owner.  The functions are in vflipq_flipq.c, the ioctls in
- * vflipq_flipq_ioctl.c.
+ * vflipq_flipq_submit.c (submissions) and vflipq_flipq_ioctl.c.
  */
 #ifndef _VFLIPQ_FLIPQ_H_
 #define _VFLIPQ_FLIPQ_H_
