@@ -374,69 +374,12 @@ static void test_blend_premulti_opaque(void)
 }
 
 /*
- * blend_row() is read_row() followed by the "Pre-multiplied" blend at plane
- * alpha 0xffff, pixel for pixel; exactly the formats with alpha have one.
+ * blend_row() is read_row() followed by vflipq_blend_px() at the plane
+ * alpha and in the mode given (0xffff "Pre-multiplied" being its
+ * three-product path), pixel for pixel, forwards and reversed; every 8-,
+ * 10- and 16-bit RGB format has one.
  */
 static void test_blend_row(void)
-{
-	enum { N = 300 };
-	static u8 fb[N * 8];
-	struct vflipq_src src = { .base = { fb }, .pitch = { N * 8 } };
-	struct vflipq_px bg[N], want[N], got[N], px[N];
-	unsigned int f, i;
-
-	for (f = 0; f < vflipq_num_overlay_formats; f++) {
-		const struct vflipq_format_ops *o =
-			ops(vflipq_overlay_formats[f]);
-		bool alpha = o->format == DRM_FORMAT_ARGB8888 ||
-			     o->format == DRM_FORMAT_ABGR8888 ||
-			     o->format == DRM_FORMAT_ARGB2101010 ||
-			     o->format == DRM_FORMAT_ABGR2101010 ||
-			     o->format == DRM_FORMAT_ARGB16161616F ||
-			     o->format == DRM_FORMAT_ABGR16161616F;
-
-		CHECK_EQ(!!o->blend_row, alpha);
-		if (!o->blend_row)
-			continue;
-		for (i = 0; i < sizeof(fb); i++)
-			fb[i] = rnd16();
-		for (i = 0; i < 16; i++)	/* edge alphas: 0 and opaque */
-			fb[i] = i & 8 ? 0xff : 0;
-		for (i = 0; i < N; i++)
-			bg[i] = (struct vflipq_px){ 0xffff, pick(i), rnd16(),
-						    pick(N - i) };
-		o->read_row(&src, 3, 0, 1, 0, N - 3, px);
-		memcpy(want, bg, sizeof(bg));
-		for (i = 0; i < N - 3; i++)
-			vflipq_blend_px(&want[i], &px[i], 0xffff,
-					DRM_MODE_BLEND_PREMULTI);
-		memcpy(got, bg, sizeof(bg));
-		o->blend_row(&src, 3, 0, 1, 0, N - 3, got);
-		for (i = 0; i < N; i++) {
-			CHECK_EQ(got[i].a, want[i].a);
-			CHECK_EQ(got[i].r, want[i].r);
-			CHECK_EQ(got[i].g, want[i].g);
-			CHECK_EQ(got[i].b, want[i].b);
-		}
-		/* a reversed walk, as rotate-180 makes */
-		o->read_row(&src, N - 1, 0, -1, 0, N / 2, px);
-		memcpy(want, bg, sizeof(bg));
-		for (i = 0; i < N / 2; i++)
-			vflipq_blend_px(&want[i], &px[i], 0xffff,
-					DRM_MODE_BLEND_PREMULTI);
-		memcpy(got, bg, sizeof(bg));
-		o->blend_row(&src, N - 1, 0, -1, 0, N / 2, got);
-		for (i = 0; i < N; i++)
-			CHECK(!memcmp(&got[i], &want[i], sizeof(got[i])));
-	}
-}
-
-/*
- * blend_pa_row() is read_row() followed by vflipq_blend_px() at the plane
- * alpha and in the mode given, pixel for pixel, forwards and reversed;
- * every 8-, 10- and 16-bit RGB format has one.
- */
-static void test_blend_pa_row(void)
 {
 	enum { N = 300 };
 	static const u32 alphas[] = { 0, 1, 0x4000, 0x8000, 0xfffe, 0xffff };
@@ -452,14 +395,20 @@ static void test_blend_pa_row(void)
 		const struct vflipq_format_ops *o =
 			ops(vflipq_overlay_formats[f]);
 
-		CHECK_EQ(!!o->blend_pa_row, !!o->blend_row ||
+		CHECK_EQ(!!o->blend_row,
+			 o->format == DRM_FORMAT_ARGB8888 ||
+			 o->format == DRM_FORMAT_ABGR8888 ||
+			 o->format == DRM_FORMAT_ARGB2101010 ||
+			 o->format == DRM_FORMAT_ABGR2101010 ||
+			 o->format == DRM_FORMAT_ARGB16161616F ||
+			 o->format == DRM_FORMAT_ABGR16161616F ||
 			 o->format == DRM_FORMAT_XRGB8888 ||
 			 o->format == DRM_FORMAT_XBGR8888 ||
 			 o->format == DRM_FORMAT_XRGB2101010 ||
 			 o->format == DRM_FORMAT_XBGR2101010 ||
 			 o->format == DRM_FORMAT_XRGB16161616F ||
 			 o->format == DRM_FORMAT_XBGR16161616F);
-		if (!o->blend_pa_row)
+		if (!o->blend_row)
 			continue;
 		with++;
 		for (i = 0; i < sizeof(fb); i++)
@@ -484,8 +433,8 @@ static void test_blend_pa_row(void)
 								alphas[a],
 								modes[m]);
 					memcpy(got, bg, sizeof(bg));
-					o->blend_pa_row(&src, x, 0, ux, 0, n, got,
-							alphas[a], modes[m]);
+					o->blend_row(&src, x, 0, ux, 0, n, got,
+						     alphas[a], modes[m]);
 					for (i = 0; i < N; i++)
 						CHECK(!memcmp(&got[i], &want[i],
 							      sizeof(got[i])));
@@ -738,7 +687,6 @@ int main(int argc, char **argv)
 		{ "crc-row", test_crc_row },
 		{ "crc-px-row", test_crc_px_row },
 		{ "blend-row", test_blend_row },
-		{ "blend-pa-row", test_blend_pa_row },
 		{ "format-lists", test_format_lists },
 		{ "xform", test_xform },
 		{ "src-init", test_src_init },

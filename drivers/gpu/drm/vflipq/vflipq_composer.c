@@ -222,18 +222,10 @@ static void compose_plane_row(struct vflipq_line_bufs *lb,
 				dst[i].a = 0xffff;
 		return;
 	}
-	/* The common case, an alpha plane over the rest: one pass. */
-	if (l->alpha == DRM_BLEND_ALPHA_OPAQUE &&
-	    l->blend == DRM_MODE_BLEND_PREMULTI && l->reader->blend_row) {
+	/* One pass where the format allows it. */
+	if (l->reader->blend_row) {
 		l->reader->blend_row(&l->src, sx, sy, l->xform.ux,
-				     l->xform.uy, n, dst);
-		return;
-	}
-	/* Any other plane alpha or mode: still one pass where it can be. */
-	if (l->reader->blend_pa_row) {
-		l->reader->blend_pa_row(&l->src, sx, sy, l->xform.ux,
-					l->xform.uy, n, dst, l->alpha,
-					l->blend);
+				     l->xform.uy, n, dst, l->alpha, l->blend);
 		return;
 	}
 	l->reader->read_row(&l->src, sx, sy, l->xform.ux, l->xform.uy, n,

@@ -342,67 +342,14 @@ VFLIPQ_READER(xbgr16f, 64)
 VFLIPQ_READER(abgr16f, 64)
 
 /*
- * Read and blend in one pass ("Pre-multiplied" at plane alpha 0xffff): the
- * plane's pixels go from the framebuffer into the blend without a stop in
- * a staging row.
+ * Read and blend in one pass: the plane's pixels go from the framebuffer
+ * into the blend (vflipq_blend_px()'s arithmetic, on a pixel held in
+ * registers) without a stop in a staging row.  One loop per case, the mode
+ * a constant in each; "Pre-multiplied" at plane alpha 0xffff, the usual
+ * overlay or cursor, takes the three-product blend.
  */
-static __always_inline void
-blend_row32(const struct vflipq_src *src, int x, int y, int ux, int uy,
-	    unsigned int n, struct vflipq_px *out, u64 (*decode)(u32 v))
-{
-	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
-		      (ptrdiff_t)x * 4;
-	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 4;
-	unsigned int i;
-
-	for (i = 0; i < n; i++, p += step) {
-		u64 bg = vflipq_px_load(&out[i]);
-		u64 fg = decode(load_le32(p));
-
-		vflipq_px_store(&out[i], vflipq_blend_premulti_opaque(bg, fg));
-	}
-}
-
-static __always_inline void
-blend_row64(const struct vflipq_src *src, int x, int y, int ux, int uy,
-	    unsigned int n, struct vflipq_px *out, u64 (*decode)(u64 v))
-{
-	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
-		      (ptrdiff_t)x * 8;
-	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 8;
-	unsigned int i;
-
-	for (i = 0; i < n; i++, p += step) {
-		u64 bg = vflipq_px_load(&out[i]);
-		u64 fg = decode(load_le64(p));
-
-		vflipq_px_store(&out[i], vflipq_blend_premulti_opaque(bg, fg));
-	}
-}
-
-#define VFLIPQ_BLENDER(name, width)					\
-static void blend_##name(const struct vflipq_src *src, int x, int y,	\
-			 int ux, int uy, unsigned int n,		\
-			 struct vflipq_px *out)				\
-{									\
-	blend_row##width(src, x, y, ux, uy, n, out, decode_##name);	\
-}
-
-VFLIPQ_BLENDER(argb8888, 32)
-VFLIPQ_BLENDER(abgr8888, 32)
-VFLIPQ_BLENDER(argb2101010, 32)
-VFLIPQ_BLENDER(abgr2101010, 32)
-VFLIPQ_BLENDER(argb16f, 64)
-VFLIPQ_BLENDER(abgr16f, 64)
-
-/*
- * Read and blend in one pass at any plane alpha and blend mode: the plane's
- * pixels never stop in a staging row (the arithmetic is vflipq_blend_px()'s
- * own, on a pixel that stays in registers).  One loop per mode, @mode a
- * constant in each.
- */
-static __always_inline void
-blend_pa_px(struct vflipq_px *d, u64 fg, u32 pa, u16 mode)
+static __always_inline void blend_px(struct vflipq_px *d, u64 fg, u32 pa,
+				     u16 mode)
 {
 	struct vflipq_px s;
 
@@ -410,77 +357,74 @@ blend_pa_px(struct vflipq_px *d, u64 fg, u32 pa, u16 mode)
 	vflipq_blend_px(d, &s, pa, mode);
 }
 
-#define BLEND_PA_LOOP(bits, mode)					\
-	for (i = 0; i < n; i++, p += step)				\
-		blend_pa_px(&out[i], decode(load_le##bits(p)), pa, mode)
+static __always_inline void blend_opaque_px(struct vflipq_px *d, u64 fg)
+{
+	vflipq_px_store(d, vflipq_blend_premulti_opaque(vflipq_px_load(d), fg));
+}
+
+/* @cpp 4 or 8, a constant once inlined. */
+#define BLEND_LOOP(blend)						\
+	for (i = 0; i < n; i++, p += step) {				\
+		u64 fg = decode(cpp == 4 ? load_le32(p) : load_le64(p)); \
+									\
+		blend;							\
+	}
 
 static __always_inline void
-blend_pa_row32(const struct vflipq_src *src, int x, int y, int ux, int uy,
-	       unsigned int n, struct vflipq_px *out, u32 pa, u16 mode,
-	       u64 (*decode)(u32 v))
+blend_row_any(const struct vflipq_src *src, int x, int y, int ux, int uy,
+	      unsigned int n, struct vflipq_px *out, u32 pa, u16 mode,
+	      unsigned int cpp, u64 (*decode)(u64 v))
 {
 	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
-		      (ptrdiff_t)x * 4;
-	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 4;
+		      (ptrdiff_t)x * cpp;
+	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * cpp;
 	unsigned int i;
 
 	switch (mode) {
 	case DRM_MODE_BLEND_PIXEL_NONE:
-		BLEND_PA_LOOP(32, DRM_MODE_BLEND_PIXEL_NONE);
+		BLEND_LOOP(blend_px(&out[i], fg, pa,
+				    DRM_MODE_BLEND_PIXEL_NONE));
 		break;
 	case DRM_MODE_BLEND_COVERAGE:
-		BLEND_PA_LOOP(32, DRM_MODE_BLEND_COVERAGE);
+		BLEND_LOOP(blend_px(&out[i], fg, pa, DRM_MODE_BLEND_COVERAGE));
 		break;
 	default:
-		BLEND_PA_LOOP(32, DRM_MODE_BLEND_PREMULTI);
+		if (pa == DRM_BLEND_ALPHA_OPAQUE)
+			BLEND_LOOP(blend_opaque_px(&out[i], fg))
+		else
+			BLEND_LOOP(blend_px(&out[i], fg, pa,
+					    DRM_MODE_BLEND_PREMULTI));
 		break;
 	}
 }
 
-static __always_inline void
-blend_pa_row64(const struct vflipq_src *src, int x, int y, int ux, int uy,
-	       unsigned int n, struct vflipq_px *out, u32 pa, u16 mode,
-	       u64 (*decode)(u64 v))
-{
-	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
-		      (ptrdiff_t)x * 8;
-	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 8;
-	unsigned int i;
-
-	switch (mode) {
-	case DRM_MODE_BLEND_PIXEL_NONE:
-		BLEND_PA_LOOP(64, DRM_MODE_BLEND_PIXEL_NONE);
-		break;
-	case DRM_MODE_BLEND_COVERAGE:
-		BLEND_PA_LOOP(64, DRM_MODE_BLEND_COVERAGE);
-		break;
-	default:
-		BLEND_PA_LOOP(64, DRM_MODE_BLEND_PREMULTI);
-		break;
-	}
-}
-
-#define VFLIPQ_BLENDER_PA(name, width)					\
-static void blend_pa_##name(const struct vflipq_src *src, int x, int y, \
-			    int ux, int uy, unsigned int n,		\
-			    struct vflipq_px *out, u32 pa, u16 mode)	\
+/* The decoders of 32-bit formats take the low half of the loaded word. */
+#define VFLIPQ_BLENDER(name, width)					\
+static __always_inline u64 blend_decode_##name(u64 v)			\
 {									\
-	blend_pa_row##width(src, x, y, ux, uy, n, out, pa, mode,	\
-			    decode_##name);				\
+	return decode_##name(v);					\
+}									\
+									\
+static void blend_##name(const struct vflipq_src *src, int x, int y,	\
+			 int ux, int uy, unsigned int n,		\
+			 struct vflipq_px *out, u32 pa, u16 mode)	\
+{									\
+	blend_row_any(src, x, y, ux, uy, n, out, pa, mode, (width) / 8, \
+		      blend_decode_##name);				\
 }
 
-VFLIPQ_BLENDER_PA(xrgb8888, 32)
-VFLIPQ_BLENDER_PA(argb8888, 32)
-VFLIPQ_BLENDER_PA(xbgr8888, 32)
-VFLIPQ_BLENDER_PA(abgr8888, 32)
-VFLIPQ_BLENDER_PA(xrgb2101010, 32)
-VFLIPQ_BLENDER_PA(argb2101010, 32)
-VFLIPQ_BLENDER_PA(xbgr2101010, 32)
-VFLIPQ_BLENDER_PA(abgr2101010, 32)
-VFLIPQ_BLENDER_PA(xrgb16f, 64)
-VFLIPQ_BLENDER_PA(argb16f, 64)
-VFLIPQ_BLENDER_PA(xbgr16f, 64)
-VFLIPQ_BLENDER_PA(abgr16f, 64)
+VFLIPQ_BLENDER(xrgb8888, 32)
+VFLIPQ_BLENDER(argb8888, 32)
+VFLIPQ_BLENDER(xbgr8888, 32)
+VFLIPQ_BLENDER(abgr8888, 32)
+VFLIPQ_BLENDER(xrgb2101010, 32)
+VFLIPQ_BLENDER(argb2101010, 32)
+VFLIPQ_BLENDER(xbgr2101010, 32)
+VFLIPQ_BLENDER(abgr2101010, 32)
+VFLIPQ_BLENDER(xrgb16f, 64)
+VFLIPQ_BLENDER(argb16f, 64)
+VFLIPQ_BLENDER(xbgr16f, 64)
+VFLIPQ_BLENDER(abgr16f, 64)
 
 static void read_rgb565(const struct vflipq_src *src, int x, int y,
 			int ux, int uy, unsigned int n, struct vflipq_px *out)
@@ -847,46 +791,40 @@ void vflipq_src_init(struct vflipq_src *src, const struct iosys_map *data,
 static const struct vflipq_format_ops vflipq_ops[] = {
 	{ .format = DRM_FORMAT_XRGB8888, .read_row = read_xrgb8888,
 	  .write_row = write_xrgb8888, .crc_row = crc_xrgb8888,
-	  .blend_pa_row = blend_pa_xrgb8888 },
+	  .blend_row = blend_xrgb8888 },
 	{ .format = DRM_FORMAT_ARGB8888, .read_row = read_argb8888,
 	  .write_row = write_argb8888, .crc_row = crc_xrgb8888,
-	  .blend_row = blend_argb8888,
-	  .blend_pa_row = blend_pa_argb8888 },
+	  .blend_row = blend_argb8888 },
 	{ .format = DRM_FORMAT_XBGR8888, .read_row = read_xbgr8888,
 	  .write_row = write_xbgr8888, .crc_row = crc_xbgr8888,
-	  .blend_pa_row = blend_pa_xbgr8888 },
+	  .blend_row = blend_xbgr8888 },
 	{ .format = DRM_FORMAT_ABGR8888, .read_row = read_abgr8888,
 	  .write_row = write_abgr8888, .crc_row = crc_xbgr8888,
-	  .blend_row = blend_abgr8888,
-	  .blend_pa_row = blend_pa_abgr8888 },
+	  .blend_row = blend_abgr8888 },
 	{ .format = DRM_FORMAT_XRGB2101010, .read_row = read_xrgb2101010,
 	  .write_row = write_xrgb2101010,
-	  .blend_pa_row = blend_pa_xrgb2101010 },
+	  .blend_row = blend_xrgb2101010 },
 	{ .format = DRM_FORMAT_ARGB2101010, .read_row = read_argb2101010,
 	  .write_row = write_argb2101010,
-	  .blend_row = blend_argb2101010,
-	  .blend_pa_row = blend_pa_argb2101010 },
+	  .blend_row = blend_argb2101010 },
 	{ .format = DRM_FORMAT_XBGR2101010, .read_row = read_xbgr2101010,
 	  .write_row = write_xbgr2101010,
-	  .blend_pa_row = blend_pa_xbgr2101010 },
+	  .blend_row = blend_xbgr2101010 },
 	{ .format = DRM_FORMAT_ABGR2101010, .read_row = read_abgr2101010,
 	  .write_row = write_abgr2101010,
-	  .blend_row = blend_abgr2101010,
-	  .blend_pa_row = blend_pa_abgr2101010 },
+	  .blend_row = blend_abgr2101010 },
 	{ .format = DRM_FORMAT_XRGB16161616F, .read_row = read_xrgb16f,
 	  .write_row = write_xrgb16f,
-	  .blend_pa_row = blend_pa_xrgb16f },
+	  .blend_row = blend_xrgb16f },
 	{ .format = DRM_FORMAT_ARGB16161616F, .read_row = read_argb16f,
 	  .write_row = write_argb16f,
-	  .blend_row = blend_argb16f,
-	  .blend_pa_row = blend_pa_argb16f },
+	  .blend_row = blend_argb16f },
 	{ .format = DRM_FORMAT_XBGR16161616F, .read_row = read_xbgr16f,
 	  .write_row = write_xbgr16f,
-	  .blend_pa_row = blend_pa_xbgr16f },
+	  .blend_row = blend_xbgr16f },
 	{ .format = DRM_FORMAT_ABGR16161616F, .read_row = read_abgr16f,
 	  .write_row = write_abgr16f,
-	  .blend_row = blend_abgr16f,
-	  .blend_pa_row = blend_pa_abgr16f },
+	  .blend_row = blend_abgr16f },
 	{ .format = DRM_FORMAT_RGB565, .read_row = read_rgb565,
 	  .write_row = write_rgb565 },
 	{ .format = DRM_FORMAT_NV12, .read_row = read_nv12, },

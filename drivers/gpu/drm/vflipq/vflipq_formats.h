@@ -88,10 +88,9 @@ struct vflipq_line_bufs {
  *	taken as opaque, at output depth @bpc (8 or 16 only, see
  *	vflipq_crc_row_ok()), without producing them; NULL where no shortcut
  *	exists (the composer then reads the row and CRCs it)
- * @blend_row: read like read_row() and blend onto @out, "Pre-multiplied" at
- *	plane alpha 0xffff, in one pass; NULL for formats without alpha
- * @blend_pa_row: the same at plane alpha @pa in blend mode @mode
- *	(vflipq_blend_px()); NULL where the composer stages the row first
+ * @blend_row: read like read_row() and blend onto @out at plane alpha @pa
+ *	in blend mode @mode (vflipq_blend_px()), in one pass; NULL where the
+ *	composer stages the row first
  */
 struct vflipq_format_ops {
 	u32 format;
@@ -104,10 +103,7 @@ struct vflipq_format_ops {
 		       int ux, int uy, unsigned int n, unsigned int bpc);
 	void (*blend_row)(const struct vflipq_src *src, int x, int y,
 			  int ux, int uy, unsigned int n,
-			  struct vflipq_px *out);
-	void (*blend_pa_row)(const struct vflipq_src *src, int x, int y,
-			     int ux, int uy, unsigned int n,
-			     struct vflipq_px *out, u32 pa, u16 mode);
+			  struct vflipq_px *out, u32 pa, u16 mode);
 };
 
 /* The depths at which &vflipq_format_ops.crc_row works. */
