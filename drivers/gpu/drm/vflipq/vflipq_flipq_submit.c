@@ -460,24 +460,17 @@ static unsigned int fq_queue_jobs(struct vflipq_output *out,
 }
 
 /*
- * Queue @jobs (all of one CRTC, fields checked, planes copied in) in order
+ * Queue @jobs (all of @out's CRTC, fields checked, planes copied in) in order
  * until one fails.  Return: the jobs queued; *@err the error of the first
  * that was not (0 when all were), its drain hints in its &fq_job.drain.
  */
-static unsigned int fq_submit_jobs(struct drm_device *drm,
+static unsigned int fq_submit_jobs(struct vflipq_output *out,
 				   struct drm_file *file, struct fq_job *jobs,
 				   unsigned int n, int *err)
 {
 	struct drm_modeset_acquire_ctx ctx;
-	struct vflipq_output *out;
 	unsigned int j, ok = 0, queued = 0;
 	int ret, job_err = 0;
-
-	out = vflipq_fq_output(drm, file, jobs[0].args.crtc_id, &ret);
-	if (!out) {
-		*err = ret;
-		return 0;
-	}
 
 	drm_modeset_acquire_init(&ctx, DRM_MODESET_ACQUIRE_INTERRUPTIBLE);
 retry:
@@ -541,6 +534,7 @@ int vflipq_ioctl_flipq_submit(struct drm_device *drm, void *data,
 			      struct drm_file *file)
 {
 	struct drm_vflipq_flip_submit *args = data;
+	struct vflipq_output *out;
 	struct fq_job *job;
 	int ret;
 
@@ -550,7 +544,8 @@ int vflipq_ioctl_flipq_submit(struct drm_device *drm, void *data,
 	if (ret)
 		return ret;
 	/* Before the allocation: a device without a queue says so first. */
-	if (!vflipq_fq_output(drm, file, args->crtc_id, &ret))
+	out = vflipq_fq_output(drm, file, args->crtc_id, &ret);
+	if (!out)
 		return ret;
 
 	job = kmalloc(sizeof(*job), GFP_KERNEL);
@@ -561,7 +556,7 @@ int vflipq_ioctl_flipq_submit(struct drm_device *drm, void *data,
 	ret = fq_copy_planes(job->req, args->planes_ptr, args->num_planes,
 			     args->plane_size);
 	if (!ret)
-		fq_submit_jobs(drm, file, job, 1, &ret);
+		fq_submit_jobs(out, file, job, 1, &ret);
 	if (ret == -EAGAIN)
 		fq_job_hints(job, &args->drain_flags, &args->drain_planes);
 	kfree(job);
@@ -591,6 +586,7 @@ int vflipq_ioctl_flipq_submit_many(struct drm_device *drm, void *data,
 {
 	struct drm_vflipq_flip_submit_many *args = data;
 	bool dirty = args->num_queued;
+	struct vflipq_output *out;
 	struct fq_job *jobs;
 	unsigned int j, queued = 0;
 	int ret;
@@ -633,7 +629,10 @@ int vflipq_ioctl_flipq_submit_many(struct drm_device *drm, void *data,
 			goto out;
 	}
 
-	queued = fq_submit_jobs(drm, file, jobs, args->num_submits, &ret);
+	out = vflipq_fq_output(drm, file, jobs[0].args.crtc_id, &ret);
+	if (out)
+		queued = fq_submit_jobs(out, file, jobs, args->num_submits,
+					&ret);
 	if (ret == -EAGAIN && fq_put_hints(args, queued, &jobs[queued]))
 		ret = -EFAULT;
 out:

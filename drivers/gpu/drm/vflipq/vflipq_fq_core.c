@@ -151,6 +151,13 @@ static bool cfg_geometry_differs(const struct vfq_plane_cfg *a,
 	       a->rotation != b->rotation;
 }
 
+/* A plane configured for another pixel size (a bandwidth re-plan). */
+static bool cpp_changes(const struct vfq_plane *p,
+			const struct vfq_submit_plane *sp)
+{
+	return p->cfg_valid && p->cfg.cpp != sp->cfg.cpp;
+}
+
 static int submit_validate(const struct vfq_crtc *c, const struct vfq_submit *s)
 {
 	u32 seen = 0;
@@ -212,7 +219,7 @@ static u32 submit_drain(const struct vfq_crtc *c, const struct vfq_submit *s,
 		if (!p->cfg_valid || p->cfg.format == sp->cfg.format)
 			continue;
 		/* A new pixel size re-plans bandwidth across the device. */
-		if (p->cfg.cpp != sp->cfg.cpp && s->others_pending)
+		if (cpp_changes(p, sp) && s->others_pending)
 			flags |= VFQ_DRAIN_ALL_SOURCES;
 		else if (crtc_pending)
 			flags |= VFQ_DRAIN_ALL_PLANES;
@@ -236,16 +243,10 @@ bool vfq_submit_changes_cpp(const struct vfq_crtc *c,
 {
 	unsigned int i;
 
-	for (i = 0; i < s->nplanes; i++) {
-		const struct vfq_submit_plane *sp = &s->p[i];
-		const struct vfq_plane *p;
-
-		if (sp->plane >= c->nplanes)
-			continue;
-		p = &c->planes[sp->plane];
-		if (p->cfg_valid && p->cfg.cpp != sp->cfg.cpp)
+	for (i = 0; i < s->nplanes; i++)
+		if (s->p[i].plane < c->nplanes &&
+		    cpp_changes(&c->planes[s->p[i].plane], &s->p[i]))
 			return true;
-	}
 	return false;
 }
 
