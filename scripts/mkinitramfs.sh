@@ -53,6 +53,11 @@ mknod -m 666 "$r/dev/null" c 1 3 2>/dev/null || true
 chmod 1777 "$r/tmp"
 printf 'root:x:0:0:root:/root:/bin/sh\n' >"$r/etc/passwd"
 printf 'root:x:0:\nvideo:x:44:\n' >"$r/etc/group"
+# The uAPI version the tests were built against, for checks of what
+# clients report (scripts/guest/clients).
+awk '$1 == "#define" && $2 == "VFLIPQ_UAPI_VERSION_MAJOR" { M = $3 }
+	$1 == "#define" && $2 == "VFLIPQ_UAPI_VERSION_MINOR" { m = $3 }
+	END { print M "." m }' "$VFLIPQ_TOP/uapi/drm/vflipq_drm.h" >"$r/etc/vflipq-uapi"
 install -m 755 "$VFLIPQ_TOP/scripts/guest/init" "$r/init"
 install -m 755 "$VFLIPQ_TOP/scripts/guest/run-tests" "$r/bin/vflipq-run-tests"
 install -m 755 "$VFLIPQ_TOP/scripts/guest/demo" "$r/bin/vflipq-demo"

@@ -18,7 +18,8 @@
 #      "binary@subtest"), VFLIPQ_SHARD (I/N: this VM's share of the subtests,
 #      scripts/vm-shards.sh), VFLIPQ_ABORT_ON_OOPS (default 1), VM_MEM (default
 #      2G), VM_SMP (default 2), VM_APPEND (extra kernel command line),
-#      VM_SILENCE_TIMEOUT (stop the VM after that many seconds without
+#      VM_STALL (MS:PERIOD: stop QEMU for MS ms every PERIOD s, host stalls on
+#      purpose), VM_SILENCE_TIMEOUT (stop the VM after that many seconds without
 #      console output; tests job default: subtest timeout + 120, else off),
 #      V=1 (show the whole console), VM_EXTRA_CPIO (archives appended to the
 #      initramfs, space separated; the igt job's sysroot), VM_LOCK (default 1: wait for any other
@@ -161,8 +162,29 @@ tboot=$(now_s)
 mkfifo "$work/console.fifo"
 timeout --foreground -k 10 "$VM_TIMEOUT" "${qemu[@]}" </dev/null >"$work/console.fifo" 2>&1 &
 qpid=$!
-trap 'kill $qpid 2>/dev/null || true; rm -rf "$work"' EXIT
-trap 'kill $qpid 2>/dev/null || true; exit 130' INT TERM
+stall_pid=""
+# VM_STALL=MS:PERIOD: stop QEMU for MS milliseconds every PERIOD seconds, the
+# way a busy host deschedules it.  The guest's clock runs on through the stop,
+# so its timers fire late all at once: what a slower or shared CI machine
+# does now and then, made to happen on purpose (igt/README.md, "Host stalls").
+if [ -n "${VM_STALL:-}" ]; then
+	[[ $VM_STALL =~ ^[0-9]+:[0-9.]+$ ]] || die "VM_STALL=$VM_STALL: want MS:PERIOD"
+	(
+		ms=${VM_STALL%%:*} period=${VM_STALL#*:} q=""
+		while kill -0 $qpid 2>/dev/null; do
+			[ -n "$q" ] || q=$(pgrep -P $qpid -x qemu-system-x86 || true)
+			sleep "$period"
+			[ -n "$q" ] || continue
+			kill -STOP "$q" 2>/dev/null || break
+			sleep "$(awk -v ms="$ms" 'BEGIN { print ms / 1000 }')"
+			kill -CONT "$q" 2>/dev/null || break
+		done
+	) &
+	stall_pid=$!
+	msg "VM_STALL: QEMU stopped for ${VM_STALL%%:*} ms every ${VM_STALL#*:} s"
+fi
+trap 'kill $qpid $stall_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill $qpid $stall_pid 2>/dev/null || true; exit 130' INT TERM
 silent=0
 exec 8>"$resdir/console.log"
 while :; do
@@ -189,6 +211,7 @@ exec 8>&-
 set +e
 wait $qpid
 qrc=$?
+[ -z "$stall_pid" ] || { kill "$stall_pid" 2>/dev/null; wait "$stall_pid" 2>/dev/null; }
 set -e
 [ $silent = 1 ] && qrc=124
 vm_secs=$(elapsed "$tboot")
