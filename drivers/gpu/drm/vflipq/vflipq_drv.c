@@ -371,6 +371,14 @@ static int vflipq_atomic_check(struct drm_device *drm,
 static int vflipq_atomic_commit(struct drm_device *drm,
 				struct drm_atomic_state *state, bool nonblock)
 {
+	struct drm_crtc_state *crtc_state;
+	struct drm_crtc *crtc;
+	int i;
+
+	/* The client's context: its events' interrupts come to its CPU. */
+	for_each_new_crtc_in_state(state, crtc, crtc_state, i)
+		if (crtc_state->event && crtc_state->active)
+			vflipq_engine_follow(crtc_to_output(crtc));
 	vflipq_fence_adopt_commit(state);
 	return drm_atomic_helper_commit(drm, state, nonblock);
 }

@@ -213,6 +213,9 @@ struct vflipq_crtc_state {
  *	under the vblank core's locks; never held while calling into the
  *	vblank core
  * @engine_running: @vblank_timer is armed or its callback will re-arm it
+ * @engine_cpu: the CPU @vblank_timer last expired on or was moved to (a
+ *	hint for vflipq_engine_follow(), written under @engine_lock, read
+ *	without it)
  * @engine_lazy: only the flip queue needs the engine, and @vblank_timer is
  *	armed for the vblank it asked for (vfq_next_wake()), possibly many
  *	frames away; the vblanks in between are handled by whoever looks at
@@ -274,6 +277,7 @@ struct vflipq_output {
 	/* engine state vs. the timer callback */
 	spinlock_t engine_lock;
 	bool engine_running;
+	int engine_cpu;
 	bool engine_lazy;
 	bool vblank_wanted;
 	bool active;
@@ -422,6 +426,8 @@ ktime_t vflipq_grid_floor(const struct vflipq_output *out, ktime_t t);
 ktime_t vflipq_engine_last_vblank(const struct vflipq_output *out);
 void vflipq_crtc_finish_writeback(struct drm_crtc_state *old);
 void vflipq_engine_update(struct vflipq_output *out);
+void vflipq_engine_follow(struct vflipq_output *out);
+void vflipq_engine_follow_locked(struct vflipq_output *out);
 void vflipq_engine_kick_locked(struct vflipq_output *out);
 const char *const *vflipq_get_crc_sources(struct drm_crtc *crtc,
 					  size_t *count);

@@ -97,13 +97,17 @@ int vflipq_fq_claim(struct vflipq_output *out, struct drm_file *file)
 	return 0;
 }
 
-/* Under engine_lock: the engine must run while anything is wanted. */
+/*
+ * Under engine_lock, in the submitting client's context: the engine must
+ * run while anything is wanted, and its interrupt comes to this CPU.
+ */
 void vflipq_fq_wake_engine(struct vflipq_output *out)
 {
 	lockdep_assert_held(&out->engine_lock);
 	vfq_power_update(&out->flipq.core, ktime_get_ns(),
 			 out->vblank_wanted || out->composer_users);
 	vflipq_engine_kick_locked(out);
+	vflipq_engine_follow_locked(out);
 }
 
 int vflipq_ioctl_flipq_cancel(struct drm_device *drm, void *data,
