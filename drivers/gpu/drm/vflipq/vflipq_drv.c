@@ -462,7 +462,10 @@ static void vflipq_release_id(struct drm_device *drm, void *data)
 
 static void vflipq_release_wq(struct drm_device *drm, void *data)
 {
-	destroy_workqueue(to_vflipq_device(drm)->fq_wq);
+	struct vflipq_device *vdev = to_vflipq_device(drm);
+
+	vflipq_fq_free_flush(vdev);
+	destroy_workqueue(vdev->fq_wq);
 }
 
 /* Registered after the mode config: runs before its cleanup. */
@@ -528,6 +531,8 @@ struct vflipq_device *vflipq_device_create(const struct vflipq_config *cfg)
 		goto err_devres;
 
 	/* Before the mode config: drained only after every user is gone. */
+	init_llist_head(&vdev->fq_free);
+	INIT_DELAYED_WORK(&vdev->fq_free_work, vflipq_fq_free_work);
 	vdev->fq_wq = alloc_ordered_workqueue("vflipq-%d-fq", 0, vdev->id);
 	if (!vdev->fq_wq) {
 		ret = -ENOMEM;

@@ -322,6 +322,9 @@ struct vflipq_output {
  * @id: device id, stable for the device's lifetime
  * @config: configuration the device was created from (immutable)
  * @fq_wq: ordered queue for flip-queue work and buffer frees
+ * @fq_free: flip-queue buffers whose last reference is gone (lock-free list,
+ *	added to in any context, emptied by @fq_free_work)
+ * @fq_free_work: frees @fq_free's buffers in a batch (vflipq_fq_free_work())
  * @copy_wq: the copy engine: copies run one after the other
  * @copy_context: fence context of the copy engine
  * @copy_seqno: last copy fence sequence number
@@ -340,6 +343,8 @@ struct vflipq_device {
 	int id;
 	struct vflipq_config config;
 	struct workqueue_struct *fq_wq;
+	struct llist_head fq_free;
+	struct delayed_work fq_free_work;
 	struct workqueue_struct *copy_wq;
 	u64 copy_context;
 	atomic64_t copy_seqno;

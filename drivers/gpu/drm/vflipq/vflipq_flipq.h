@@ -38,9 +38,9 @@ struct vflipq_plane;
  * struct vflipq_fq_buf - a framebuffer handed to the flip queue
  * @ref: held by the queue, the scan-out record, a pending state sync, a
  *	pending composition and the composer while it reads; the last put
- *	frees from a workqueue
- * @free_work: drops the mapping and the framebuffer in process context
- * @vdev: device (its workqueue runs @free_work)
+ *	hands it to the device's batched free (vflipq_fq_free_work())
+ * @free_node: on &vflipq_device.fq_free once the last reference is gone
+ * @vdev: device (its workqueue drops the mapping and the framebuffer)
  * @fb: the framebuffer (one reference)
  * @map: kernel mapping of @fb
  * @data: address of each plane's data in @map
@@ -62,7 +62,7 @@ struct vflipq_plane;
  */
 struct vflipq_fq_buf {
 	struct kref ref;
-	struct work_struct free_work;
+	struct llist_node free_node;
 	struct vflipq_device *vdev;
 	struct drm_framebuffer *fb;
 	struct iosys_map map[DRM_FORMAT_MAX_PLANES];
@@ -159,6 +159,8 @@ bool vflipq_flipq_plane_busy(struct vflipq_plane *vplane);
 void vflipq_flipq_plane_taken(struct vflipq_plane *vplane);
 struct vflipq_fq_buf *vflipq_flipq_scanout_get(struct vflipq_output *out,
 					       unsigned int fq_index);
+void vflipq_fq_free_work(struct work_struct *work);
+void vflipq_fq_free_flush(struct vflipq_device *vdev);
 void vflipq_fq_buf_put(struct vflipq_fq_buf *buf);
 void vflipq_fq_buf_init(struct vflipq_fq_buf *buf, struct vflipq_device *vdev,
 			struct drm_framebuffer *fb);
