@@ -5,6 +5,8 @@
  * Under TCG single samples jitter, so rates are judged on medians and means.
  */
 #include <math.h>
+#include <sched.h>
+#include <sys/mount.h>
 
 #include "igt.h"
 #include "vflipq_helpers.h"
@@ -301,6 +303,115 @@ static void wait_vblanks(int pipe)
 	igt_assert_lte_u64(ev.sequence, seq + 3);
 }
 
+#define TRACEFS "/sys/kernel/tracing/"
+
+/* Opening the trace with O_TRUNC empties it (a write of nothing does not). */
+static void trace_clear(void)
+{
+	int fd = open(TRACEFS "trace", O_WRONLY | O_TRUNC);
+
+	igt_assert(fd >= 0);
+	close(fd);
+}
+
+/* One flip on every CRTC from this CPU, and all their events read. */
+static void flip_round(void)
+{
+	struct vfq_event ev;
+
+	for (int i = 0; i < dev.n_pipes; i++)
+		queue_flip(&tracks[i]);
+	for (int i = 0; i < dev.n_pipes; i++) {
+		igt_assert_f(vfq_read_event(dev.fd, 1000, &ev) == 1,
+			     "no flip event within 1 s\n");
+		igt_assert_eq_u32(ev.type, DRM_EVENT_FLIP_COMPLETE);
+	}
+}
+
+/*
+ * Expiries of vflipq's engine timers per CPU in the trace since it was
+ * cleared (ftrace's timer:hrtimer_expire_entry: the CPU that ran them, as
+ * the kernel's timer core, not vflipq, reports it).
+ */
+static int engine_expiries(int *per_cpu, int ncpus)
+{
+	static char buf[1 << 20];
+	int fd, n = 0, r, total = 0;
+	char *line, *save;
+
+	fd = open(TRACEFS "trace", O_RDONLY);
+	igt_assert(fd >= 0);
+	while (n < (int)sizeof(buf) - 1 &&
+	       (r = read(fd, buf + n, sizeof(buf) - 1 - n)) > 0)
+		n += r;
+	close(fd);
+	buf[n] = 0;
+	memset(per_cpu, 0, ncpus * sizeof(*per_cpu));
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *c = strchr(line, '[');
+		int cpu;
+
+		if (line[0] == '#' || !c ||
+		    !strstr(line, "function=vflipq_vblank_simulate"))
+			continue;
+		cpu = atoi(c + 1);
+		igt_assert(cpu >= 0 && cpu < ncpus);
+		per_cpu[cpu]++;
+		total++;
+	}
+	return total;
+}
+
+/*
+ * Each engine's timer expires on the CPU of the client that flips and
+ * waits (driver.rst, "Where the vblank interrupt runs"): the client moves
+ * from CPU to CPU, and after its first flip from a CPU every expiry of
+ * every CRTC's timer is on that CPU.
+ */
+static void test_irq_follows_client(void)
+{
+	static const int order[] = { 0, 1, 0, 1 };
+	int per_cpu[2], total;
+	cpu_set_t set;
+
+	igt_require(sysconf(_SC_NPROCESSORS_ONLN) >= 2);
+	if (access(TRACEFS "trace", F_OK))
+		mount("nodev", TRACEFS, "tracefs", 0, NULL);
+	igt_require(access(TRACEFS "events/timer/hrtimer_expire_entry/enable",
+			   F_OK) == 0);
+	all_pipes_on();
+	for (unsigned int k = 0; k < VFQ_ARRAY_SIZE(order); k++) {
+		int cpu = order[k];
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		igt_assert_eq(sched_setaffinity(0, sizeof(set), &set), 0);
+		/* The first round moves the timers, the second settles. */
+		flip_round();
+		flip_round();
+		trace_clear();
+		igt_assert(vfq_file_write(TRACEFS "events/timer/"
+					  "hrtimer_expire_entry/enable",
+					  "1") > 0);
+		for (int r = 0; r < 3; r++)
+			flip_round();
+		vfq_file_write(TRACEFS "events/timer/hrtimer_expire_entry/"
+			       "enable", "0");
+		total = engine_expiries(per_cpu, 2);
+		igt_info("client on CPU %d: engine expiries on CPU 0: %d, "
+			 "CPU 1: %d\n", cpu, per_cpu[0], per_cpu[1]);
+		/* Three flips waited for on each CRTC: three vblanks each. */
+		igt_assert_lte(3 * dev.n_pipes, total);
+		igt_assert_eq(per_cpu[cpu], total);
+	}
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	CPU_SET(1, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	all_pipes_off();
+}
+
 igt_main
 {
 	igt_fixture {
@@ -334,6 +445,11 @@ igt_main
 			wait_vblanks(i);
 		all_pipes_off();
 	}
+
+	igt_describe("Each CRTC's vblank interrupt runs on the CPU of the "
+		     "client that flips, wherever it moves");
+	igt_subtest("vblank-irq-follows-client")
+		test_irq_follows_client();
 
 	igt_fixture {
 		vfq_dev_reset(&dev);
