@@ -354,6 +354,127 @@ igt_main
 		vfq_fb_destroy(&ov);
 	}
 
+	/*
+	 * The composer cuts each row at the planes' edges and feeds each run
+	 * to the CRC its own way (driver.rst, "How the composer saves work"):
+	 * from the base or from an opaque plane on top, blended in 8 bits
+	 * (one 8-bit plane over the 8-bit base at 8 bits), or composed in 16
+	 * bits (two planes over the base).  Whatever the run, the CRC must be
+	 * the reference frame's: planes of both channel orders, an overlay
+	 * with per-pixel alpha (colours above alpha in some columns, which
+	 * saturate) or opaque, a cursor across its edge, at 8 and 16 bits.
+	 */
+	igt_describe("The CRC of rows cut into runs of different planes (base "
+		     "only, opaque plane on top, one plane blended in 8 bits, "
+		     "two planes composed) is the reference frame's");
+	igt_subtest("crc-runs-match-reference") {
+		enum { OX = 100, OY = 100, OW = 200, OH = 120 };
+		enum { CX = 260, CY = 150, CW = 64, CH = 64 };
+		static const int depths[] = { 8, 16 };
+		static const uint32_t ovfmt[] = { DRM_FORMAT_ABGR8888,
+						  DRM_FORMAT_XRGB8888 };
+		struct vfq_pipe *p = &dev.pipe[0];
+		struct vfq_fb base, ov, cur;
+		struct vfq_crc crc;
+		drmModeAtomicReq *req;
+		uint32_t got, want;
+
+		igt_require(p->n_overlays > 0 && p->cursor);
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XBGR8888, &base);
+		vfq_fb_pattern(&base, 5);
+		vfq_fb_create(dev.fd, CW, CH, DRM_FORMAT_ARGB8888, &cur);
+		for (int y = 0; y < CH; y++)
+			for (int x = 0; x < CW; x++) {
+				struct vfq_color c = vfq_pattern8(x, y, 17);
+				int a = (x * 4 + y) & 255;
+
+				/* Valid pre-multiplied but in one row. */
+				vfq_fb_put(&cur, x, y,
+					   vfq_rgba8(vfq_chan(c.r, 8) %
+						     (y == 9 ? 256 : a + 1),
+						     vfq_chan(c.g, 8) % (a + 1),
+						     vfq_chan(c.b, 8) % (a + 1),
+						     a));
+			}
+
+		for (unsigned int o = 0; o < VFQ_ARRAY_SIZE(ovfmt); o++) {
+			vfq_fb_create(dev.fd, OW, OH, ovfmt[o], &ov);
+			for (int y = 0; y < OH; y++)
+				for (int x = 0; x < OW; x++) {
+					struct vfq_color c =
+						vfq_pattern8(x, y, 29);
+					int a = (x + 3 * y) & 255;
+					/* Colours above alpha: 8 columns. */
+					int m = x % 25 == 0 ? 256 : a + 1;
+
+					vfq_fb_put(&ov, x, y,
+						   vfq_rgba8(vfq_chan(c.r, 8) % m,
+							     vfq_chan(c.g, 8) % m,
+							     vfq_chan(c.b, 8) % m,
+							     a));
+				}
+			for (int y = 0; y < H; y++)
+				for (int x = 0; x < W; x++) {
+					expected[y * W + x] =
+						vfq_fb_get(&base, x, y);
+					expected[y * W + x].a = 0xffff;
+				}
+			/* The overlay, then the cursor above it. */
+			for (int k = 0; k < 2; k++) {
+				struct vfq_fb *fb = k ? &cur : &ov;
+				int x0 = k ? CX : OX, y0 = k ? CY : OY;
+
+				for (int y = 0; y < fb->height; y++)
+					for (int x = 0; x < fb->width; x++) {
+						struct vfq_color f =
+							vfq_fb_get(fb, x, y);
+						struct vfq_color *e =
+							&expected[(y0 + y) * W +
+								  x0 + x];
+
+						if (fb->format ==
+						    DRM_FORMAT_XRGB8888) {
+							*e = f;
+							continue;
+						}
+#define BL(c) e->c = pxref_blend(e->c, f.c, f.a, 0xffff, PXREF_PREMULTI)
+						BL(r);
+						BL(g);
+						BL(b);
+#undef BL
+					}
+			}
+			for (int d = 0; d < 2; d++) {
+				want = vfq_frame_crc(expected, W, H,
+						     depths[d]);
+				light_at(depths[d], 16, &base);
+				crc_start_ok(0, &crc);
+				req = vfq_req_new();
+				vfq_req_plane(req, dev.fd, p->overlays[0],
+					      p->crtc_id, ov.fb_id, OX, OY,
+					      OW, OH);
+				vfq_req_plane(req, dev.fd, p->cursor,
+					      p->crtc_id, cur.fb_id, CX, CY,
+					      CW, CH);
+				igt_assert_eq(vfq_req_commit(dev.fd, req, 0,
+							     NULL), 0);
+				got = settled_crc(0, &crc);
+				igt_assert_f(got == want,
+					     "%d bits, %s overlay and cursor: "
+					     "CRC %08x, reference %08x\n",
+					     depths[d],
+					     o ? "opaque XRGB8888" :
+						 "ABGR8888 alpha",
+					     got, want);
+				vfq_crc_stop(&crc);
+			}
+			vfq_fb_destroy(&ov);
+		}
+		depth_defaults();
+		vfq_fb_destroy(&cur);
+		vfq_fb_destroy(&base);
+	}
+
 	igt_describe("The output depth is the sink's depth bounded by \"max "
 		     "bpc\", taken at a modeset; the CRC is of the frame at "
 		     "that depth");

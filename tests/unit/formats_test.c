@@ -444,6 +444,101 @@ static void test_blend_row(void)
 	CHECK_EQ(with, 12);
 }
 
+/*
+ * blend_crc8_row() gives the CRC that the 16-bit path gives for the same
+ * pixels: the base read (its alpha ignored: an opaque base), the plane
+ * blended onto it by blend_row() ("Pre-multiplied", plane alpha 0xffff),
+ * the result rounded to 8 bits by vflipq_crc_px_row().  For ARGB8888 over
+ * XRGB8888 every (alpha, colour, background) triple of every channel, in
+ * rows of 256 backgrounds; for every other pair of orders every 15th
+ * alpha and colour; and along reversed and column walks.  Exactly ARGB8888
+ * and ABGR8888 have the shortcut; exactly the four 8-bit RGB formats can be
+ * its base.
+ */
+static void test_blend_crc8_row(void)
+{
+	static const u32 fgs[] = { DRM_FORMAT_ARGB8888, DRM_FORMAT_ABGR8888 };
+	static const u32 bgs[] = { DRM_FORMAT_XRGB8888, DRM_FORMAT_ARGB8888,
+				   DRM_FORMAT_XBGR8888, DRM_FORMAT_ABGR8888 };
+	static u8 fgfb[256 * 4], bgfb[256 * 4];
+	struct vflipq_src fsrc = { .base = { fgfb }, .pitch = { 16 * 4 } };
+	struct vflipq_src bsrc = { .base = { bgfb }, .pitch = { 16 * 4 } };
+	struct vflipq_px px[256];
+	unsigned int f, b, a, c, i, with = 0;
+
+	for (f = 0; f < vflipq_num_overlay_formats; f++) {
+		const struct vflipq_format_ops *o =
+			ops(vflipq_overlay_formats[f]);
+		bool eight = o->format == DRM_FORMAT_XRGB8888 ||
+			     o->format == DRM_FORMAT_ARGB8888 ||
+			     o->format == DRM_FORMAT_XBGR8888 ||
+			     o->format == DRM_FORMAT_ABGR8888;
+		bool bgr = o->format == DRM_FORMAT_XBGR8888 ||
+			   o->format == DRM_FORMAT_ABGR8888;
+
+		CHECK_EQ(!!o->blend_crc8_row,
+			 o->format == DRM_FORMAT_ARGB8888 ||
+			 o->format == DRM_FORMAT_ABGR8888);
+		CHECK_EQ(o->rgb8, !eight ? VFLIPQ_RGB8_NONE :
+			 bgr ? VFLIPQ_RGB8_BGR : VFLIPQ_RGB8_RGB);
+		with += !!o->blend_crc8_row;
+	}
+	CHECK_EQ(with, 2);
+
+	for (f = 0; f < ARRAY_SIZE(fgs); f++)
+		for (b = 0; b < ARRAY_SIZE(bgs); b++) {
+			const struct vflipq_format_ops *fo = ops(fgs[f]);
+			const struct vflipq_format_ops *bo = ops(bgs[b]);
+			unsigned int step = f || b ? 15 : 1;
+
+			/* Background d in one channel, bijections of it in the others. */
+			for (i = 0; i < 256; i++) {
+				u32 v = (u32)rnd16() << 24 | i << 16 |
+					(255 - i) << 8 | ((i * 7 + 3) & 0xff);
+
+				memcpy(&bgfb[i * 4], &v, 4);
+			}
+			for (a = 0; a < 256; a += step)
+				for (c = 0; c < 256; c += step) {
+					u32 v = a << 24 | c << 16 |
+						((c * 3 + 1) & 0xff) << 8 |
+						(255 - c);
+					u32 seed = (u32)rnd16() << 16 | rnd16();
+
+					for (i = 0; i < 256; i++)
+						memcpy(&fgfb[i * 4], &v, 4);
+					bo->read_row(&bsrc, 0, 0, 1, 0, 256, px);
+					for (i = 0; i < 256; i++)
+						px[i].a = 0xffff;
+					fo->blend_row(&fsrc, 0, 0, 1, 0, 256, px,
+						      0xffff,
+						      DRM_MODE_BLEND_PREMULTI);
+					CHECK_EQ(fo->blend_crc8_row(seed,
+						vflipq_row_at(&fsrc, 0, 0, 1, 0, 4),
+						vflipq_row_at(&bsrc, 0, 0, 1, 0, 4),
+						bo->rgb8, 256),
+						 vflipq_crc_px_row(seed, px, 256, 8));
+				}
+			/* Random pixels, a reversed walk over a column walk. */
+			for (i = 0; i < sizeof(fgfb); i++) {
+				fgfb[i] = rnd16();
+				bgfb[i] = rnd16();
+			}
+			for (i = 0; i < 16; i++)
+				fgfb[i * 4 + 3] = i & 1 ? 0xff : 0;
+			bo->read_row(&bsrc, 3, 15, 0, -1, 16, px);
+			for (i = 0; i < 16; i++)
+				px[i].a = 0xffff;
+			fo->blend_row(&fsrc, 15, 2, -1, 0, 16, px, 0xffff,
+				      DRM_MODE_BLEND_PREMULTI);
+			CHECK_EQ(fo->blend_crc8_row(7,
+					vflipq_row_at(&fsrc, 15, 2, -1, 0, 4),
+					vflipq_row_at(&bsrc, 3, 15, 0, -1, 4),
+					bo->rgb8, 16),
+				 vflipq_crc_px_row(7, px, 16, 8));
+		}
+}
+
 /* The kernel's crc32_le(), bit by bit: reflected 0xedb88320, no inversion. */
 static u32 ref_crc32_le(u32 crc, const u8 *p, size_t n)
 {
@@ -686,6 +781,7 @@ int main(int argc, char **argv)
 		{ "blend-premulti-opaque", test_blend_premulti_opaque },
 		{ "crc-row", test_crc_row },
 		{ "crc-px-row", test_crc_px_row },
+		{ "blend-crc8-row", test_blend_crc8_row },
 		{ "blend-row", test_blend_row },
 		{ "format-lists", test_format_lists },
 		{ "xform", test_xform },

@@ -297,6 +297,170 @@ struct vflipq_frame {
 	struct vflipq_tiles *tiles;
 };
 
+/*
+ * Columns [@x1, @x2) of row @y composed in 16 bits into the output row,
+ * from the topmost layer above @base that is opaque across them (nothing
+ * below it shows there), else from @base, else from the background.
+ */
+static void compose_cols(struct vflipq_line_bufs *lb,
+			 const struct vflipq_frame *f, int base, int y,
+			 int x1, int x2)
+{
+	static const struct vflipq_px background = { .a = 0xffff };
+	int from = base, i, x;
+
+	for (i = (int)f->n - 1; i > base; i--) {
+		const struct vflipq_layer *l = &f->layers[i];
+
+		if (l->opaque && layer_in_row(l, y) && l->dst.x1 <= x1 &&
+		    l->dst.x2 >= x2) {
+			from = i;
+			break;
+		}
+	}
+	if (from >= 0)
+		compose_plane_row(lb, &f->layers[from], y, x1, x2);
+	else
+		for (x = x1; x < x2; x++)
+			lb->out[x] = background;
+	for (i = from + 1; i < (int)f->n; i++) {
+		const struct vflipq_layer *l = &f->layers[i];
+		int l1 = max(l->dst.x1, x1), l2 = min(l->dst.x2, x2);
+
+		if (layer_in_row(l, y) && l1 < l2)
+			compose_plane_row(lb, l, y, l1, l2);
+	}
+}
+
+/* How a run of columns of a row reaches the CRC (compose_tiles()). */
+enum vflipq_run_kind {
+	RUN_BASE,	/* only the base: from its framebuffer */
+	RUN_TOP,	/* an opaque layer on top: from its framebuffer */
+	RUN_BLEND8,	/* one 8-bit layer over the 8-bit base, in 8 bits */
+	RUN_COMPOSED,	/* composed in 16 bits into the output row */
+};
+
+/**
+ * struct vflipq_run - columns of a row that the same layers cover
+ * @x1: first column
+ * @x2: column after the last
+ * @kind: how they reach the CRC
+ * @layer: the layer of %RUN_TOP and %RUN_BLEND8
+ */
+struct vflipq_run {
+	int x1, x2;
+	enum vflipq_run_kind kind;
+	unsigned int layer;
+};
+
+/* Each layer's two edges cut the columns once more, at most. */
+#define VFLIPQ_MAX_RUNS	(2 * VFLIPQ_MAX_LAYERS + 1)
+
+/* The kind of columns [@x1, @x2) of row @y over the base @base. */
+static enum vflipq_run_kind run_kind(const struct vflipq_frame *f, int base,
+				     int y, int x1, int x2,
+				     unsigned int *layer)
+{
+	const struct vflipq_layer *b = &f->layers[base], *top = NULL;
+	unsigned int i, count = 0;
+
+	for (i = base + 1; i < f->n; i++) {
+		const struct vflipq_layer *l = &f->layers[i];
+
+		if (layer_in_row(l, y) && l->dst.x1 <= x1 && l->dst.x2 >= x2) {
+			top = l;
+			*layer = i;
+			count++;
+		}
+	}
+	if (!top)
+		return RUN_BASE;
+	if (top->opaque && top->reader->crc_row)
+		return RUN_TOP;
+	if (count == 1 && f->bpc == 8 && b->reader->rgb8 &&
+	    top->reader->blend_crc8_row &&
+	    top->alpha == DRM_BLEND_ALPHA_OPAQUE &&
+	    top->blend == DRM_MODE_BLEND_PREMULTI)
+		return RUN_BLEND8;
+	return RUN_COMPOSED;
+}
+
+/*
+ * Cut columns [@cx1, @cx2) of row @y at the edges of the layers above
+ * @base and say how each run reaches the CRC.  Return: the number of runs.
+ */
+static unsigned int split_row(const struct vflipq_frame *f, int base, int y,
+			      int cx1, int cx2, struct vflipq_run *runs)
+{
+	int xs[VFLIPQ_MAX_RUNS + 1];
+	unsigned int nx = 0, nr = 0, i, j, k, layer = 0;
+	enum vflipq_run_kind kind;
+
+	xs[nx++] = cx1;
+	xs[nx++] = cx2;
+	for (i = base + 1; i < f->n; i++) {
+		const struct vflipq_layer *l = &f->layers[i];
+		const int edge[2] = { l->dst.x1, l->dst.x2 };
+
+		if (!layer_in_row(l, y))
+			continue;
+		/* Insertion sort: a handful of edges. */
+		for (j = 0; j < 2; j++) {
+			if (edge[j] <= cx1 || edge[j] >= cx2)
+				continue;
+			for (k = nx++; xs[k - 1] > edge[j]; k--)
+				xs[k] = xs[k - 1];
+			xs[k] = edge[j];
+		}
+	}
+
+	for (i = 0; i + 1 < nx; i++) {
+		if (xs[i] == xs[i + 1])
+			continue;
+		kind = run_kind(f, base, y, xs[i], xs[i + 1], &layer);
+		if (nr && runs[nr - 1].kind == kind &&
+		    (kind == RUN_BASE || kind == RUN_COMPOSED ||
+		     runs[nr - 1].layer == layer)) {
+			runs[nr - 1].x2 = xs[i + 1];
+			continue;
+		}
+		runs[nr++] = (struct vflipq_run){
+			.x1 = xs[i], .x2 = xs[i + 1], .kind = kind,
+			.layer = layer,
+		};
+	}
+	return nr;
+}
+
+/* CRC of columns [@x1, @x2) of run @r of row @y. */
+static u32 crc_run(u32 crc, struct vflipq_line_bufs *lb,
+		   const struct vflipq_frame *f, int base,
+		   const struct vflipq_run *r, int y, int x1, int x2)
+{
+	const struct vflipq_layer *b = &f->layers[base], *l;
+	int sx, sy, bx, by;
+
+	switch (r->kind) {
+	case RUN_BASE:
+		return crc_plane_cols(crc, b, y, x1, x2, f->bpc);
+	case RUN_TOP:
+		return crc_plane_cols(crc, &f->layers[r->layer], y, x1, x2,
+				      f->bpc);
+	case RUN_BLEND8:
+		l = &f->layers[r->layer];
+		layer_walk(l, y, x1, &sx, &sy);
+		layer_walk(b, y, x1, &bx, &by);
+		return l->reader->blend_crc8_row(crc,
+			vflipq_row_at(&l->src, sx, sy, l->xform.ux,
+				      l->xform.uy, 4),
+			vflipq_row_at(&b->src, bx, by, b->xform.ux,
+				      b->xform.uy, 4),
+			b->reader->rgb8, x2 - x1);
+	default:
+		return crc_out_cols(crc, lb->out + x1, x2 - x1, f->bpc);
+	}
+}
+
 /**
  * compose_tiles - compose tiles [@t1, @t2) of a row and refresh their CRCs
  * @lb: line buffers
@@ -307,72 +471,55 @@ struct vflipq_frame {
  *
  * Only the layers from the row's base (row_base()) up take part.  When
  * nothing else needs the 16-bit row (no writeback, no colour management)
- * and the base has a CRC shortcut at the output depth, the columns that
- * only the base covers are fed to the CRC from the framebuffer directly
- * and only the columns under the upper layers are composed in 16 bits:
+ * and the base has a CRC shortcut at the output depth, the row is cut at
+ * the edges of the upper layers into runs (split_row()), and only the runs
+ * that need it are composed in 16 bits: the columns only the base covers,
+ * or whose topmost layer is opaque, go to the CRC from that framebuffer;
+ * at output depth 8, one 8-bit layer over an 8-bit base is blended in 8
+ * bits on the way to the CRC (&vflipq_format_ops.blend_crc8_row).
  * crc32_le() of a tile in pieces equals crc32_le() of the whole tile.
  */
 static void compose_tiles(struct vflipq_line_bufs *lb,
 			  const struct vflipq_frame *f, int y,
 			  unsigned int t1, unsigned int t2)
 {
-	static const struct vflipq_px background = { .a = 0xffff };
 	const struct vflipq_tiles *t = f->tiles;
 	int cx1 = t1 * t->tw, cx2 = min_t(int, t2 * t->tw, f->w);
 	int base = row_base(f->layers, f->n, y, f->w);
 	const struct vflipq_layer *b = base >= 0 ? &f->layers[base] : NULL;
 	u32 *tc = t->tile_crc + (size_t)y * t->nt;
-	int x1 = cx2, x2 = cx1, x;
-	unsigned int i;
+	struct vflipq_run runs[VFLIPQ_MAX_RUNS];
+	unsigned int i, k, r = 0, nr;
 
-	for (i = base + 1; i < f->n; i++) {
-		const struct vflipq_layer *l = &f->layers[i];
-
-		if (!layer_in_row(l, y) || l->dst.x2 <= cx1 ||
-		    l->dst.x1 >= cx2)
-			continue;
-		x1 = min(x1, max(l->dst.x1, cx1));
-		x2 = max(x2, min(l->dst.x2, cx2));
-	}
 	if (!b || f->wb || f->cm.active || !b->reader->crc_row ||
 	    !vflipq_crc_row_ok(f->bpc)) {
-		x1 = cx1;
-		x2 = cx2;
-	} else if (x1 >= x2) {
-		/* Only the base: all of it goes to the CRC directly. */
-		x1 = cx2;
-		x2 = cx2;
+		runs[0] = (struct vflipq_run){
+			.x1 = cx1, .x2 = cx2, .kind = RUN_COMPOSED,
+		};
+		nr = 1;
+	} else {
+		nr = split_row(f, base, y, cx1, cx2, runs);
 	}
 
-	if (x1 < x2) {
-		if (b)
-			compose_plane_row(lb, b, y, x1, x2);
-		else
-			for (x = x1; x < x2; x++)
-				lb->out[x] = background;
-		for (i = base + 1; i < f->n; i++) {
-			const struct vflipq_layer *l = &f->layers[i];
-			int l1 = max(l->dst.x1, x1), l2 = min(l->dst.x2, x2);
-
-			if (layer_in_row(l, y) && l1 < l2)
-				compose_plane_row(lb, l, y, l1, l2);
-		}
+	for (k = 0; k < nr; k++) {
+		if (runs[k].kind != RUN_COMPOSED)
+			continue;
+		compose_cols(lb, f, base, y, runs[k].x1, runs[k].x2);
 		/* Without colour management the row is final as blended. */
 		if (f->cm.active)
-			vflipq_color_apply_row(&f->cm, lb->out + x1, x2 - x1);
+			vflipq_color_apply_row(&f->cm, lb->out + runs[k].x1,
+					       runs[k].x2 - runs[k].x1);
 	}
 
 	for (i = t1; i < t2; i++) {
 		int a = i * t->tw, z = min_t(int, a + t->tw, f->w);
 		u32 crc = 0;
 
-		if (b)
-			crc = crc_plane_cols(crc, b, y, a, min(z, x1), f->bpc);
-		if (max(a, x1) < min(z, x2))
-			crc = crc_out_cols(crc, lb->out + max(a, x1),
-					   min(z, x2) - max(a, x1), f->bpc);
-		if (b)
-			crc = crc_plane_cols(crc, b, y, max(a, x2), z, f->bpc);
+		while (r < nr && runs[r].x2 <= a)
+			r++;
+		for (k = r; k < nr && runs[k].x1 < z; k++)
+			crc = crc_run(crc, lb, f, base, &runs[k], y,
+				      max(a, runs[k].x1), min(z, runs[k].x2));
 		tc[i] = crc;
 	}
 }

@@ -552,6 +552,75 @@ static u32 crc_xbgr8888(u32 crc, const struct vflipq_src *src, int x, int y,
 	return crc_row32(crc, src, x, y, ux, uy, n, bpc, true);
 }
 
+/* Red and blue of an 8-bit pixel swapped: BGR to RGB order and back. */
+static __always_inline u32 swap_rb(u32 v)
+{
+	return (v & 0xff00ff00) | (v >> 16 & 0xff) | (v & 0xff) << 16;
+}
+
+/*
+ * An 8-bit "Pre-multiplied" pixel @s (0xAARRGGBB) at plane alpha opaque
+ * over an opaque 8-bit pixel @d: per channel min(s + round(d * (255 - a) /
+ * 255), 255), red and blue in one multiply (pixman's two-channel rounding,
+ * exact for 8-bit factors).  That is the 16-bit composition rounded to 8
+ * bits: with s, d and a scaled by 257 the 16-bit blend gives 257 * s +
+ * round(257 * q), q = d * (255 - a) / 255, and since q lies at least 1/510
+ * from any half-integer, round(round(257 * q) / 257) is round(q)
+ * (Documentation/vflipq/driver.rst, "How the composer saves work";
+ * tests/unit/formats_test.c checks every s, d, a).  Returns 0x00RRGGBB.
+ */
+static __always_inline u32 blend8_px(u32 s, u32 d)
+{
+	u32 inv = 255 - (s >> 24);
+	u32 rb = (d & 0xff00ff) * inv + 0x800080;
+	u32 g = (d >> 8 & 0xff) * inv + 0x80;
+
+	rb = (rb + (rb >> 8 & 0xff00ff)) >> 8 & 0xff00ff;
+	g = (g + (g >> 8)) >> 8;
+	/* Invalid premultiplied input (colour > alpha) saturates. */
+	rb += s & 0xff00ff;
+	rb |= 0x1000100 - (rb >> 8 & 0x10001);
+	g += s >> 8 & 0xff;
+	g |= 0x100 - (g >> 8);
+	return (rb & 0xff00ff) | (g & 0xff) << 8;
+}
+
+static __always_inline u32 blend_crc8_row(u32 crc, struct vflipq_row fg,
+					  struct vflipq_row bg, bool bgr,
+					  bool bg_bgr, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, fg.p += fg.step, bg.p += bg.step) {
+		u32 s = load_le32(fg.p), d = load_le32(bg.p);
+
+		if (bgr)
+			s = swap_rb(s);
+		if (bg_bgr)
+			d = swap_rb(d);
+		crc = crc_word(crc, 0xff000000 | blend8_px(s, d));
+	}
+	return crc;
+}
+
+static u32 blend_crc8_argb8888(u32 crc, struct vflipq_row fg,
+			       struct vflipq_row bg, enum vflipq_rgb8 bg_order,
+			       unsigned int n)
+{
+	if (bg_order == VFLIPQ_RGB8_BGR)
+		return blend_crc8_row(crc, fg, bg, false, true, n);
+	return blend_crc8_row(crc, fg, bg, false, false, n);
+}
+
+static u32 blend_crc8_abgr8888(u32 crc, struct vflipq_row fg,
+			       struct vflipq_row bg, enum vflipq_rgb8 bg_order,
+			       unsigned int n)
+{
+	if (bg_order == VFLIPQ_RGB8_BGR)
+		return blend_crc8_row(crc, fg, bg, true, true, n);
+	return blend_crc8_row(crc, fg, bg, true, false, n);
+}
+
 /* round(v * (2^bpc - 1) / 65535), the documented conversion to bpc bits. */
 static inline u32 unorm16_to_bpc(u16 v, unsigned int bpc)
 {
@@ -791,16 +860,18 @@ void vflipq_src_init(struct vflipq_src *src, const struct iosys_map *data,
 static const struct vflipq_format_ops vflipq_ops[] = {
 	{ .format = DRM_FORMAT_XRGB8888, .read_row = read_xrgb8888,
 	  .write_row = write_xrgb8888, .crc_row = crc_xrgb8888,
-	  .blend_row = blend_xrgb8888 },
+	  .blend_row = blend_xrgb8888, .rgb8 = VFLIPQ_RGB8_RGB },
 	{ .format = DRM_FORMAT_ARGB8888, .read_row = read_argb8888,
 	  .write_row = write_argb8888, .crc_row = crc_xrgb8888,
-	  .blend_row = blend_argb8888 },
+	  .blend_row = blend_argb8888, .blend_crc8_row = blend_crc8_argb8888,
+	  .rgb8 = VFLIPQ_RGB8_RGB },
 	{ .format = DRM_FORMAT_XBGR8888, .read_row = read_xbgr8888,
 	  .write_row = write_xbgr8888, .crc_row = crc_xbgr8888,
-	  .blend_row = blend_xbgr8888 },
+	  .blend_row = blend_xbgr8888, .rgb8 = VFLIPQ_RGB8_BGR },
 	{ .format = DRM_FORMAT_ABGR8888, .read_row = read_abgr8888,
 	  .write_row = write_abgr8888, .crc_row = crc_xbgr8888,
-	  .blend_row = blend_abgr8888 },
+	  .blend_row = blend_abgr8888, .blend_crc8_row = blend_crc8_abgr8888,
+	  .rgb8 = VFLIPQ_RGB8_BGR },
 	{ .format = DRM_FORMAT_XRGB2101010, .read_row = read_xrgb2101010,
 	  .write_row = write_xrgb2101010,
 	  .blend_row = blend_xrgb2101010 },

@@ -72,6 +72,35 @@ struct vflipq_xform {
 	int vx, vy;
 };
 
+/**
+ * struct vflipq_row - a run of source pixels in memory
+ * @p: first pixel
+ * @step: bytes from one pixel to the next (a plane's walk may go backwards
+ *	or down a column)
+ */
+struct vflipq_row {
+	const u8 *p;
+	ptrdiff_t step;
+};
+
+static inline struct vflipq_row vflipq_row_at(const struct vflipq_src *src,
+					      int x, int y, int ux, int uy,
+					      unsigned int cpp)
+{
+	return (struct vflipq_row){
+		.p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
+		     (ptrdiff_t)x * cpp,
+		.step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * cpp,
+	};
+}
+
+/* The 8-bit RGB formats: 4 bytes a pixel, colour bytes r, g, b in some order. */
+enum vflipq_rgb8 {
+	VFLIPQ_RGB8_NONE,
+	VFLIPQ_RGB8_RGB,	/* 0x..RRGGBB: XRGB8888, ARGB8888 */
+	VFLIPQ_RGB8_BGR,	/* 0x..BBGGRR: XBGR8888, ABGR8888 */
+};
+
 struct vflipq_line_bufs {
 	struct vflipq_px *out;
 	struct vflipq_px *stage;
@@ -91,6 +120,14 @@ struct vflipq_line_bufs {
  * @blend_row: read like read_row() and blend onto @out at plane alpha @pa
  *	in blend mode @mode (vflipq_blend_px()), in one pass; NULL where the
  *	composer stages the row first
+ * @blend_crc8_row: blend @n pixels of this format @fg in "Pre-multiplied"
+ *	mode at plane alpha 0xffff onto @n opaque pixels @bg of an 8-bit RGB
+ *	format in order @bg_order and feed the results to the CRC at output
+ *	depth 8; exactly the CRC that read_row(), blend_row() and
+ *	vflipq_crc_px_row() give, without the 16-bit pixels; NULL where no
+ *	such shortcut exists
+ * @rgb8: whether and how this is an 8-bit RGB format (a base for
+ *	@blend_crc8_row)
  */
 struct vflipq_format_ops {
 	u32 format;
@@ -104,6 +141,10 @@ struct vflipq_format_ops {
 	void (*blend_row)(const struct vflipq_src *src, int x, int y,
 			  int ux, int uy, unsigned int n,
 			  struct vflipq_px *out, u32 pa, u16 mode);
+	u32 (*blend_crc8_row)(u32 crc, struct vflipq_row fg,
+			      struct vflipq_row bg, enum vflipq_rgb8 bg_order,
+			      unsigned int n);
+	enum vflipq_rgb8 rgb8;
 };
 
 /* The depths at which &vflipq_format_ops.crc_row works. */
