@@ -509,9 +509,10 @@ static u32 crc_run(u32 crc, struct vflipq_line_bufs *lb,
  * (vflipq_blend2_crc8_row()).
  * crc32_le() of a tile in pieces equals crc32_le() of the whole tile.
  */
-static void compose_tiles(struct vflipq_line_bufs *lb,
-			  const struct vflipq_frame *f, int y,
-			  unsigned int t1, unsigned int t2)
+/* Not inlined: its runs would add to compose()'s frame, already large. */
+static noinline_for_stack void
+compose_tiles(struct vflipq_line_bufs *lb, const struct vflipq_frame *f,
+	      int y, unsigned int t1, unsigned int t2)
 {
 	const struct vflipq_tiles *t = f->tiles;
 	int cx1 = t1 * t->tw, cx2 = min_t(int, t2 * t->tw, f->w);
