@@ -451,9 +451,13 @@ static u32 crc_run(u32 crc, struct vflipq_line_bufs *lb,
 		   const struct vflipq_frame *f, int base,
 		   const struct vflipq_run *r, int y, int x1, int x2)
 {
-	const struct vflipq_layer *b = &f->layers[base], *l, *u;
+	const struct vflipq_layer *b, *l, *u;
 	int sx, sy, bx, by, ux, uy;
 
+	/* Without a base every run is composed. */
+	if (r->kind == RUN_COMPOSED)
+		return crc_out_cols(crc, lb->out + x1, x2 - x1, f->bpc);
+	b = &f->layers[base];
 	switch (r->kind) {
 	case RUN_BASE:
 		return crc_plane_cols(crc, b, y, x1, x2, f->bpc);
