@@ -539,69 +539,6 @@ static void test_blend_crc8_row(void)
 		}
 }
 
-/*
- * vflipq_blend2_crc8_row() gives the CRC of the 16-bit path for two planes
- * over the base: the base read (alpha made opaque), blend_row() of the
- * lower plane, then of the upper one, vflipq_crc_px_row() at 8 bits; for
- * every order of each of the three, random pixels (alpha 0 and 255 among
- * them, colours above alpha too), along forward, reversed and column walks.
- */
-static void test_blend2_crc8_row(void)
-{
-	static const u32 fgs[] = { DRM_FORMAT_ARGB8888, DRM_FORMAT_ABGR8888 };
-	static const u32 bgs[] = { DRM_FORMAT_XRGB8888, DRM_FORMAT_ARGB8888,
-				   DRM_FORMAT_XBGR8888, DRM_FORMAT_ABGR8888 };
-	static const int walks[][4] = {	/* x, y, ux, uy over a 16x16 fb */
-		{ 0, 0, 1, 0 }, { 15, 3, -1, 0 }, { 5, 15, 0, -1 },
-		{ 2, 0, 0, 1 },
-	};
-	static u8 lofb[256 * 4], hifb[256 * 4], bgfb[256 * 4];
-	struct vflipq_src lsrc = { .base = { lofb }, .pitch = { 16 * 4 } };
-	struct vflipq_src hsrc = { .base = { hifb }, .pitch = { 16 * 4 } };
-	struct vflipq_src bsrc = { .base = { bgfb }, .pitch = { 16 * 4 } };
-	struct vflipq_px px[16];
-	unsigned int l, h, b, k, i;
-
-	for (l = 0; l < ARRAY_SIZE(fgs); l++)
-		for (h = 0; h < ARRAY_SIZE(fgs); h++)
-			for (b = 0; b < ARRAY_SIZE(bgs); b++)
-				for (k = 0; k < 64; k++) {
-					const struct vflipq_format_ops *lo = ops(fgs[l]);
-					const struct vflipq_format_ops *hi = ops(fgs[h]);
-					const struct vflipq_format_ops *bo = ops(bgs[b]);
-					const int *wl = walks[k % 4];
-					const int *wh = walks[(k / 4) % 4];
-					const int *wb = walks[(k / 16) % 4];
-					u32 seed = (u32)rnd16() << 16 | rnd16();
-
-					for (i = 0; i < sizeof(lofb); i++) {
-						lofb[i] = rnd16();
-						hifb[i] = rnd16();
-						bgfb[i] = rnd16();
-					}
-					for (i = 0; i < 256; i += 5) {
-						lofb[i * 4 + 3] = i & 1 ? 0xff : 0;
-						hifb[i * 4 + 3] = i & 2 ? 0xff : 0;
-					}
-					bo->read_row(&bsrc, wb[0], wb[1], wb[2], wb[3], 16,
-						     px);
-					for (i = 0; i < 16; i++)
-						px[i].a = 0xffff;
-					lo->blend_row(&lsrc, wl[0], wl[1], wl[2], wl[3], 16,
-						      px, 0xffff, DRM_MODE_BLEND_PREMULTI);
-					hi->blend_row(&hsrc, wh[0], wh[1], wh[2], wh[3], 16,
-						      px, 0xffff, DRM_MODE_BLEND_PREMULTI);
-					CHECK_EQ(vflipq_blend2_crc8_row(seed,
-						vflipq_row_at(&lsrc, wl[0], wl[1], wl[2], wl[3], 4),
-						lo->rgb8,
-						vflipq_row_at(&hsrc, wh[0], wh[1], wh[2], wh[3], 4),
-						hi->rgb8,
-						vflipq_row_at(&bsrc, wb[0], wb[1], wb[2], wb[3], 4),
-						bo->rgb8, 16),
-						 vflipq_crc_px_row(seed, px, 16, 8));
-				}
-}
-
 /* The kernel's crc32_le(), bit by bit: reflected 0xedb88320, no inversion. */
 static u32 ref_crc32_le(u32 crc, const u8 *p, size_t n)
 {
@@ -845,7 +782,6 @@ int main(int argc, char **argv)
 		{ "crc-row", test_crc_row },
 		{ "crc-px-row", test_crc_px_row },
 		{ "blend-crc8-row", test_blend_crc8_row },
-		{ "blend2-crc8-row", test_blend2_crc8_row },
 		{ "blend-row", test_blend_row },
 		{ "format-lists", test_format_lists },
 		{ "xform", test_xform },

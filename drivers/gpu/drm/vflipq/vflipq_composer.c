@@ -337,7 +337,6 @@ enum vflipq_run_kind {
 	RUN_BASE,	/* only the base: from its framebuffer */
 	RUN_TOP,	/* an opaque layer on top: from its framebuffer */
 	RUN_BLEND8,	/* one 8-bit layer over the 8-bit base, in 8 bits */
-	RUN_BLEND8_2,	/* two 8-bit layers over it, pixel by pixel */
 	RUN_COMPOSED,	/* composed in 16 bits into the output row */
 };
 
@@ -346,41 +345,29 @@ enum vflipq_run_kind {
  * @x1: first column
  * @x2: column after the last
  * @kind: how they reach the CRC
- * @layer: the layer of %RUN_TOP and %RUN_BLEND8, the upper one of
- *	%RUN_BLEND8_2
- * @lower: the lower layer of %RUN_BLEND8_2
+ * @layer: the layer of %RUN_TOP and %RUN_BLEND8
  */
 struct vflipq_run {
 	int x1, x2;
 	enum vflipq_run_kind kind;
-	unsigned int layer, lower;
+	unsigned int layer;
 };
 
 /* Each layer's two edges cut the columns once more, at most. */
 #define VFLIPQ_MAX_RUNS	(2 * VFLIPQ_MAX_LAYERS + 1)
 
-/* An 8-bit plane with alpha the 8-bit paths blend ("Pre-multiplied"). */
-static bool layer_blends8(const struct vflipq_layer *l)
-{
-	return l->reader->blend_crc8_row && l->alpha == DRM_BLEND_ALPHA_OPAQUE &&
-	       l->blend == DRM_MODE_BLEND_PREMULTI;
-}
-
 /* The kind of columns [@x1, @x2) of row @y over the base @base. */
 static enum vflipq_run_kind run_kind(const struct vflipq_frame *f, int base,
 				     int y, int x1, int x2,
-				     unsigned int *layer, unsigned int *lower)
+				     unsigned int *layer)
 {
 	const struct vflipq_layer *b = &f->layers[base], *top = NULL;
-	const struct vflipq_layer *under = NULL;
 	unsigned int i, count = 0;
 
 	for (i = base + 1; i < f->n; i++) {
 		const struct vflipq_layer *l = &f->layers[i];
 
 		if (layer_in_row(l, y) && l->dst.x1 <= x1 && l->dst.x2 >= x2) {
-			under = top;
-			*lower = *layer;
 			top = l;
 			*layer = i;
 			count++;
@@ -390,12 +377,12 @@ static enum vflipq_run_kind run_kind(const struct vflipq_frame *f, int base,
 		return RUN_BASE;
 	if (top->opaque && top->reader->crc_row)
 		return RUN_TOP;
-	if (count > 2 || f->bpc != 8 || !b->reader->rgb8 ||
-	    !layer_blends8(top))
-		return RUN_COMPOSED;
-	if (count == 1)
+	if (count == 1 && f->bpc == 8 && b->reader->rgb8 &&
+	    top->reader->blend_crc8_row &&
+	    top->alpha == DRM_BLEND_ALPHA_OPAQUE &&
+	    top->blend == DRM_MODE_BLEND_PREMULTI)
 		return RUN_BLEND8;
-	return layer_blends8(under) ? RUN_BLEND8_2 : RUN_COMPOSED;
+	return RUN_COMPOSED;
 }
 
 /*
@@ -406,7 +393,7 @@ static unsigned int split_row(const struct vflipq_frame *f, int base, int y,
 			      int cx1, int cx2, struct vflipq_run *runs)
 {
 	int xs[VFLIPQ_MAX_RUNS + 1];
-	unsigned int nx = 0, nr = 0, i, j, k, layer = 0, lower = 0;
+	unsigned int nx = 0, nr = 0, i, j, k, layer = 0;
 	enum vflipq_run_kind kind;
 
 	xs[nx++] = cx1;
@@ -430,17 +417,16 @@ static unsigned int split_row(const struct vflipq_frame *f, int base, int y,
 	for (i = 0; i + 1 < nx; i++) {
 		if (xs[i] == xs[i + 1])
 			continue;
-		kind = run_kind(f, base, y, xs[i], xs[i + 1], &layer, &lower);
+		kind = run_kind(f, base, y, xs[i], xs[i + 1], &layer);
 		if (nr && runs[nr - 1].kind == kind &&
 		    (kind == RUN_BASE || kind == RUN_COMPOSED ||
-		     (runs[nr - 1].layer == layer &&
-		      (kind != RUN_BLEND8_2 || runs[nr - 1].lower == lower)))) {
+		     runs[nr - 1].layer == layer)) {
 			runs[nr - 1].x2 = xs[i + 1];
 			continue;
 		}
 		runs[nr++] = (struct vflipq_run){
 			.x1 = xs[i], .x2 = xs[i + 1], .kind = kind,
-			.layer = layer, .lower = lower,
+			.layer = layer,
 		};
 	}
 	return nr;
@@ -451,8 +437,8 @@ static u32 crc_run(u32 crc, struct vflipq_line_bufs *lb,
 		   const struct vflipq_frame *f, int base,
 		   const struct vflipq_run *r, int y, int x1, int x2)
 {
-	const struct vflipq_layer *b, *l, *u;
-	int sx, sy, bx, by, ux, uy;
+	const struct vflipq_layer *b, *l;
+	int sx, sy, bx, by;
 
 	/* Without a base every run is composed. */
 	if (r->kind == RUN_COMPOSED)
@@ -474,20 +460,6 @@ static u32 crc_run(u32 crc, struct vflipq_line_bufs *lb,
 			vflipq_row_at(&b->src, bx, by, b->xform.ux,
 				      b->xform.uy, 4),
 			b->reader->rgb8, x2 - x1);
-	case RUN_BLEND8_2:
-		l = &f->layers[r->lower];
-		u = &f->layers[r->layer];
-		layer_walk(l, y, x1, &sx, &sy);
-		layer_walk(u, y, x1, &ux, &uy);
-		layer_walk(b, y, x1, &bx, &by);
-		return vflipq_blend2_crc8_row(crc,
-			vflipq_row_at(&l->src, sx, sy, l->xform.ux,
-				      l->xform.uy, 4), l->reader->rgb8,
-			vflipq_row_at(&u->src, ux, uy, u->xform.ux,
-				      u->xform.uy, 4), u->reader->rgb8,
-			vflipq_row_at(&b->src, bx, by, b->xform.ux,
-				      b->xform.uy, 4), b->reader->rgb8,
-			x2 - x1);
 	default:
 		return crc_out_cols(crc, lb->out + x1, x2 - x1, f->bpc);
 	}
@@ -508,9 +480,7 @@ static u32 crc_run(u32 crc, struct vflipq_line_bufs *lb,
  * that need it are composed in 16 bits: the columns only the base covers,
  * or whose topmost layer is opaque, go to the CRC from that framebuffer;
  * at output depth 8, one 8-bit layer over an 8-bit base is blended in 8
- * bits on the way to the CRC (&vflipq_format_ops.blend_crc8_row), two
- * pixel by pixel in 16 bits without the output row
- * (vflipq_blend2_crc8_row()).
+ * bits on the way to the CRC (&vflipq_format_ops.blend_crc8_row).
  * crc32_le() of a tile in pieces equals crc32_le() of the whole tile.
  */
 /* Not inlined: its runs would add to compose()'s frame, already large. */

@@ -552,15 +552,6 @@ static u32 crc_xbgr8888(u32 crc, const struct vflipq_src *src, int x, int y,
 	return crc_row32(crc, src, x, y, ux, uy, n, bpc, true);
 }
 
-/* A composed (16-bit) pixel @v to the CRC at output depth 8, opaque. */
-static __always_inline u32 crc_px16_at8(u32 crc, u64 v)
-{
-	return crc_word(crc, 0xff000000 |
-			     unorm16_to_8(vflipq_px_ch(v, 1)) << 16 |
-			     unorm16_to_8(vflipq_px_ch(v, 2)) << 8 |
-			     unorm16_to_8(vflipq_px_ch(v, 3)));
-}
-
 /* Red and blue of an 8-bit pixel swapped: BGR to RGB order and back. */
 static __always_inline u32 swap_rb(u32 v)
 {
@@ -630,68 +621,6 @@ static u32 blend_crc8_abgr8888(u32 crc, struct vflipq_row fg,
 	return blend_crc8_row(crc, fg, bg, true, false, n);
 }
 
-static __always_inline u32 blend2_crc8_row(u32 crc, struct vflipq_row lo,
-					   struct vflipq_row hi,
-					   struct vflipq_row bg, bool lo_bgr,
-					   bool hi_bgr, bool bg_bgr,
-					   unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++, lo.p += lo.step, hi.p += hi.step,
-	     bg.p += bg.step) {
-		u32 d = load_le32(bg.p), s1 = load_le32(lo.p);
-		u32 s2 = load_le32(hi.p);
-		u64 v;
-
-		if (bg_bgr)
-			d = swap_rb(d);
-		if (lo_bgr)
-			s1 = swap_rb(s1);
-		if (hi_bgr)
-			s2 = swap_rb(s2);
-		v = vflipq_blend_premulti_opaque(decode_xrgb8888(d),
-						 decode_argb8888(s1));
-		v = vflipq_blend_premulti_opaque(v, decode_argb8888(s2));
-		crc = crc_px16_at8(crc, v);
-	}
-	return crc;
-}
-
-/**
- * vflipq_blend2_crc8_row - two 8-bit planes over an 8-bit base, to the CRC
- * @crc: running CRC
- * @lo: the lower plane's pixels, ARGB8888 or ABGR8888
- * @lo_order: its order
- * @hi: the upper plane's pixels, ARGB8888 or ABGR8888
- * @hi_order: its order
- * @bg: the opaque base's pixels, an 8-bit RGB format
- * @bg_order: its order
- * @n: pixels
- *
- * Both planes "Pre-multiplied" at plane alpha 0xffff.  The arithmetic of
- * the 16-bit path (the base read, two blend_row() passes,
- * vflipq_crc_px_row() at 8 bits), pixel by pixel in registers instead of
- * row by row through the 16-bit output row: the intermediate stays 16-bit,
- * so the result is the same bit for bit.
- *
- * Return: the CRC after the @n composed pixels at output depth 8.
- */
-u32 vflipq_blend2_crc8_row(u32 crc, struct vflipq_row lo,
-			   enum vflipq_rgb8 lo_order, struct vflipq_row hi,
-			   enum vflipq_rgb8 hi_order, struct vflipq_row bg,
-			   enum vflipq_rgb8 bg_order, unsigned int n)
-{
-	bool lo_bgr = lo_order == VFLIPQ_RGB8_BGR;
-	bool hi_bgr = hi_order == VFLIPQ_RGB8_BGR;
-	bool bg_bgr = bg_order == VFLIPQ_RGB8_BGR;
-
-	/* One loop without swaps for the usual case: all of one order. */
-	if (!lo_bgr && !hi_bgr && !bg_bgr)
-		return blend2_crc8_row(crc, lo, hi, bg, false, false, false, n);
-	return blend2_crc8_row(crc, lo, hi, bg, lo_bgr, hi_bgr, bg_bgr, n);
-}
-
 /* round(v * (2^bpc - 1) / 65535), the documented conversion to bpc bits. */
 static inline u32 unorm16_to_bpc(u16 v, unsigned int bpc)
 {
@@ -747,8 +676,14 @@ u32 vflipq_crc_px_row(u32 crc, const struct vflipq_px *px, unsigned int n,
 
 	if (bpc != 8)
 		return crc_px_row_any(crc, px, n, bpc);
-	for (i = 0; i < n; i++)
-		crc = crc_px16_at8(crc, vflipq_px_load(&px[i]));
+	for (i = 0; i < n; i++) {
+		u64 v = vflipq_px_load(&px[i]);
+
+		crc = crc_word(crc, 0xff000000 |
+				    unorm16_to_8(vflipq_px_ch(v, 1)) << 16 |
+				    unorm16_to_8(vflipq_px_ch(v, 2)) << 8 |
+				    unorm16_to_8(vflipq_px_ch(v, 3)));
+	}
 	return crc;
 }
 

@@ -164,10 +164,6 @@ struct iosys_map;
 void vflipq_formats_init(void);
 u32 vflipq_crc_px_row(u32 crc, const struct vflipq_px *px, unsigned int n,
 		      unsigned int bpc);
-u32 vflipq_blend2_crc8_row(u32 crc, struct vflipq_row lo,
-			   enum vflipq_rgb8 lo_order, struct vflipq_row hi,
-			   enum vflipq_rgb8 hi_order, struct vflipq_row bg,
-			   enum vflipq_rgb8 bg_order, unsigned int n);
 const struct vflipq_format_ops *vflipq_format_ops(u32 format);
 void vflipq_src_init(struct vflipq_src *src, const struct iosys_map *data,
 		     const u32 *pitches, unsigned int num_planes);
