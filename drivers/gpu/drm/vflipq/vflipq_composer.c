@@ -239,19 +239,19 @@ static bool layer_in_row(const struct vflipq_layer *l, int y)
 }
 
 /*
- * The topmost opaque layer covering row @y of a @w wide CRTC: nothing
- * below it (background included) can show in that row.  -1 if none.
+ * The topmost layer above @lo that is opaque across columns [@x1, @x2) of
+ * row @y: nothing below it (background included) shows there.  @lo if none.
  */
-static int row_base(const struct vflipq_layer *layers, unsigned int n,
-		    int y, int w)
+static int top_opaque(const struct vflipq_layer *layers, unsigned int n,
+		      int lo, int y, int x1, int x2)
 {
 	int i;
 
-	for (i = n - 1; i >= 0; i--)
+	for (i = (int)n - 1; i > lo; i--)
 		if (layers[i].opaque && layer_in_row(&layers[i], y) &&
-		    layers[i].dst.x1 <= 0 && layers[i].dst.x2 >= w)
+		    layers[i].dst.x1 <= x1 && layers[i].dst.x2 >= x2)
 			return i;
-	return -1;
+	return lo;
 }
 
 /* CRC of columns [@x1, @x2) of an opaque layer's pixels in row @y. */
@@ -307,17 +307,8 @@ static void compose_cols(struct vflipq_line_bufs *lb,
 			 int x1, int x2)
 {
 	static const struct vflipq_px background = { .a = 0xffff };
-	int from = base, i, x;
+	int from = top_opaque(f->layers, f->n, base, y, x1, x2), i, x;
 
-	for (i = (int)f->n - 1; i > base; i--) {
-		const struct vflipq_layer *l = &f->layers[i];
-
-		if (l->opaque && layer_in_row(l, y) && l->dst.x1 <= x1 &&
-		    l->dst.x2 >= x2) {
-			from = i;
-			break;
-		}
-	}
 	if (from >= 0)
 		compose_plane_row(lb, &f->layers[from], y, x1, x2);
 	else
@@ -440,17 +431,15 @@ static u32 crc_run(u32 crc, struct vflipq_line_bufs *lb,
 	const struct vflipq_layer *b, *l;
 	int sx, sy, bx, by;
 
-	/* Without a base every run is composed. */
-	if (r->kind == RUN_COMPOSED)
-		return crc_out_cols(crc, lb->out + x1, x2 - x1, f->bpc);
-	b = &f->layers[base];
 	switch (r->kind) {
 	case RUN_BASE:
-		return crc_plane_cols(crc, b, y, x1, x2, f->bpc);
+		return crc_plane_cols(crc, &f->layers[base], y, x1, x2,
+				      f->bpc);
 	case RUN_TOP:
 		return crc_plane_cols(crc, &f->layers[r->layer], y, x1, x2,
 				      f->bpc);
 	case RUN_BLEND8:
+		b = &f->layers[base];
 		l = &f->layers[r->layer];
 		layer_walk(l, y, x1, &sx, &sy);
 		layer_walk(b, y, x1, &bx, &by);
@@ -461,6 +450,7 @@ static u32 crc_run(u32 crc, struct vflipq_line_bufs *lb,
 				      b->xform.uy, 4),
 			b->reader->rgb8, x2 - x1);
 	default:
+		/* RUN_COMPOSED, the only kind in a row without a base. */
 		return crc_out_cols(crc, lb->out + x1, x2 - x1, f->bpc);
 	}
 }
@@ -473,7 +463,8 @@ static u32 crc_run(u32 crc, struct vflipq_line_bufs *lb,
  * @t1: first tile
  * @t2: tile after the last
  *
- * Only the layers from the row's base (row_base()) up take part.  When
+ * Only the layers from the row's base (its topmost layer opaque across the
+ * whole row, top_opaque()) up take part.  When
  * nothing else needs the 16-bit row (no writeback, no colour management)
  * and the base has a CRC shortcut at the output depth, the row is cut at
  * the edges of the upper layers into runs (split_row()), and only the runs
@@ -482,15 +473,15 @@ static u32 crc_run(u32 crc, struct vflipq_line_bufs *lb,
  * at output depth 8, one 8-bit layer over an 8-bit base is blended in 8
  * bits on the way to the CRC (&vflipq_format_ops.blend_crc8_row).
  * crc32_le() of a tile in pieces equals crc32_le() of the whole tile.
+ * Not inlined: its runs would add to compose()'s frame, already large.
  */
-/* Not inlined: its runs would add to compose()'s frame, already large. */
 static noinline_for_stack void
 compose_tiles(struct vflipq_line_bufs *lb, const struct vflipq_frame *f,
 	      int y, unsigned int t1, unsigned int t2)
 {
 	const struct vflipq_tiles *t = f->tiles;
 	int cx1 = t1 * t->tw, cx2 = min_t(int, t2 * t->tw, f->w);
-	int base = row_base(f->layers, f->n, y, f->w);
+	int base = top_opaque(f->layers, f->n, -1, y, 0, f->w);
 	const struct vflipq_layer *b = base >= 0 ? &f->layers[base] : NULL;
 	u32 *tc = t->tile_crc + (size_t)y * t->nt;
 	struct vflipq_run runs[VFLIPQ_MAX_RUNS];

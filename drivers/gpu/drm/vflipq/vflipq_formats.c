@@ -225,9 +225,9 @@ read_row32(const struct vflipq_src *src, int x, int y, int ux, int uy,
 	   unsigned int n, struct vflipq_px *out,
 	   u64 (*decode)(u32 v))
 {
-	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
-		      (ptrdiff_t)x * 4;
-	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 4;
+	const struct vflipq_row row = vflipq_row_at(src, x, y, ux, uy, 4);
+	const u8 *p = row.p;
+	ptrdiff_t step = row.step;
 	unsigned int i;
 
 	for (i = 0; i < n; i++, p += step)
@@ -239,9 +239,9 @@ read_row64(const struct vflipq_src *src, int x, int y, int ux, int uy,
 	   unsigned int n, struct vflipq_px *out,
 	   u64 (*decode)(u64 v))
 {
-	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
-		      (ptrdiff_t)x * 8;
-	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 8;
+	const struct vflipq_row row = vflipq_row_at(src, x, y, ux, uy, 8);
+	const u8 *p = row.p;
+	ptrdiff_t step = row.step;
 	unsigned int i;
 
 	for (i = 0; i < n; i++, p += step)
@@ -375,9 +375,9 @@ blend_row_any(const struct vflipq_src *src, int x, int y, int ux, int uy,
 	      unsigned int n, struct vflipq_px *out, u32 pa, u16 mode,
 	      unsigned int cpp, u64 (*decode)(u64 v))
 {
-	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
-		      (ptrdiff_t)x * cpp;
-	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * cpp;
+	const struct vflipq_row row = vflipq_row_at(src, x, y, ux, uy, cpp);
+	const u8 *p = row.p;
+	ptrdiff_t step = row.step;
 	unsigned int i;
 
 	switch (mode) {
@@ -429,9 +429,9 @@ VFLIPQ_BLENDER(abgr16f, 64)
 static void read_rgb565(const struct vflipq_src *src, int x, int y,
 			int ux, int uy, unsigned int n, struct vflipq_px *out)
 {
-	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
-		      (ptrdiff_t)x * 2;
-	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 2;
+	const struct vflipq_row row = vflipq_row_at(src, x, y, ux, uy, 2);
+	const u8 *p = row.p;
+	ptrdiff_t step = row.step;
 	unsigned int i;
 
 	for (i = 0; i < n; i++, p += step) {
@@ -512,9 +512,9 @@ static __always_inline u32
 crc_row32(u32 crc, const struct vflipq_src *src, int x, int y, int ux,
 	  int uy, unsigned int n, unsigned int bpc, bool bgr)
 {
-	const u8 *p = src->base[0] + (ptrdiff_t)y * src->pitch[0] +
-		      (ptrdiff_t)x * 4;
-	ptrdiff_t step = (ptrdiff_t)uy * src->pitch[0] + (ptrdiff_t)ux * 4;
+	const struct vflipq_row row = vflipq_row_at(src, x, y, ux, uy, 4);
+	const u8 *p = row.p;
+	ptrdiff_t step = row.step;
 	unsigned int i;
 
 	/* At 8 bits the pixel goes to the CRC as it is in memory, opaque. */
