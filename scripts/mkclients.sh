@@ -16,7 +16,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 # Installed first: the plug-in globs below expand only once the files exist.
-"$VFLIPQ_TOP/scripts/deps.sh" clients
+# apt's progress goes to stderr: stdout carries only the cpio's path, which
+# scripts/vm-run.sh captures (apt's lines there became cat's file names).
+"$VFLIPQ_TOP/scripts/deps.sh" clients >&2
 
 PKGS=(drm-info libdrm-tests weston libweston-10-0 kmscube libgbm1 libegl1
       libegl-mesa0 libgl1-mesa-dri xkb-data)

@@ -122,7 +122,10 @@ mkdir -p "$work/job"
 chmod 755 "$work/job/job.sh"
 (cd "$work/job" && echo job.sh | cpio -o -H newc -R 0:0 --quiet) >"$work/job.cpio"
 clients_cpio=""
-[ "$job" = clients ] && clients_cpio=$("$VFLIPQ_TOP/scripts/mkclients.sh")
+if [ "$job" = clients ]; then
+	clients_cpio=$("$VFLIPQ_TOP/scripts/mkclients.sh")
+	[ -f "$clients_cpio" ] || die "scripts/mkclients.sh printed '$clients_cpio', not a cpio"
+fi
 # shellcheck disable=SC2086 # VM_EXTRA_CPIO: a list of paths
 cat "$work/base.cpio" $clients_cpio ${VM_EXTRA_CPIO:-} "$work/job.cpio" >"$work/initramfs.cpio"
 
