@@ -76,6 +76,13 @@ static void test_validate_caso(void)
 	CHECK(why != NULL);
 	cfg.hybrid_integrated = false;
 	CHECK_EQ(validate(), 0);	/* render-only */
+	/* fbdev emulation needs a CRTC to show its buffer on */
+	CHECK(!cfg.fbdev);
+	cfg.fbdev = true;
+	CHECK_EQ(validate(), -EINVAL);
+	CHECK(why != NULL);
+	cfg.crtcs = 1;
+	CHECK_EQ(validate(), 0);
 }
 
 static void test_validate_limits(void)

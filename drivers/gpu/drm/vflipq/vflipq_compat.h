@@ -20,6 +20,21 @@
 #include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_prime.h>
 
+#if defined(VFLIPQ_HAVE_FBDEV_SHMEM_DRIVER_OPS)
+#include <drm/drm_fbdev_shmem.h>
+#ifdef VFLIPQ_HAVE_DRM_CLIENTS_DIR
+#include <drm/clients/drm_client_setup.h>
+#else
+#include <drm/drm_client_setup.h>
+#endif
+#elif defined(VFLIPQ_HAVE_FBDEV_TTM_SETUP)
+#include <drm/drm_fbdev_ttm.h>
+#elif defined(VFLIPQ_HAVE_FBDEV_GENERIC_H)
+#include <drm/drm_fbdev_generic.h>
+#else
+#include <drm/drm_fb_helper.h>
+#endif
+
 /*
  * "Colorspace" with the values a compositor's HDR path sets: 6.5 ("drm/
  * connector: Allow drivers to pass list of supported colorspaces") added
@@ -169,6 +184,46 @@ vflipq_hrtimer_setup(struct hrtimer *timer,
 #define VFLIPQ_COMPAT_DATE .date = "20261122",
 #else
 #define VFLIPQ_COMPAT_DATE
+#endif
+
+/*
+ * The fbdev client of a device that asks for one (vflipq_config.fbdev),
+ * XRGB8888, created after drm_dev_register():
+ * - 6.13 ("drm/fbdev-shmem: Implement fbdev dumb-buffer callbacks" and
+ *   "drm: Add client-agnostic setup helper"): drm_driver.fbdev_probe
+ *   (DRM_FBDEV_SHMEM_DRIVER_OPS, the GEM buffer mapped to userspace
+ *   through deferred I/O) and drm_client_setup*(), whose header moved to
+ *   drm/clients/ in 6.15;
+ * - 6.11 to 6.12: not drm_fbdev_shmem_setup(), whose deferred I/O there
+ *   still set page->mapping of the shmem pages it mapped: once a process
+ *   had written through an fbdev mapping, freeing the buffer (the device's
+ *   removal) spun for ever in shmem_undo_range() (seen on 6.12; 7.2, whose
+ *   deferred I/O leaves the pages alone, is fine).  drm_fbdev_ttm_setup()
+ *   is the generic shadow-buffer emulation (vmap, not TTM, despite the
+ *   name): userspace maps a vmalloc shadow, which its damage worker
+ *   copies into the GEM buffer;
+ * - up to 6.10: the generic emulation, drm_fbdev_generic_setup() (declared
+ *   in drm_fb_helper.h up to 6.1), which maps the GEM buffer itself with
+ *   drm_gem_prime_mmap() when the driver has no dirty callback.
+ * Each is a no-op stub without CONFIG_DRM_FBDEV_EMULATION;
+ * vflipq_device_create() refuses such a device first.
+ */
+#ifdef VFLIPQ_HAVE_FBDEV_SHMEM_DRIVER_OPS
+#define VFLIPQ_COMPAT_FBDEV_OPS DRM_FBDEV_SHMEM_DRIVER_OPS,
+static inline void vflipq_fbdev_setup(struct drm_device *drm)
+{
+	drm_client_setup_with_fourcc(drm, DRM_FORMAT_XRGB8888);
+}
+#else
+#define VFLIPQ_COMPAT_FBDEV_OPS
+static inline void vflipq_fbdev_setup(struct drm_device *drm)
+{
+#ifdef VFLIPQ_HAVE_FBDEV_TTM_SETUP
+	drm_fbdev_ttm_setup(drm, 32);
+#else
+	drm_fbdev_generic_setup(drm, 32);
+#endif
+}
 #endif
 
 /*

@@ -87,6 +87,10 @@ int vflipq_config_validate(const struct vflipq_config *cfg, const char **why)
 		*why = "a hybrid integrated adapter needs at least one CRTC";
 		return -EINVAL;
 	}
+	if (cfg->fbdev && !cfg->crtcs) {
+		*why = "fbdev emulation needs at least one CRTC";
+		return -EINVAL;
+	}
 	/* No CRTC: a render-only adapter. */
 	if (cfg->crtcs > VFLIPQ_MAX_CRTCS)
 		return -EINVAL;

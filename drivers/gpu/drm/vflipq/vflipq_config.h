@@ -52,6 +52,8 @@ struct vflipq_config {
 	bool hybrid_integrated;
 	/* display bandwidth in pixels per second over all CRTCs, 0: none */
 	u64 bandwidth;
+	/* an fbdev client (/dev/fbN) on the device, as most KMS drivers have */
+	bool fbdev;
 	unsigned int num_modes;
 	struct vflipq_mode_spec modes[VFLIPQ_MAX_MODES];
 	/* index into @modes */

@@ -250,6 +250,17 @@ static ssize_t vflipq_cfs_cursor_store(struct config_item *item,
 	return store_bool(item, page, len, &to_cfs_device(item)->cfg.cursor);
 }
 
+static ssize_t vflipq_cfs_fbdev_show(struct config_item *item, char *page)
+{
+	return show_bool(item, page, &to_cfs_device(item)->cfg.fbdev);
+}
+
+static ssize_t vflipq_cfs_fbdev_store(struct config_item *item,
+				      const char *page, size_t len)
+{
+	return store_bool(item, page, len, &to_cfs_device(item)->cfg.fbdev);
+}
+
 static ssize_t vflipq_cfs_writeback_show(struct config_item *item, char *page)
 {
 	return show_bool(item, page, &to_cfs_device(item)->cfg.writeback);
@@ -421,6 +432,7 @@ CONFIGFS_ATTR(vflipq_cfs_, hybrid_integrated);
 CONFIGFS_ATTR(vflipq_cfs_, bandwidth);
 CONFIGFS_ATTR(vflipq_cfs_, cursor);
 CONFIGFS_ATTR(vflipq_cfs_, writeback);
+CONFIGFS_ATTR(vflipq_cfs_, fbdev);
 CONFIGFS_ATTR(vflipq_cfs_, modes);
 CONFIGFS_ATTR(vflipq_cfs_, preferred_mode);
 CONFIGFS_ATTR(vflipq_cfs_, enabled);
@@ -439,6 +451,7 @@ static struct configfs_attribute *vflipq_cfs_attrs[] = {
 	&vflipq_cfs_attr_bandwidth,
 	&vflipq_cfs_attr_cursor,
 	&vflipq_cfs_attr_writeback,
+	&vflipq_cfs_attr_fbdev,
 	&vflipq_cfs_attr_modes,
 	&vflipq_cfs_attr_preferred_mode,
 	&vflipq_cfs_attr_enabled,

@@ -522,9 +522,13 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 	 * An ioctl that passed the DRM core's unplug check just before the
 	 * device was removed must not light the pipe again once the removal's
 	 * shutdown commit (which turns everything off, so it passes) is done:
-	 * the engine would run on a device nobody can stop any more.
+	 * the engine would run on a device nobody can stop any more.  A pipe
+	 * that is still lit may stay lit: the fbdev client, unregistered
+	 * during the unplug, takes its framebuffer off the planes first.
 	 */
-	if (crtc_state->active && drm_dev_is_unplugged(crtc->dev))
+	if (crtc_state->active &&
+	    !drm_atomic_get_old_crtc_state(state, crtc)->active &&
+	    drm_dev_is_unplugged(crtc->dev))
 		return -ENODEV;
 
 	/* An async flip only replaces framebuffers of a lit pipe. */

@@ -65,6 +65,10 @@ static unsigned int param_flipq_depth = VFLIPQ_FLIPQ_DEFAULT_DEPTH;
 module_param_named(flipq_depth, param_flipq_depth, uint, 0444);
 MODULE_PARM_DESC(flipq_depth, "Future flips per plane on the default device (1-64, 1: no flip queue, default 8)");
 
+static bool param_fbdev;
+module_param_named(fbdev, param_fbdev, bool, 0444);
+MODULE_PARM_DESC(fbdev, "fbdev emulation (/dev/fbN) on the default device (default off)");
+
 static bool param_create_default = true;
 module_param_named(create_default, param_create_default, bool, 0444);
 MODULE_PARM_DESC(create_default, "Create the default device at load (default on)");
@@ -172,6 +176,7 @@ static int vflipq_config_show(struct seq_file *m, void *data)
 	seq_printf(m, "caso_tier=%u\nhybrid_integrated=%d\nbandwidth=%llu\n",
 		   vflipq_caso_tier(cfg->caso_caps), cfg->hybrid_integrated,
 		   cfg->bandwidth);
+	seq_printf(m, "fbdev=%d\n", cfg->fbdev);
 	for (i = 0; i < cfg->num_modes; i++) {
 		vflipq_format_mode(&cfg->modes[i], mode, sizeof(mode));
 		seq_printf(m, "mode=%s%s\n", mode,
@@ -228,6 +233,7 @@ static void vflipq_debugfs_init(struct drm_minor *minor)
 	.dumb_create		= vflipq_dumb_create, \
 	VFLIPQ_COMPAT_PRIME_OPS \
 	VFLIPQ_COMPAT_DATE \
+	VFLIPQ_COMPAT_FBDEV_OPS \
 	.name			= VFLIPQ_DRIVER_NAME, \
 	.desc			= VFLIPQ_DRIVER_DESC, \
 	.major			= VFLIPQ_UAPI_VERSION_MAJOR, \
@@ -489,6 +495,10 @@ struct vflipq_device *vflipq_device_create(const struct vflipq_config *cfg)
 	const char *why;
 
 	ret = vflipq_config_validate(cfg, &why);
+	if (!ret && cfg->fbdev && !IS_ENABLED(CONFIG_DRM_FBDEV_EMULATION)) {
+		why = "this kernel has no fbdev emulation (CONFIG_DRM_FBDEV_EMULATION)";
+		ret = -EOPNOTSUPP;
+	}
 	if (ret) {
 		if (why)
 			pr_err("vflipq: device \"%s\" not created: %s\n",
@@ -569,6 +579,12 @@ struct vflipq_device *vflipq_device_create(const struct vflipq_config *cfg)
 	ret = drm_dev_register(&vdev->drm, 0);
 	if (ret)
 		goto err_devres;
+	/*
+	 * After registration, as the fbdev client needs the device's nodes;
+	 * it is removed with them, in drm_dev_unplug().
+	 */
+	if (cfg->fbdev)
+		vflipq_fbdev_setup(&vdev->drm);
 
 	drm_info(&vdev->drm, "device %d \"%s\": %u CRTC(s), %u overlay(s) each\n",
 		 vdev->id, cfg->name, cfg->crtcs, cfg->overlays);
@@ -644,6 +660,7 @@ static int __init vflipq_init(void)
 	cfg->caso_caps = param_caso_caps;
 	cfg->hybrid_integrated = param_hybrid_integrated;
 	cfg->bandwidth = param_bandwidth;
+	cfg->fbdev = param_fbdev;
 
 	vflipq_default = vflipq_device_create(cfg);
 	kfree(cfg);
