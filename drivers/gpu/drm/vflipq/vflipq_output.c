@@ -218,10 +218,10 @@ void vflipq_output_route_all(struct vflipq_device *vdev)
  * vflipq_output_probe_all - probe every connector once, before registration
  * @vdev: device
  *
- * There is no fbdev client to probe them, and GETCONNECTOR probes only for
- * the DRM master: without this, tools that are not master (drm_info) would
- * see the always-connected outputs as "unknown" with no modes until a
- * master asked.
+ * Unless the device has fbdev emulation no in-kernel client probes them,
+ * and GETCONNECTOR probes only for the DRM master: without this, tools that
+ * are not master (drm_info) would see the always-connected outputs as
+ * "unknown" with no modes until a master asked.
  */
 void vflipq_output_probe_all(struct vflipq_device *vdev)
 {
