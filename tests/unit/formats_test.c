@@ -464,7 +464,7 @@ static void test_blend_crc8_row(void)
 	struct vflipq_src fsrc = { .base = { fgfb }, .pitch = { 16 * 4 } };
 	struct vflipq_src bsrc = { .base = { bgfb }, .pitch = { 16 * 4 } };
 	struct vflipq_px px[256];
-	unsigned int f, b, a, c, i, with = 0;
+	unsigned int f, b, a, c, i, n, with = 0;
 
 	for (f = 0; f < vflipq_num_overlay_formats; f++) {
 		const struct vflipq_format_ops *o =
@@ -526,16 +526,19 @@ static void test_blend_crc8_row(void)
 			}
 			for (i = 0; i < 16; i++)
 				fgfb[i * 4 + 3] = i & 1 ? 0xff : 0;
-			bo->read_row(&bsrc, 3, 15, 0, -1, 16, px);
-			for (i = 0; i < 16; i++)
-				px[i].a = 0xffff;
-			fo->blend_row(&fsrc, 15, 2, -1, 0, 16, px, 0xffff,
-				      DRM_MODE_BLEND_PREMULTI);
-			CHECK_EQ(fo->blend_crc8_row(7,
-					vflipq_row_at(&fsrc, 15, 2, -1, 0, 4),
-					vflipq_row_at(&bsrc, 3, 15, 0, -1, 4),
-					bo->rgb8, 16),
-				 vflipq_crc_px_row(7, px, 16, 8));
+			/* every length: pixels go to the CRC two at a time */
+			for (n = 1; n <= 16; n++) {
+				bo->read_row(&bsrc, 3, 15, 0, -1, n, px);
+				for (i = 0; i < n; i++)
+					px[i].a = 0xffff;
+				fo->blend_row(&fsrc, 15, 2, -1, 0, n, px,
+					      0xffff, DRM_MODE_BLEND_PREMULTI);
+				CHECK_EQ(fo->blend_crc8_row(7,
+						vflipq_row_at(&fsrc, 15, 2, -1, 0, 4),
+						vflipq_row_at(&bsrc, 3, 15, 0, -1, 4),
+						bo->rgb8, n),
+					 vflipq_crc_px_row(7, px, n, 8));
+			}
 		}
 }
 
