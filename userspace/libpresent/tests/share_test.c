@@ -404,11 +404,11 @@ static void test_keyed_mutex_processes(void)
 	struct present_surface_desc d = desc_xrgb();
 	struct present_shared_surface *s;
 	struct present_share_token t;
-	int tp[2], bad = 0;
+	int tp[2], go[2], bad = 0;
 	volatile uint32_t *px;
 	pid_t pid;
 
-	pid = fork_piped(tp, NULL);
+	pid = fork_piped(tp, go);
 	if (pid == 0) {
 		struct present_shared_surface *o;
 		volatile uint32_t *q;
@@ -432,8 +432,13 @@ static void test_keyed_mutex_processes(void)
 		cbad += present_keyed_mutex_acquire(o, 7, PRESENT_INFINITE) != 0;
 		cbad += now_ms() - t0 < 50;
 		cbad += q[0] != 0x7777;
-		/* hold it: the parent's timed acquire must time out */
-		usleep(300000);
+		/*
+		 * Hold it until the parent's timed acquire has timed out: a
+		 * sleep here let a parent starved by a loaded host find it
+		 * released already.
+		 */
+		put_byte(tp[1], 'h');
+		get_byte(go[0]);
 		cbad += present_keyed_mutex_release(o, 8) != 0;
 		present_shared_surface_close(o);
 		_exit(cbad ? 1 : 0);
@@ -458,14 +463,15 @@ static void test_keyed_mutex_processes(void)
 	usleep(100000);
 	px[0] = 0x7777;
 	CHECK(present_keyed_mutex_release(s, 7) == 0, "release 7");
-	usleep(50000);	/* child takes it and holds it for 300 ms */
+	CHECK(get_byte(tp[0]) == 'h', "the child holds it");
 	CHECK(present_keyed_mutex_acquire(s, 8, 50) == PRESENT_E_TIMEOUT,
 	      "held by the other process");
+	put_byte(go[1], 'r');
 	CHECK(present_keyed_mutex_acquire(s, 8, 5000) == 0, "after release 8");
 	present_keyed_mutex_release(s, 0);
 	reap(pid, "keyed mutex");
 	present_shared_surface_close(s);
-	close_pipes(tp, NULL);
+	close_pipes(tp, go);
 }
 
 /*
