@@ -617,25 +617,37 @@ static __always_inline u32 blend8_px(u32 s, u32 d)
 	return (rb & 0xff00ff) | (g & 0xff) << 8;
 }
 
+/* The next pixel of @fg over @bg, blended, in the CRC's byte order. */
+static __always_inline u32 blend8_load(struct vflipq_row *fg,
+				       struct vflipq_row *bg, bool bgr,
+				       bool bg_bgr)
+{
+	u32 s = load_le32(fg->p), d = load_le32(bg->p);
+
+	fg->p += fg->step;
+	bg->p += bg->step;
+	if (bgr)
+		s = swap_rb(s);
+	if (bg_bgr)
+		d = swap_rb(d);
+	return 0xff000000 | blend8_px(s, d);
+}
+
 static __always_inline u32 blend_crc8_row(u32 crc, struct vflipq_row fg,
 					  struct vflipq_row bg, bool bgr,
 					  bool bg_bgr, unsigned int n)
 {
 	unsigned int i;
-	u32 px[2];
 
-	for (i = 0; i < n; i++, fg.p += fg.step, bg.p += bg.step) {
-		u32 s = load_le32(fg.p), d = load_le32(bg.p);
+	for (i = 0; i + 2 <= n; i += 2) {
+		u32 w0 = blend8_load(&fg, &bg, bgr, bg_bgr);
+		u32 w1 = blend8_load(&fg, &bg, bgr, bg_bgr);
 
-		if (bgr)
-			s = swap_rb(s);
-		if (bg_bgr)
-			d = swap_rb(d);
-		px[i & 1] = 0xff000000 | blend8_px(s, d);
-		if (i & 1)
-			crc = crc_word2(crc, px[0], px[1]);
+		crc = crc_word2(crc, w0, w1);
 	}
-	return n & 1 ? crc_word(crc, px[0]) : crc;
+	if (i < n)
+		crc = crc_word(crc, blend8_load(&fg, &bg, bgr, bg_bgr));
+	return crc;
 }
 
 static u32 blend_crc8_argb8888(u32 crc, struct vflipq_row fg,
@@ -694,6 +706,16 @@ static u32 crc_px_row_any(u32 crc, const struct vflipq_px *px,
 	return crc;
 }
 
+/* An opaque composer pixel rounded to 8 bits, in the CRC's byte order. */
+static __always_inline u32 px_to_rgb8(const struct vflipq_px *px)
+{
+	u64 v = vflipq_px_load(px);
+
+	return 0xff000000 | unorm16_to_8(vflipq_px_ch(v, 1)) << 16 |
+	       unorm16_to_8(vflipq_px_ch(v, 2)) << 8 |
+	       unorm16_to_8(vflipq_px_ch(v, 3));
+}
+
 /**
  * vflipq_crc_px_row - feed composer pixels to the CRC at an output depth
  * @crc: running CRC
@@ -708,21 +730,14 @@ u32 vflipq_crc_px_row(u32 crc, const struct vflipq_px *px, unsigned int n,
 		      unsigned int bpc)
 {
 	unsigned int i;
-	u32 w[2];
 
 	if (bpc != 8)
 		return crc_px_row_any(crc, px, n, bpc);
-	for (i = 0; i < n; i++) {
-		u64 v = vflipq_px_load(&px[i]);
-
-		w[i & 1] = 0xff000000 |
-			   unorm16_to_8(vflipq_px_ch(v, 1)) << 16 |
-			   unorm16_to_8(vflipq_px_ch(v, 2)) << 8 |
-			   unorm16_to_8(vflipq_px_ch(v, 3));
-		if (i & 1)
-			crc = crc_word2(crc, w[0], w[1]);
-	}
-	return n & 1 ? crc_word(crc, w[0]) : crc;
+	for (i = 0; i + 2 <= n; i += 2)
+		crc = crc_word2(crc, px_to_rgb8(&px[i]), px_to_rgb8(&px[i + 1]));
+	if (i < n)
+		crc = crc_word(crc, px_to_rgb8(&px[i]));
+	return crc;
 }
 
 static inline u16 clamp_yuv(int v)
