@@ -274,24 +274,9 @@ job_rc=$(sed -n 's/^VFLIPQ-JOB-END rc=//p' "$console" | tail -n1)
 if [ "$job" != tests ] && [ -n "$job_rc" ] && [ "$job_rc" != 0 ]; then
 	problems+=("the $job job exited with status $job_rc")
 fi
-# Kernel problems in dmesg, attributed to the subtest that was running (the
-# guest runner logs "vflipq-run-tests: starting|finished <name>" markers).
-# Keep the patterns in sync with scripts/guest/run-tests.
-dmesg_re='WARNING:|(^|[^A-Za-z_])BUG([^A-Za-z_]|$)|Oops|Call Trace|refcount_t|KFENCE:|UBSAN|kmemleak|lockdep|possible recursive locking|circular locking|INFO: task .* blocked|general protection fault|stack-protector|list_(add|del) corruption'
-dmesg_ok_re='KFENCE: initialized|kmemleak: Kernel memory leak detector initialized|RCU lockdep checking is enabled'
-# A task dump that somebody asked for through sysrq (igt_runner does, when
-# a test exceeds its time: "Show State") prints a Call Trace for every task
-# and CPU; those are diagnostics, not warnings.  A real report has a line of
-# its own that the patterns catch (WARNING:, BUG, "INFO: task ... blocked").
-awk -v re="$dmesg_re" -v ok="$dmesg_ok_re" '
-	/vflipq-run-tests: starting / { t = $NF; next }
-	/vflipq-run-tests: finished / { t = ""; next }
-	/sysrq: Show / { sysrq = 1 }
-	/ task:[^ ]+ +state:/ { task = NR }
-	/NMI backtrace for cpu/ { nmi = NR }
-	sysrq && /Call Trace/ && (NR - task <= 3 || NR - nmi <= 30) { next }
-	$0 ~ re && $0 !~ ok { print (t == "" ? "-" : t) "\t" $0 }' \
-	"$resdir/dmesg.log" >"$resdir/dmesg-problems.txt"
+# Kernel problems in dmesg, attributed to the subtest that was running
+# (scripts/dmesg-problems.sh).
+"$VFLIPQ_TOP/scripts/dmesg-problems.sh" "$resdir/dmesg.log" >"$resdir/dmesg-problems.txt"
 # Problems inside a subtest already failed it ([dmesg-warn]) in the guest;
 # anything else (boot, module load, between tests, other jobs) fails the run.
 if [ "$job" = tests ] && grep -q '^VFLIPQ-DONE' "$console"; then
