@@ -243,6 +243,24 @@ static void assert_screen(const char *name, uint32_t want)
 	igt_assert_eq_u32(next, want);
 }
 
+/*
+ * Pattern @seed drawn whole, then rows @y0 to @y1 - 1 of pattern @seed2
+ * over it (part of the frame, from an offset), each checked on screen:
+ * through the mapping, or with write().
+ */
+static void draw_and_check(struct fbdev *f, uint32_t seed, uint32_t seed2,
+			   int y0, int y1, bool with_write)
+{
+	uint32_t a = pattern_crc(seed);
+	uint32_t b = pattern_crc2(seed, seed2, y0, y1);
+
+	igt_assert_neq_u32(a, b);
+	fbdev_draw(f, seed, with_write);
+	assert_screen(DEV, a);
+	fbdev_draw_rows(f, seed2, y0, y1, with_write);
+	assert_screen(DEV, b);
+}
+
 static int open_fb_of(const char *name)
 {
 	int n = fb_of_device(vfq_cfs_read_int(name, "device_id"));
@@ -333,30 +351,13 @@ igt_main
 
 		igt_describe("What is drawn into the fbdev's mapping is what "
 			     "the CRTC shows (CRC against the reference)");
-		igt_subtest("mmap-reaches-screen") {
-			uint32_t a = pattern_crc(1);
-			uint32_t b = pattern_crc2(1, 2, 7, 250);
-
-			igt_assert_neq_u32(a, b);
-			fbdev_draw(&f, 1, false);
-			assert_screen(DEV, a);
-			fbdev_draw_rows(&f, 2, 7, 250, false);
-			assert_screen(DEV, b);
-		}
+		igt_subtest("mmap-reaches-screen")
+			draw_and_check(&f, 1, 2, 7, 250, false);
 
 		igt_describe("What is written to the fbdev with write() is what "
 			     "the CRTC shows");
-		igt_subtest("write-reaches-screen") {
-			uint32_t a = pattern_crc(4);
-			uint32_t b = pattern_crc2(4, 5, 100, 321);
-
-			igt_assert_neq_u32(a, b);
-			fbdev_draw(&f, 4, true);
-			assert_screen(DEV, a);
-			/* part of the frame, from an offset */
-			fbdev_draw_rows(&f, 5, 100, 321, true);
-			assert_screen(DEV, b);
-		}
+		igt_subtest("write-reaches-screen")
+			draw_and_check(&f, 4, 5, 100, 321, true);
 
 		igt_describe("When the last DRM master closes, the fbdev's "
 			     "picture is back on screen");

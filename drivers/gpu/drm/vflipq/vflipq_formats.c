@@ -520,11 +520,17 @@ static __always_inline u32 crc_word2(u32 c, u32 w0, u32 w1)
 	       crc_tab4[1][(w1 >> 16) & 0xff] ^ crc_tab4[0][w1 >> 24];
 }
 
+/* Red and blue of an 8-bit pixel swapped: BGR to RGB order and back. */
+static __always_inline u32 swap_rb(u32 v)
+{
+	return (v & 0xff00ff00) | (v >> 16 & 0xff) | (v & 0xff) << 16;
+}
+
 /* An 8-bit pixel in the CRC's byte order (b, g, r), opaque. */
 static __always_inline u32 opaque_rgb(u32 v, bool bgr)
 {
 	if (bgr)
-		v = (v & 0xff) << 16 | (v & 0xff00) | ((v >> 16) & 0xff);
+		v = swap_rb(v);
 	return v | 0xff000000;
 }
 
@@ -582,12 +588,6 @@ static u32 crc_xbgr8888(u32 crc, const struct vflipq_src *src, int x, int y,
 			int ux, int uy, unsigned int n, unsigned int bpc)
 {
 	return crc_row32(crc, src, x, y, ux, uy, n, bpc, true);
-}
-
-/* Red and blue of an 8-bit pixel swapped: BGR to RGB order and back. */
-static __always_inline u32 swap_rb(u32 v)
-{
-	return (v & 0xff00ff00) | (v >> 16 & 0xff) | (v & 0xff) << 16;
 }
 
 /*
