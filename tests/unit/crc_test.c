@@ -7,21 +7,11 @@
  */
 #include <stdlib.h>
 
+#include "ref_crc.h"
 #include "unit.h"
 #include "vflipq_crc.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-/* The kernel's crc32_le(), bit by bit: reflected 0xedb88320, no inversion. */
-static u32 ref_crc32_le(u32 crc, const u8 *p, size_t n)
-{
-	while (n--) {
-		crc ^= *p++;
-		for (int i = 0; i < 8; i++)
-			crc = crc & 1 ? (crc >> 1) ^ 0xedb88320 : crc >> 1;
-	}
-	return crc;
-}
 
 /* Tile and row lengths of common modes (8 bytes a pixel) and odd ones. */
 static const size_t lens[] = {

@@ -18,6 +18,7 @@
 #include "vflipq_blend.h"
 #include "vflipq_formats.h"
 #include "vflipq_pxref.h"
+#include "ref_crc.h"
 #include "unit.h"
 
 static const struct vflipq_format_ops *ops(u32 format)
@@ -526,7 +527,7 @@ static void test_blend_crc8_row(void)
 			}
 			for (i = 0; i < 16; i++)
 				fgfb[i * 4 + 3] = i & 1 ? 0xff : 0;
-			/* every length: pixels go to the CRC two at a time */
+			/* every length: pixels go to the CRC up to four at a time */
 			for (n = 1; n <= 16; n++) {
 				bo->read_row(&bsrc, 3, 15, 0, -1, n, px);
 				for (i = 0; i < n; i++)
@@ -540,19 +541,6 @@ static void test_blend_crc8_row(void)
 					 vflipq_crc_px_row(7, px, n, 8));
 			}
 		}
-}
-
-/* The kernel's crc32_le(), bit by bit: reflected 0xedb88320, no inversion. */
-static u32 ref_crc32_le(u32 crc, const u8 *p, size_t n)
-{
-	int k;
-
-	while (n--) {
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = crc & 1 ? (crc >> 1) ^ 0xedb88320 : crc >> 1;
-	}
-	return crc;
 }
 
 /* The CRC of @n opaque pixels at depth @bpc, as driver.rst says. */
@@ -624,6 +612,23 @@ static void test_crc_row(void)
 					 ref_crc32_le(seed, (const u8 *)px,
 						      wk[4] * sizeof(*px)));
 		}
+		/*
+		 * Every length at 8 bits, along a row and down a column:
+		 * pixels go to the CRC four, two and one at a time.
+		 */
+		for (k = 1; k <= 2 * H; k++) {
+			const int *wk = walks[k & 1 ? 0 : 3];
+			unsigned int n = (k + 1) / 2;
+			u32 seed = (u32)rnd16() << 16 | rnd16();
+			unsigned int i;
+
+			o->read_row(&src, wk[0], wk[1], wk[2], wk[3], n, px);
+			for (i = 0; i < n; i++)
+				px[i].a = 0xffff;
+			CHECK_EQ(o->crc_row(seed, &src, wk[0], wk[1], wk[2],
+					    wk[3], n, 8),
+				 ref_crc_px(seed, px, n, 8));
+		}
 	}
 }
 
@@ -660,6 +665,10 @@ static void test_crc_px_row(void)
 				 ref_crc_px(seed, px + a, n, bpc));
 		}
 	}
+	/* Every length at 8 bits: four, two and one pixel at a time. */
+	for (i = 0; i <= 17; i++)
+		CHECK_EQ(vflipq_crc_px_row(i, px + 3, i, 8),
+			 ref_crc_px(i, px + 3, i, 8));
 	for (i = 0; i < 256; i++) {
 		const struct vflipq_px p = { 0xffff, i * 257, (255 - i) * 257,
 					     (i * 7 & 0xff) * 257 };

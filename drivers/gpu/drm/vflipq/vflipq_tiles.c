@@ -15,7 +15,9 @@
  */
 
 #include <linux/bitops.h>
+#include <linux/kernel.h>
 #include <linux/minmax.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -110,9 +112,8 @@ unsigned int vflipq_tiles_mark(struct vflipq_tiles *t, unsigned int n,
 			       bool all)
 {
 	const struct vflipq_tile_key *keys = t->next;
-	unsigned int i, marked = 0;
+	unsigned int i, y, marked = 0;
 	u64 full = GENMASK_ULL(t->nt - 1, 0);
-	int y;
 
 	if (all || !t->valid || t->n != n) {
 		for (y = 0; y < t->h; y++)

@@ -7,4 +7,12 @@ static inline int fls64(u64 x)
 {
 	return x ? 64 - __builtin_clzll(x) : 0;
 }
+static inline unsigned int __ffs64(u64 x)
+{
+	return __builtin_ctzll(x);
+}
+static inline unsigned int hweight64(u64 x)
+{
+	return __builtin_popcountll(x);
+}
 #endif

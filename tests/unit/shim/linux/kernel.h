@@ -12,6 +12,7 @@
 #include <linux/minmax.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
 #define U16_MAX ((u16)~0U)
 #ifndef __always_inline
 #define __always_inline inline __attribute__((__always_inline__))

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The composer's CRC cache (vflipq_tiles.c) puts a frame's CRC together
+ * from tile CRCs, recomposing only the dirty tiles.  Whatever tiles a
+ * frame recomposes, the frame CRC must be crc32_le() of the whole frame as
+ * it now is: checked here over random runs of dirty tiles, frame after
+ * frame, at 4 and 8 bytes a pixel, on rows of whole tiles and rows with a
+ * narrower last one.
+ */
+#include <stdlib.h>
+
+#include "ref_crc.h"
+#include "unit.h"
+#include "vflipq_tiles.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* What the composer does for a frame: compose the dirty tiles, fold. */
+static void compose(struct vflipq_tiles *t, const u8 *frame, size_t px)
+{
+	for (unsigned int y = 0; y < t->h; y++) {
+		u64 dirty = t->dirty[y];
+
+		if (!dirty)
+			continue;
+		for (unsigned int i = 0; i < t->nt; i++) {
+			unsigned int a = i * t->tw;
+			unsigned int z = a + t->tw < t->w ? a + t->tw : t->w;
+
+			if (dirty & BIT_ULL(i))
+				t->tile_crc[y * t->nt + i] =
+					ref_crc32_le(0, frame + (y * t->w + a) * px,
+						     (z - a) * px);
+		}
+		vflipq_tiles_fold_row(t, y);
+	}
+}
+
+/* A random run of tiles, sometimes one, sometimes up to an edge. */
+static u64 random_runs(unsigned int nt)
+{
+	u64 m = 0;
+	int runs = rand() % 3;
+
+	for (int r = 0; r <= runs; r++) {
+		unsigned int a = rand() % nt, b = a + rand() % (nt - a);
+
+		switch (rand() % 4) {
+		case 0:
+			a = 0;
+			break;
+		case 1:
+			b = nt - 1;
+			break;
+		}
+		m |= GENMASK_ULL(b, a);
+	}
+	return m;
+}
+
+static void check_size(unsigned int w, unsigned int h, unsigned int bpc)
+{
+	struct vflipq_tiles *t = NULL;
+	size_t px = bpc > 8 ? 8 : 4, len = (size_t)w * h * px;
+	u8 *frame = malloc(len);
+
+	CHECK(frame);
+	if (!frame)
+		return;
+	for (size_t i = 0; i < len; i++)
+		frame[i] = rand();
+	CHECK(vflipq_tiles_get(&t, w, h, bpc));
+	if (!t) {
+		free(frame);
+		return;
+	}
+	CHECK_EQ(t->nt, (w + t->tw - 1) / t->tw);
+	/* A new cache: every tile dirty, every row folded in full. */
+	CHECK_EQ(vflipq_tiles_mark(t, 0, true), t->h * t->nt);
+	compose(t, frame, px);
+	CHECK_EQ(vflipq_tiles_frame_crc(t), ref_crc32_le(0, frame, len));
+
+	for (int n = 0; n < 40; n++) {
+		for (unsigned int y = 0; y < h; y++) {
+			u64 m = rand() % 3 ? 0 : random_runs(t->nt);
+
+			t->dirty[y] = m;
+			for (unsigned int i = 0; i < t->nt; i++) {
+				unsigned int a = i * t->tw;
+
+				/* Sometimes a dirty tile comes out the same. */
+				if ((m & BIT_ULL(i)) && rand() % 4)
+					frame[(y * w + a + rand() %
+					       (t->tw < w - a ? t->tw : w - a)) *
+					      px + rand() % px] ^= 1 + rand() % 255;
+			}
+		}
+		compose(t, frame, px);
+		CHECK_EQ(vflipq_tiles_frame_crc(t),
+			 ref_crc32_le(0, frame, len));
+	}
+	vflipq_tiles_free(t);
+	free(frame);
+}
+
+static void test_dirty_runs(void)
+{
+	srand(7);
+	check_size(1920, 9, 8);		/* 30 whole tiles of 64 */
+	check_size(1000, 7, 8);		/* 15 tiles and one of 40 */
+	check_size(1000, 5, 16);
+	check_size(4100, 3, 8);		/* 64 tiles of 65, the last of 5 */
+	check_size(64, 4, 8);		/* one tile */
+	check_size(100, 4, 16);		/* two: the last of 36 */
+}
+
+int main(int argc, char **argv)
+{
+	static const struct unit_test tests[] = {
+		{ "dirty-runs", test_dirty_runs },
+	};
+
+	return unit_run("tiles", tests, ARRAY_SIZE(tests), argc, argv);
+}
