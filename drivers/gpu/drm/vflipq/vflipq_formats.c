@@ -677,15 +677,7 @@ static __always_inline u32 blend_crc8_row(u32 crc, struct vflipq_row fg,
 {
 	unsigned int i;
 
-	for (i = 0; i + 4 <= n; i += 4) {
-		u32 w0 = blend8_load(&fg, &bg, bgr, bg_bgr);
-		u32 w1 = blend8_load(&fg, &bg, bgr, bg_bgr);
-		u32 w2 = blend8_load(&fg, &bg, bgr, bg_bgr);
-		u32 w3 = blend8_load(&fg, &bg, bgr, bg_bgr);
-
-		crc = crc_opaque4(crc, w0, w1, w2, w3);
-	}
-	for (; i + 2 <= n; i += 2) {
+	for (i = 0; i + 2 <= n; i += 2) {
 		u32 w0 = blend8_load(&fg, &bg, bgr, bg_bgr);
 
 		crc = crc_opaque2(crc, w0, blend8_load(&fg, &bg, bgr, bg_bgr));
