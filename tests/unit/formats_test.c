@@ -562,7 +562,7 @@ static u32 ref_crc_px(u32 crc, const struct vflipq_px *px, unsigned int n,
  * crc_row() is the CRC of what read_row() gives with the alpha made opaque
  * (the composer's opaque path) at 8 and 16 bits, along every walk a
  * rotation makes, from any running CRC; exactly the 8-bit RGB formats have
- * one.  At 16 bits that is crc32_le() of the composer pixels themselves.
+ * one, and crc_tiles(), the same cut into tiles.  At 16 bits that is crc32_le() of the composer pixels themselves.
  */
 static void test_crc_row(void)
 {
@@ -592,8 +592,31 @@ static void test_crc_row(void)
 			     o->format == DRM_FORMAT_ABGR8888;
 
 		CHECK_EQ(!!o->crc_row, eight);
+		CHECK_EQ(!!o->crc_tiles, eight);
 		if (!o->crc_row)
 			continue;
+		/* crc_tiles(): crc_row() from 0 piece by piece, on each walk. */
+		for (k = 0; k < ARRAY_SIZE(walks) * ARRAY_SIZE(depths); k++) {
+			static const unsigned int tws[] = { 1, 3, 4, 5, 16, 64 };
+			const int *wk = walks[k / ARRAY_SIZE(depths)];
+			unsigned int bpc = depths[k % ARRAY_SIZE(depths)];
+			u32 got[W + H];
+
+			for (unsigned int j = 0; j < ARRAY_SIZE(tws); j++) {
+				unsigned int tw = tws[j], n = wk[4], i;
+
+				o->crc_tiles(&src, wk[0], wk[1], wk[2], wk[3], n,
+					     tw, bpc, got);
+				for (i = 0; i * tw < n; i++)
+					CHECK_EQ(got[i],
+						 o->crc_row(0, &src,
+							    wk[0] + (int)(i * tw) * wk[2],
+							    wk[1] + (int)(i * tw) * wk[3],
+							    wk[2], wk[3],
+							    n - i * tw < tw ? n - i * tw : tw,
+							    bpc));
+			}
+		}
 		for (k = 0; k < ARRAY_SIZE(walks) * ARRAY_SIZE(depths); k++) {
 			const int *wk = walks[k / ARRAY_SIZE(depths)];
 			unsigned int bpc = depths[k % ARRAY_SIZE(depths)];

@@ -267,6 +267,21 @@ static u32 crc_plane_cols(u32 crc, const struct vflipq_layer *l, int y,
 				  l->xform.uy, x2 - x1, bpc);
 }
 
+/*
+ * The CRCs of the tiles of width @tw that columns [@x1, @x2) of an opaque
+ * layer's row @y cut into, from @x1 on, into @out; the output depth is 8
+ * or 16 (vflipq_crc_row_ok()).
+ */
+static void crc_plane_tiles(const struct vflipq_layer *l, int y, int x1,
+			    int x2, unsigned int tw, u32 *out, unsigned int bpc)
+{
+	int sx, sy;
+
+	layer_walk(l, y, x1, &sx, &sy);
+	l->reader->crc_tiles(&l->src, sx, sy, l->xform.ux, l->xform.uy,
+			     x2 - x1, tw, bpc, out);
+}
+
 /* CRC of @n composed pixels at output depth @bpc. */
 static u32 crc_out_cols(u32 crc, const struct vflipq_px *px, unsigned int n,
 			unsigned int bpc)
@@ -513,6 +528,20 @@ compose_tiles(struct vflipq_line_bufs *lb, const struct vflipq_frame *f,
 
 		while (r < nr && runs[r].x2 <= a)
 			r++;
+		/* The whole tiles a framebuffer's run covers: one call. */
+		if (r < nr && runs[r].x1 <= a && runs[r].x2 >= z &&
+		    (runs[r].kind == RUN_BASE || runs[r].kind == RUN_TOP)) {
+			const struct vflipq_run *run = &runs[r];
+			unsigned int last = run->x2 >= f->w ? t2 :
+				min_t(unsigned int, t2, run->x2 / t->tw);
+
+			crc_plane_tiles(&f->layers[run->kind == RUN_BASE ?
+						   base : run->layer],
+					y, a, min_t(int, last * t->tw, f->w),
+					t->tw, tc + i, f->bpc);
+			i = last - 1;
+			continue;
+		}
 		for (k = r; k < nr && runs[k].x1 < z; k++)
 			crc = crc_run(crc, lb, f, base, &runs[k], y,
 				      max(a, runs[k].x1), min(z, runs[k].x2));

@@ -117,6 +117,9 @@ struct vflipq_line_bufs {
  *	taken as opaque, at output depth @bpc (8 or 16 only, see
  *	vflipq_crc_row_ok()), without producing them; NULL where no shortcut
  *	exists (the composer then reads the row and CRCs it)
+ * @crc_tiles: @crc_row from 0 for each piece of @n pixels cut every @tw
+ *	(the last piece may be shorter), into @out: the CRCs of a row's
+ *	tiles in one call; set exactly where @crc_row is
  * @blend_row: read like read_row() and blend onto @out at plane alpha @pa
  *	in blend mode @mode (vflipq_blend_px()), in one pass; NULL where the
  *	composer stages the row first
@@ -138,6 +141,9 @@ struct vflipq_format_ops {
 			  unsigned int n);
 	u32 (*crc_row)(u32 crc, const struct vflipq_src *src, int x, int y,
 		       int ux, int uy, unsigned int n, unsigned int bpc);
+	void (*crc_tiles)(const struct vflipq_src *src, int x, int y, int ux,
+			  int uy, unsigned int n, unsigned int tw,
+			  unsigned int bpc, u32 *out);
 	void (*blend_row)(const struct vflipq_src *src, int x, int y,
 			  int ux, int uy, unsigned int n,
 			  struct vflipq_px *out, u32 pa, u16 mode);
