@@ -95,7 +95,8 @@ NOTES = {
         "lit (slab counted in objects after shrinking every cache, not in meminfo's slab pages)",
     "composer_us_per_frame_full_1080p":
         "us per composition (vflipq_compose_begin -> _end trace events), 1920x1080 XRGB8888 "
-        "primary committed without clips, CRC on: every frame recomposed",
+        "primary committed without clips, CRC on: every frame recomposed; the next commit or "
+        "vblank wait half a frame after each vblank (TCG runs both vCPUs in one thread)",
     "composer_us_per_frame_damage_cursor64":
         "the same with the primary committed with FB_DAMAGE_CLIPS and a 64x64 ARGB8888 cursor "
         "moved every frame; baseline: the full frame (goal <= 0.05)",
