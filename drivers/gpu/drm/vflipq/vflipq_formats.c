@@ -492,7 +492,7 @@ void vflipq_formats_init(void)
 		crc_fold[1][i] = crc_tab[3][i] ^ crc_tab[2][i];
 		crc_fold[0][i] = crc_tab[1][i] ^ crc_tab[0][i];
 	}
-	/* Pixel j of n (j >= 1) has its alpha byte at position 4 * (n - j). */
+	/* Of n pixels, pixel j >= 1 has its alpha in crc_tab[4 * (n - 1 - j)]. */
 	crc_alpha[0] = 0;
 	crc_alpha[1] = 0;
 	for (k = 2; k < ARRAY_SIZE(crc_alpha); k++)
@@ -525,7 +525,7 @@ static __always_inline u32 crc_bgr(u32 w, unsigned int k)
 	       crc_tab[k + 1][(w >> 16) & 0xff];
 }
 
-/* The running CRC and the first pixel of a step of @n pixels. */
+/* The running CRC, the first of @n pixels and the others' alpha bytes. */
 static __always_inline u32 crc_first(u32 c, u32 w0, unsigned int n)
 {
 	unsigned int k = 4 * (n - 1);
