@@ -63,6 +63,7 @@ BUSYBOX=/bin/busybox
 cp "$BUSYBOX" "$r/bin/busybox"
 for a in sh mount cat cut sed grep sleep dmesg poweroff reboot nproc taskset kill true; do ln -s busybox "$r/bin/$a"; done
 install -m 755 "$VFLIPQ_TOP/scripts/guest/soak-init" "$r/init"
+install -D -m 644 "$VFLIPQ_TOP/scripts/guest/dmesg-patterns" "$r/etc/vflipq/dmesg-patterns"
 mknod -m 600 "$r/dev/console" c 5 1
 (cd "$r" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$work/initramfs.cpio"
 

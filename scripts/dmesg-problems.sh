@@ -5,18 +5,18 @@
 #
 #   scripts/dmesg-problems.sh DMESG.LOG
 #
-# Used by scripts/vm-run.sh; keep the patterns in sync with
-# scripts/guest/run-tests.  A task dump that somebody asked for through
-# sysrq (igt_runner does, when a test exceeds its time: "Show State")
-# prints a Call Trace for every task and CPU; those are diagnostics, not
-# warnings.  A real report has a line of its own that the patterns catch
-# (WARNING:, BUG, "INFO: task ... blocked"), which also ends the dump: its
-# Call Trace counts again.  Tested by
+# Used by scripts/vm-run.sh, with the guest's own patterns
+# (scripts/guest/dmesg-patterns).  A task dump that somebody asked for
+# through sysrq (igt_runner does, when a test exceeds its time: "Show
+# State") prints a Call Trace for every task and CPU; those are
+# diagnostics, not warnings.  A real report has a line of its own that the
+# patterns catch (WARNING:, BUG, "INFO: task ... blocked"), which also ends
+# the dump: its Call Trace counts again.  Tested by
 # tests/scripts/dmesg-problems.sh.
 set -euo pipefail
-dmesg_re='WARNING:|(^|[^A-Za-z_])BUG([^A-Za-z_]|$)|Oops|Call Trace|refcount_t|KFENCE:|UBSAN|kmemleak|lockdep|possible recursive locking|circular locking|INFO: task .* blocked|general protection fault|stack-protector|list_(add|del) corruption'
-dmesg_ok_re='KFENCE: initialized|kmemleak: Kernel memory leak detector initialized|RCU lockdep checking is enabled'
-awk -v re="$dmesg_re" -v ok="$dmesg_ok_re" '
+# shellcheck source=guest/dmesg-patterns
+. "$(dirname "$0")/guest/dmesg-patterns"
+awk -v re="$DMESG_RE" -v ok="$DMESG_OK_RE" '
 	/vflipq-run-tests: starting / { t = $NF; next }
 	/vflipq-run-tests: finished / { t = ""; next }
 	/sysrq: Show / { sysrq = 1 }

@@ -60,6 +60,7 @@ awk '$1 == "#define" && $2 == "VFLIPQ_UAPI_VERSION_MAJOR" { M = $3 }
 	END { print M "." m }' "$VFLIPQ_TOP/uapi/drm/vflipq_drm.h" >"$r/etc/vflipq-uapi"
 install -m 755 "$VFLIPQ_TOP/scripts/guest/init" "$r/init"
 install -m 755 "$VFLIPQ_TOP/scripts/guest/run-tests" "$r/bin/vflipq-run-tests"
+install -D -m 644 "$VFLIPQ_TOP/scripts/guest/dmesg-patterns" "$r/etc/vflipq/dmesg-patterns"
 install -m 755 "$VFLIPQ_TOP/scripts/guest/demo" "$r/bin/vflipq-demo"
 install -m 755 "$VFLIPQ_TOP/scripts/guest/finish" "$r/bin/vflipq-finish"
 # The clients job (its programs come in scripts/mkclients.sh's cpio).

@@ -10,7 +10,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d "${TMPDIR:-/tmp}/vflipq-rt.XXXXXX")
 trap 'rm -rf "$t"' EXIT
 mkdir -p "$t/bin" "$t/stub" "$t/out"
-sed "s#/out#$t/out#g; s#/bin/vflipq-finish#true#" "$top/scripts/guest/run-tests" >"$t/run-tests"
+sed "s#/out#$t/out#g; s#/bin/vflipq-finish#true#; s#/etc/vflipq/dmesg-patterns#$top/scripts/guest/dmesg-patterns#" \
+	"$top/scripts/guest/run-tests" >"$t/run-tests"
 printf '#!/bin/sh\nexit 0\n' >"$t/stub/modprobe"
 cp "$t/stub/modprobe" "$t/stub/rmmod"
 cat >"$t/bin/fake" <<EOT
