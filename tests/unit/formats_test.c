@@ -562,7 +562,8 @@ static u32 ref_crc_px(u32 crc, const struct vflipq_px *px, unsigned int n,
  * crc_row() is the CRC of what read_row() gives with the alpha made opaque
  * (the composer's opaque path) at 8 and 16 bits, along every walk a
  * rotation makes, from any running CRC; exactly the 8-bit RGB formats have
- * one, and crc_tiles(), the same cut into tiles.  At 16 bits that is crc32_le() of the composer pixels themselves.
+ * one, and crc_tiles(), the same cut into tiles.  At 16 bits that is
+ * crc32_le() of the composer pixels themselves.
  */
 static void test_crc_row(void)
 {

@@ -510,14 +510,6 @@ static __always_inline u32 crc_px8(u32 c, u32 r, u32 g, u32 b)
 	       crc_fold[1][g] ^ crc_fold[0][b];
 }
 
-/* A pixel of 8 bits or less: @w is 0xAARRGGBB, little endian bytes. */
-static __always_inline u32 crc_word(u32 c, u32 w)
-{
-	c ^= w;
-	return crc_tab[3][c & 0xff] ^ crc_tab[2][(c >> 8) & 0xff] ^
-	       crc_tab[1][(c >> 16) & 0xff] ^ crc_tab[0][c >> 24];
-}
-
 /* Blue, green and red of an opaque pixel that ends @k bytes before a step. */
 static __always_inline u32 crc_bgr(u32 w, unsigned int k)
 {
@@ -534,6 +526,12 @@ static __always_inline u32 crc_first(u32 c, u32 w0, unsigned int n)
 	return crc_tab[k + 3][c & 0xff] ^ crc_tab[k + 2][(c >> 8) & 0xff] ^
 	       crc_tab[k + 1][(c >> 16) & 0xff] ^ crc_tab[k][c >> 24] ^
 	       crc_alpha[n];
+}
+
+/* A pixel of 8 bits or less: @w is 0xAARRGGBB, little endian bytes. */
+static __always_inline u32 crc_word(u32 c, u32 w)
+{
+	return crc_first(c, w, 1);
 }
 
 /* Two opaque pixels, @w0 first; only @w0's alpha byte is read. */
