@@ -1761,6 +1761,97 @@ static void test_many_on_target(void)
 }
 
 /*
+ * Entries of different sizes in one call: a primary flip, then the primary
+ * and an overlay interlocked, then the overlay alone.  Each entry's planes
+ * are its own (the driver keeps them all in one array for the call): the
+ * logs hold each plane's PresentIds on their entries' vblanks, and the
+ * screen ends with the last image of each plane.
+ */
+static void test_many_interlocked(void)
+{
+	struct drm_vflipq_flip_plane p[4];
+	struct drm_vflipq_flip_submit s[3];
+	struct drm_vflipq_flip_submit_many a;
+	struct drm_vflipq_event_flipq ev;
+	struct fq_log l0, l1;
+	struct vfq_fb ov[3], wb;
+	drmModeAtomicReq *req;
+	uint32_t overlay;
+	uint64_t t0;
+	int k, x, y, bad = 0;
+
+	igt_require(dev.pipe[0].n_overlays > 0);
+	igt_require(dev.pipe[0].wb_conn_id);
+	overlay = dev.pipe[0].overlays[0];
+	pipe_up();
+	for (k = 0; k < 3; k++) {
+		vfq_fb_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888, &ov[k]);
+		vfq_fb_fill(&ov[k], vfq_rgba8(40 * k, 200, 10, 255));
+	}
+	req = vfq_req_new();
+	vfq_req_plane(req, dev.fd, overlay, crtc(), ov[0].fb_id, 16, 16, 64,
+		      64);
+	igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+	fq_log_set(primary(), 16, &l0);
+	fq_log_set(overlay, 16, &l1);
+	fq_irq_target(overlay, 102);
+	t0 = last_vblank();
+	p[0] = (struct drm_vflipq_flip_plane){ .plane_id = primary(),
+		.fb_id = fbs[1].fb_id, .present_id = 1 };
+	p[1] = (struct drm_vflipq_flip_plane){ .plane_id = primary(),
+		.fb_id = fbs[2].fb_id, .present_id = 2 };
+	p[2] = (struct drm_vflipq_flip_plane){ .plane_id = overlay,
+		.fb_id = ov[1].fb_id, .present_id = 101 };
+	p[3] = (struct drm_vflipq_flip_plane){ .plane_id = overlay,
+		.fb_id = ov[2].fb_id, .present_id = 102 };
+	for (k = 0; k < 3; k++)
+		s[k] = (struct drm_vflipq_flip_submit){ .crtc_id = crtc(),
+			.target_ns = t0 + (k + 2) * period - period / 2,
+			.planes_ptr = (uintptr_t)&p[k ? 2 * k - 1 : 0],
+			.num_planes = k == 1 ? 2 : 1,
+			.plane_size = sizeof(p[0]) };
+	a = (struct drm_vflipq_flip_submit_many){ .submits_ptr = (uintptr_t)s,
+		.num_submits = 3, .submit_size = sizeof(s[0]) };
+	igt_assert_eq(ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a),
+		      0);
+	igt_assert_eq(a.num_queued, 3);
+	igt_assert(fq_wait_event(2000, &ev));
+	igt_assert_eq_u64(ev.present_id, 102);
+
+	igt_assert_eq(fq_update(primary()).first_free, 2);
+	igt_assert_eq(fq_update(overlay).first_free, 2);
+	for (k = 0; k < 2; k++) {
+		igt_assert_eq_u64(l0.e[k].present_id, k + 1);
+		igt_assert_eq_u64(l1.e[k].present_id, 101 + k);
+		igt_assert(l0.e[k].timestamp_ns != VFLIPQ_TIMESTAMP_CANCELLED);
+		igt_assert(l1.e[k].timestamp_ns != VFLIPQ_TIMESTAMP_CANCELLED);
+	}
+	/* Entry 1 is interlocked; the entries are one frame apart. */
+	igt_assert_eq_u64(l0.e[1].timestamp_ns, l1.e[0].timestamp_ns);
+	igt_assert_eq_u64(l0.e[1].timestamp_ns - l0.e[0].timestamp_ns, period);
+	igt_assert_eq_u64(l1.e[1].timestamp_ns - l1.e[0].timestamp_ns, period);
+
+	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &wb);
+	vfq_wb_capture_ok(&dev, 0, &wb);
+	for (y = 0; y < H; y += 3)
+		for (x = 0; x < W; x += 5) {
+			bool in = x >= 16 && x < 80 && y >= 16 && y < 80;
+			struct vfq_color e = in ? vfq_rgba8(80, 200, 10, 255) :
+					     vfq_pattern8(x, y, 3);
+			struct vfq_color g = vfq_fb_get(&wb, x, y);
+
+			bad += e.r != g.r || e.g != g.g || e.b != g.b;
+		}
+	igt_assert_eq(bad, 0);
+	vfq_fb_destroy(&wb);
+	vfq_pipe_off(&dev, 0);
+	fq_log_put(&l0);
+	fq_log_put(&l1);
+	for (k = 0; k < 3; k++)
+		vfq_fb_destroy(&ov[k]);
+}
+
+/*
  * Queued in order until one fails: a PresentId that does not grow stops
  * the call there (the entries before it are queued and shown, the ones
  * after it are not), and a full queue reports its drain hints in the
@@ -1918,6 +2009,10 @@ igt_main
 		     "the vblanks of their own targets; the last is on screen");
 	igt_subtest("submit-many-on-target")
 		test_many_on_target();
+	igt_describe("SUBMIT_MANY entries of one and two planes each keep "
+		     "their own planes: logs, vblanks and the screen agree");
+	igt_subtest("submit-many-interlocked")
+		test_many_interlocked();
 	igt_describe("FLIPQ_SUBMIT_MANY queues in order until an entry fails "
 		     "and reports the refused entry's drain hints");
 	igt_subtest("submit-many-partial")

@@ -84,7 +84,8 @@ static int submit_cfg(unsigned int plane, u64 id, u64 target, u32 mode,
 		      struct vfq_plane_cfg cfg, bool others,
 		      struct vfq_drain *d)
 {
-	struct vfq_submit s = { .nplanes = 1, .target_ns = target,
+	struct vfq_submit_plane sp[1];
+	struct vfq_submit s = { .nplanes = 1, .p = sp, .target_ns = target,
 				.others_pending = others };
 	struct vfq_drain dd;
 	int ret;
@@ -195,7 +196,8 @@ static void t_target_backwards(void)
 
 static void t_bad_input(void)
 {
-	struct vfq_submit s = { .target_ns = P };
+	struct vfq_submit_plane sp[2];
+	struct vfq_submit s = { .p = sp, .target_ns = P };
 	struct vfq_drain d;
 
 	sim_init(8, 2);
@@ -299,7 +301,8 @@ static void t_drain_rotation(void)
 
 static int submit2(u64 id0, u64 id1, u64 target)
 {
-	struct vfq_submit s = { .nplanes = 2, .target_ns = target };
+	struct vfq_submit_plane sp[2];
+	struct vfq_submit s = { .nplanes = 2, .p = sp, .target_ns = target };
 	struct vfq_drain d;
 	int ret;
 
@@ -612,7 +615,8 @@ static void op_period(void *ctx, u64 period_ns, u64 ts, u64 seq)
 
 static int submit_dur(u64 id, u64 target, u64 duration, struct vfq_drain *d)
 {
-	struct vfq_submit s = { .nplanes = 1, .target_ns = target,
+	struct vfq_submit_plane sp[1];
+	struct vfq_submit s = { .nplanes = 1, .p = sp, .target_ns = target,
 				.duration_ns = duration };
 	int ret;
 
@@ -687,7 +691,9 @@ static void t_duration_collapsed(void)
 	CHECK_EQ(submit_dur(4, 9 * P, 2 * P, &d), 0);
 	/* Tearing flips cannot start a refresh. */
 	{
-		struct vfq_submit s = { .nplanes = 1, .target_ns = 9 * P,
+		struct vfq_submit_plane sp[1];
+		struct vfq_submit s = { .nplanes = 1, .p = sp,
+					.target_ns = 9 * P,
 					.duration_ns = 3 * P };
 
 		s.p[0] = (struct vfq_submit_plane){ 0, 5,

@@ -293,19 +293,61 @@ static int fq_copy_planes(struct drm_vflipq_flip_plane *req, u64 ptr,
 }
 
 /*
- * One submission of a call: what was asked and what it became.  Not zeroed
- * as a whole (a batch of them was a third of the ioctl's time in clearing
- * pages): fq_job_init() sets what is read before being written.
+ * One submission of a call: what was asked and what it became.  Its
+ * planes' entries live in one array for the whole call (fq_jobs_planes()),
+ * sized by the planes the submissions name: a job with room for
+ * VFQ_MAX_PLANES was 1.6 KiB, and a batch of 16 single-plane flips went to
+ * the page allocator (and init_on_alloc cleared its 32 KiB) on every call.
+ * Not zeroed as a whole: fq_job_init() sets what is read before being
+ * written.
  */
 struct fq_job {
 	struct drm_vflipq_flip_submit args;
-	struct drm_vflipq_flip_plane req[VFQ_MAX_PLANES];
-	struct vflipq_plane *vplanes[VFQ_MAX_PLANES];
+	struct drm_vflipq_flip_plane *req;
+	struct vflipq_plane **vplanes;
 	struct vfq_submit s;
 	/* planes of @s holding a buffer */
 	unsigned int prepared;
 	struct vfq_drain drain;
 };
+
+/* What a job keeps per plane: s.p, req and vplanes. */
+#define FQ_PLANE_BYTES (sizeof(struct vfq_submit_plane) + \
+			sizeof(struct drm_vflipq_flip_plane) + \
+			sizeof(struct vflipq_plane *))
+
+/*
+ * Room for the planes of @jobs (their args read and checked), handed out
+ * in order; kvfree() it after the jobs.  NULL when out of memory.
+ */
+static void *fq_jobs_planes(struct fq_job *jobs, unsigned int n)
+{
+	struct vfq_submit_plane *sp;
+	struct drm_vflipq_flip_plane *req;
+	struct vflipq_plane **vp;
+	unsigned int j, total = 0;
+	void *mem;
+
+	for (j = 0; j < n; j++)
+		total += jobs[j].args.num_planes;
+	/* Each array's entries are 8-byte aligned: they follow each other. */
+	static_assert(sizeof(*sp) % 8 == 0 && sizeof(*req) % 8 == 0);
+	mem = kvmalloc_array(total, FQ_PLANE_BYTES, GFP_KERNEL);
+	if (!mem)
+		return NULL;
+	sp = mem;
+	req = (void *)(sp + total);
+	vp = (void *)(req + total);
+	for (j = 0; j < n; j++) {
+		jobs[j].s.p = sp;
+		jobs[j].req = req;
+		jobs[j].vplanes = vp;
+		sp += jobs[j].args.num_planes;
+		req += jobs[j].args.num_planes;
+		vp += jobs[j].args.num_planes;
+	}
+	return mem;
+}
 
 static void fq_job_init(struct fq_job *job)
 {
@@ -535,7 +577,8 @@ int vflipq_ioctl_flipq_submit(struct drm_device *drm, void *data,
 {
 	struct drm_vflipq_flip_submit *args = data;
 	struct vflipq_output *out;
-	struct fq_job *job;
+	struct fq_job job;
+	void *planes;
 	int ret;
 
 	args->drain_flags = 0;
@@ -548,18 +591,18 @@ int vflipq_ioctl_flipq_submit(struct drm_device *drm, void *data,
 	if (!out)
 		return ret;
 
-	job = kmalloc(sizeof(*job), GFP_KERNEL);
-	if (!job)
+	fq_job_init(&job);
+	job.args = *args;
+	planes = fq_jobs_planes(&job, 1);
+	if (!planes)
 		return -ENOMEM;
-	fq_job_init(job);
-	job->args = *args;
-	ret = fq_copy_planes(job->req, args->planes_ptr, args->num_planes,
+	ret = fq_copy_planes(job.req, args->planes_ptr, args->num_planes,
 			     args->plane_size);
 	if (!ret)
-		fq_submit_jobs(out, file, job, 1, &ret);
+		fq_submit_jobs(out, file, &job, 1, &ret);
 	if (ret == -EAGAIN)
-		fq_job_hints(job, &args->drain_flags, &args->drain_planes);
-	kfree(job);
+		fq_job_hints(&job, &args->drain_flags, &args->drain_planes);
+	kvfree(planes);
 	return ret;
 }
 
@@ -588,6 +631,7 @@ int vflipq_ioctl_flipq_submit_many(struct drm_device *drm, void *data,
 	bool dirty = args->num_queued;
 	struct vflipq_output *out;
 	struct fq_job *jobs;
+	void *planes = NULL;
 	unsigned int j, queued = 0;
 	int ret;
 
@@ -622,9 +666,18 @@ int vflipq_ioctl_flipq_submit_many(struct drm_device *drm, void *data,
 		ret = fq_job_check(a);
 		if (!ret && a->crtc_id != jobs[0].args.crtc_id)
 			ret = -EINVAL;
-		if (!ret)
-			ret = fq_copy_planes(jobs[j].req, a->planes_ptr,
-					     a->num_planes, a->plane_size);
+		if (ret)
+			goto out;
+	}
+	planes = fq_jobs_planes(jobs, args->num_submits);
+	if (!planes) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (j = 0; j < args->num_submits; j++) {
+		ret = fq_copy_planes(jobs[j].req, jobs[j].args.planes_ptr,
+				     jobs[j].args.num_planes,
+				     jobs[j].args.plane_size);
 		if (ret)
 			goto out;
 	}
@@ -637,6 +690,7 @@ int vflipq_ioctl_flipq_submit_many(struct drm_device *drm, void *data,
 		ret = -EFAULT;
 out:
 	args->num_queued = queued;
+	kvfree(planes);
 	kvfree(jobs);
 	return ret;
 }

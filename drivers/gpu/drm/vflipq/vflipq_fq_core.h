@@ -157,7 +157,8 @@ struct vfq_submit_plane {
 /**
  * struct vfq_submit - one interlocked flip
  * @nplanes: entries in @p
- * @p: the planes
+ * @p: the planes, @nplanes of them (the caller's storage: a batch of
+ *	submissions sizes it by the planes they name, not by VFQ_MAX_PLANES)
  * @target_ns: when the flip behaves as if it were submitted
  * @duration_ns: frame duration from this flip on (0: unchanged)
  * @others_pending: another CRTC of the device has pending flips (only
@@ -165,7 +166,7 @@ struct vfq_submit_plane {
  */
 struct vfq_submit {
 	unsigned int nplanes;
-	struct vfq_submit_plane p[VFQ_MAX_PLANES];
+	struct vfq_submit_plane *p;
 	u64 target_ns;
 	u64 duration_ns;
 	bool others_pending;
