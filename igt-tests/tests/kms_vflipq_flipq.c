@@ -1270,6 +1270,28 @@ static void test_trace(void)
 	fq_log_put(&log);
 }
 
+/*
+ * The pipe up with the first overlay lit at (16, 16), 64x64, showing @ov[0]
+ * of three opaque ARGB8888 images (green, red 0, 40 and 80); its plane ID.
+ */
+static uint32_t overlay_up(struct vfq_fb ov[3])
+{
+	uint32_t overlay = dev.pipe[0].overlays[0];
+	drmModeAtomicReq *req;
+	int k;
+
+	pipe_up();
+	for (k = 0; k < 3; k++) {
+		vfq_fb_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888, &ov[k]);
+		vfq_fb_fill(&ov[k], vfq_rgba8(40 * k, 200, 10, 255));
+	}
+	req = vfq_req_new();
+	vfq_req_plane(req, dev.fd, overlay, crtc(), ov[0].fb_id, 16, 16, 64,
+		      64);
+	igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+	return overlay;
+}
+
 /* Primary and an overlay flipped together always change on one vblank. */
 static void test_interlocked(void)
 {
@@ -1280,22 +1302,12 @@ static void test_interlocked(void)
 	struct drm_vflipq_event_flipq ev;
 	struct fq_log l0, l1;
 	struct vfq_fb ov[3];
-	drmModeAtomicReq *req;
 	uint32_t overlay;
 	uint64_t t0;
 	int k;
 
 	igt_require(dev.pipe[0].n_overlays > 0);
-	overlay = dev.pipe[0].overlays[0];
-	pipe_up();
-	for (k = 0; k < 3; k++) {
-		vfq_fb_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888, &ov[k]);
-		vfq_fb_fill(&ov[k], vfq_rgba8(40 * k, 200, 10, 255));
-	}
-	req = vfq_req_new();
-	vfq_req_plane(req, dev.fd, overlay, crtc(), ov[0].fb_id, 16, 16, 64,
-		      64);
-	igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+	overlay = overlay_up(ov);
 	fq_log_set(primary(), 16, &l0);
 	fq_log_set(overlay, 16, &l1);
 	fq_irq_target(overlay, 102);
@@ -1775,23 +1787,13 @@ static void test_many_interlocked(void)
 	struct drm_vflipq_event_flipq ev;
 	struct fq_log l0, l1;
 	struct vfq_fb ov[3], wb;
-	drmModeAtomicReq *req;
 	uint32_t overlay;
 	uint64_t t0;
 	int k, x, y, bad = 0;
 
 	igt_require(dev.pipe[0].n_overlays > 0);
 	igt_require(dev.pipe[0].wb_conn_id);
-	overlay = dev.pipe[0].overlays[0];
-	pipe_up();
-	for (k = 0; k < 3; k++) {
-		vfq_fb_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888, &ov[k]);
-		vfq_fb_fill(&ov[k], vfq_rgba8(40 * k, 200, 10, 255));
-	}
-	req = vfq_req_new();
-	vfq_req_plane(req, dev.fd, overlay, crtc(), ov[0].fb_id, 16, 16, 64,
-		      64);
-	igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+	overlay = overlay_up(ov);
 	fq_log_set(primary(), 16, &l0);
 	fq_log_set(overlay, 16, &l1);
 	fq_irq_target(overlay, 102);
