@@ -1854,6 +1854,96 @@ static void test_many_interlocked(void)
 }
 
 /*
+ * A framebuffer recurring in one call on another plane, or with another
+ * rotation, is another image: the driver shares a prepared buffer between
+ * entries only when plane, framebuffer, geometry and rotation all match.
+ * First call: primary fbs[1], fbs[2], fbs[1] again, then fbs[1] on the
+ * overlay (its committed 64x64 source at (0, 0), shown at (16, 16)).
+ * Second call: fbs[1] upright, then turned 180 degrees: a rotation change
+ * behind a pending flip, which the queue refuses with drain hints.
+ */
+static void test_many_shared(void)
+{
+	struct drm_vflipq_flip_plane p[4];
+	struct drm_vflipq_flip_submit s[4];
+	struct drm_vflipq_flip_submit_many a;
+	struct drm_vflipq_event_flipq ev;
+	struct vfq_fb ov[3], wb;
+	struct fq_log l0, l1;
+	uint32_t overlay;
+	uint64_t t0;
+	int k, x, y, bad = 0;
+
+	igt_require(dev.pipe[0].n_overlays > 0);
+	igt_require(dev.pipe[0].wb_conn_id);
+	igt_require(dev.caps.caps & VFLIPQ_CAP_FLIPQ_ROTATION);
+	overlay = overlay_up(ov);
+	fq_log_set(primary(), 16, &l0);
+	fq_log_set(overlay, 16, &l1);
+	fq_irq_target(overlay, 101);
+	for (k = 0; k < 4; k++)
+		p[k] = (struct drm_vflipq_flip_plane){
+			.plane_id = k < 3 ? primary() : overlay,
+			.fb_id = fbs[k == 1 ? 2 : 1].fb_id,
+			.present_id = k < 3 ? k + 1 : 101 };
+	t0 = last_vblank();
+	for (k = 0; k < 4; k++)
+		s[k] = (struct drm_vflipq_flip_submit){ .crtc_id = crtc(),
+			.target_ns = t0 + (k + 2) * period - period / 2,
+			.planes_ptr = (uintptr_t)&p[k], .num_planes = 1,
+			.plane_size = sizeof(p[0]) };
+	a = (struct drm_vflipq_flip_submit_many){ .submits_ptr = (uintptr_t)s,
+		.num_submits = 4, .submit_size = sizeof(s[0]) };
+	igt_assert_eq(ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a),
+		      0);
+	igt_assert_eq(a.num_queued, 4);
+	igt_assert(fq_wait_event(2000, &ev));
+	igt_assert_eq_u64(ev.present_id, 101);
+	igt_assert_eq(fq_update(primary()).first_free, 3);
+	for (k = 0; k < 3; k++)
+		igt_assert_eq_u64(l0.e[k].present_id, k + 1);
+	igt_assert_eq_u64(l1.e[0].present_id, 101);
+
+	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &wb);
+	vfq_wb_capture_ok(&dev, 0, &wb);
+	for (y = 0; y < H; y += 3)
+		for (x = 0; x < W; x += 5) {
+			bool in = x >= 16 && x < 80 && y >= 16 && y < 80;
+			struct vfq_color e = in ? vfq_pattern8(x - 16, y - 16, 2) :
+					     vfq_pattern8(x, y, 2);
+			struct vfq_color g = vfq_fb_get(&wb, x, y);
+
+			bad += e.r != g.r || e.g != g.g || e.b != g.b;
+		}
+	igt_assert_eq(bad, 0);
+	vfq_fb_destroy(&wb);
+
+	/* Far ahead: the first stays pending while the second is looked at. */
+	p[0] = (struct drm_vflipq_flip_plane){ .plane_id = primary(),
+		.fb_id = fbs[1].fb_id, .present_id = 10 };
+	p[1] = (struct drm_vflipq_flip_plane){ .plane_id = primary(),
+		.fb_id = fbs[1].fb_id, .present_id = 11,
+		.flags = VFLIPQ_FLIP_PLANE_GEOMETRY |
+			 VFLIPQ_FLIP_PLANE_ROTATION,
+		.crtc_w = W, .crtc_h = H, .src_w = (uint32_t)W << 16,
+		.src_h = (uint32_t)H << 16, .rotation = DRM_MODE_ROTATE_180 };
+	for (k = 0; k < 2; k++)
+		s[k].target_ns = vfq_now_ns() + 10ull * 1000000000 + k;
+	a.num_submits = 2;
+	a.num_queued = 0;
+	igt_assert_eq(ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a) ?
+		      -errno : 0, -EAGAIN);
+	igt_assert_eq(a.num_queued, 1);
+	igt_assert_eq(s[1].drain_flags, VFLIPQ_DRAIN_NEEDED);
+	igt_assert_eq(s[1].drain_planes, 1);
+	vfq_pipe_off(&dev, 0);
+	fq_log_put(&l0);
+	fq_log_put(&l1);
+	for (k = 0; k < 3; k++)
+		vfq_fb_destroy(&ov[k]);
+}
+
+/*
  * Queued in order until one fails: a PresentId that does not grow stops
  * the call there (the entries before it are queued and shown, the ones
  * after it are not), and a full queue reports its drain hints in the
@@ -2015,6 +2105,10 @@ igt_main
 		     "their own planes: logs, vblanks and the screen agree");
 	igt_subtest("submit-many-interlocked")
 		test_many_interlocked();
+	igt_describe("SUBMIT_MANY shares a prepared buffer only between "
+		     "entries asking the same image of the same plane");
+	igt_subtest("submit-many-shared-buffers")
+		test_many_shared();
 	igt_describe("FLIPQ_SUBMIT_MANY queues in order until an entry fails "
 		     "and reports the refused entry's drain hints");
 	igt_subtest("submit-many-partial")

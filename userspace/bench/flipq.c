@@ -457,10 +457,11 @@ int bench_submit_cost(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int count = 200, reps = 3, c;
-	double fq_med[16], at_med[16], fq_p90[16], at_p90[16], *t;
+	double fq_med[16], at_med[16], fq_p90[16], at_p90[16], many_med[16];
+	double *t;
 	uint64_t id = 0;
 	struct fq q;
-	char extra[128];
+	char extra[192];
 	FILE *f;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -479,7 +480,8 @@ int bench_submit_cost(int argc, char **argv)
 	if (!t)
 		die("out of memory");
 	f = data_file("submit-cost.txt");
-	fprintf(f, "# run kind(0 FLIPQ_SUBMIT, 1 atomic page flip) us\n");
+	fprintf(f, "# run kind(0 FLIPQ_SUBMIT, 1 atomic page flip, "
+		"2 FLIPQ_SUBMIT_MANY of 8, per flip) us\n");
 
 	for (int rep = 0; rep < reps; rep++) {
 		int at_n = count / 2;
@@ -508,6 +510,31 @@ int bench_submit_cost(int argc, char **argv)
 		fq_med[rep] = median(t, count);
 		fq_p90[rep] = percentile(t, count, 90);
 
+		/*
+		 * The same 8 flips in one FLIPQ_SUBMIT_MANY (the NFB buffers
+		 * recurring, as a swap chain's do), per flip.
+		 */
+		for (int b = 0; b < count / 8; b++) {
+			uint64_t far = now_ns() + 10000000000ull;
+			uint32_t fbs[8];
+			uint64_t t0;
+			int ret;
+
+			for (int j = 0; j < 8; j++)
+				fbs[j] = q.fbs[(id + 1 + j) % NFB].fb_id;
+			t0 = now_ns();
+			ret = fq_submit_plane_many(q.dev.fd, q.crtc, q.plane,
+						   fbs, id + 1, far, 1, 8);
+			t[b] = (now_ns() - t0) / 1e3 / 8;
+			if (ret)
+				die("FLIPQ_SUBMIT_MANY: %s", strerror(-ret));
+			fq_cancel(&q, id + 1);
+			id += 8;
+		}
+		for (int i = 0; i < count / 8; i++)
+			fprintf(f, "%d 2 %.2f\n", rep, t[i]);
+		many_med[rep] = median(t, count / 8);
+
 		/* Plain nonblocking page flips of the same plane. */
 		for (int i = 0; i < at_n; i++) {
 			struct bench_events ev = { 0 };
@@ -532,12 +559,15 @@ int bench_submit_cost(int argc, char **argv)
 			fprintf(f, "%d 1 %.1f\n", rep, t[i]);
 		at_med[rep] = median(t, at_n);
 		at_p90[rep] = percentile(t, at_n, 90);
-		note("submit cost run %d: FLIPQ_SUBMIT %.1f us, atomic page "
-		     "flip %.1f us (medians of %d and %d)", rep + 1,
-		     fq_med[rep], at_med[rep], count, at_n);
+		note("submit cost run %d: FLIPQ_SUBMIT %.1f us, in "
+		     "FLIPQ_SUBMIT_MANY of 8 %.1f us a flip, atomic page flip "
+		     "%.1f us (medians of %d, %d and %d)", rep + 1,
+		     fq_med[rep], many_med[rep], at_med[rep], count, count / 8,
+		     at_n);
 	}
 	snprintf(extra, sizeof(extra), "\"calls_per_run\": %d, "
-		 "\"p90_us\": %.1f", count, median(fq_p90, reps));
+		 "\"p90_us\": %.1f, \"submit_many_of_8_us_per_flip\": %.2f",
+		 count, median(fq_p90, reps), median(many_med, reps));
 	emit("flipq_submit_cost_vs_atomic_flip", "vflipq", "us", "lower",
 	     fq_med, reps, extra);
 	snprintf(extra, sizeof(extra), "\"calls_per_run\": %d, "

@@ -372,6 +372,12 @@ def markdown(entries, args, made, fails):
                           fmt(ib["value"]), fmt(d.get("process_pct")),
                           fmt(d.get("timer_irqs_per_s")),
                           fmt(d.get("context_switches_per_s"))))
+    sc = entries.get("flipq_submit_cost_vs_atomic_flip", {})
+    if sc.get("details", {}).get("submit_many_of_8_us_per_flip") is not None:
+        lines += ["", "Submitting: one FLIPQ_SUBMIT costs %s us; the same flips 8 to a "
+                  "FLIPQ_SUBMIT_MANY cost %s us each (4 framebuffers recurring, as a swap "
+                  "chain's do)." % (fmt(sc.get("value")),
+                                   fmt(sc["details"]["submit_many_of_8_us_per_flip"]))]
     ot = entries.get("flipq_on_time_share", {}).get("details")
     if ot:
         lines += ["", "On-time run: %s of %s flips on the expected vblank; %s late, %s early, "

@@ -414,17 +414,72 @@ static int fq_lock_planes(struct vflipq_output *out, struct drm_file *file,
 	return n;
 }
 
-/* Buffers for the planes of @job; 0 or its error. */
-static int fq_job_prepare(struct vflipq_output *out, struct drm_file *file,
-			  struct fq_job *job)
+/* How many jobs back a plane looks for a buffer to share. */
+#define FQ_SHARE_BACK 4
+
+/*
+ * Whether two requests make the same buffer: the same framebuffer and the
+ * same geometry and rotation asked (fq_plane_check() zeroed the fields a
+ * request's flags leave out).
+ */
+static bool fq_same_buffer(const struct drm_vflipq_flip_plane *a,
+			   const struct drm_vflipq_flip_plane *b)
 {
+	const size_t from = offsetof(struct drm_vflipq_flip_plane, crtc_x);
+	const size_t to = offsetofend(struct drm_vflipq_flip_plane, rotation);
+
+	return a->fb_id == b->fb_id && a->flags == b->flags &&
+	       !memcmp((const u8 *)a + from, (const u8 *)b + from, to - from);
+}
+
+/*
+ * Plane @i of job @j as a plane of one of the jobs just before it made it,
+ * or NULL.  A buffer is immutable once prepared and depends only on the
+ * request and the plane and CRTC states, which the call holds locked: a
+ * swap chain's few framebuffers recurring in a batch are looked up,
+ * checked, mapped and later unmapped once per call, not once per flip.
+ */
+static const struct vfq_submit_plane *
+fq_prepared_twin(const struct fq_job *jobs, unsigned int j, unsigned int i)
+{
+	const struct drm_vflipq_flip_plane *r = &jobs[j].req[i];
+	unsigned int k, m;
+
+	for (k = j; k-- > 0 && j - k <= FQ_SHARE_BACK;)
+		for (m = 0; m < jobs[k].s.nplanes; m++)
+			if (jobs[k].vplanes[m] == jobs[j].vplanes[i] &&
+			    fq_same_buffer(&jobs[k].req[m], r))
+				return &jobs[k].s.p[m];
+	return NULL;
+}
+
+/*
+ * Buffers for the planes of job @j of @jobs (the ones before it prepared);
+ * 0 or its error.
+ */
+static int fq_job_prepare(struct vflipq_output *out, struct drm_file *file,
+			  struct fq_job *jobs, unsigned int j)
+{
+	struct fq_job *job = &jobs[j];
+	const struct vfq_submit_plane *twin;
+	struct vfq_submit_plane *sp;
 	int ret;
 
 	for (job->prepared = 0; job->prepared < job->args.num_planes;
 	     job->prepared++) {
+		sp = &job->s.p[job->prepared];
+		twin = fq_prepared_twin(jobs, j, job->prepared);
+		if (twin) {
+			struct vflipq_fq_buf *buf = twin->buf;
+
+			kref_get(&buf->ref);
+			*sp = *twin;
+			sp->present_id = job->req[job->prepared].present_id;
+			sp->mode = job->req[job->prepared].mode;
+			continue;
+		}
 		ret = fq_prepare(out, file, job->vplanes[job->prepared],
-				 &job->req[job->prepared],
-				 &job->s.p[job->prepared]);
+				 &job->req[job->prepared], sp);
 		if (ret) {
 			fq_job_put(job);
 			return ret;
@@ -532,7 +587,7 @@ retry:
 		goto out_locks;
 
 	for (j = 0; j < ok; j++) {
-		ret = fq_job_prepare(out, file, &jobs[j]);
+		ret = fq_job_prepare(out, file, jobs, j);
 		if (ret) {
 			job_err = ret;
 			break;
