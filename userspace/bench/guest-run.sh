@@ -127,6 +127,9 @@ if want idle; then
 	done
 	if [ $ok = 1 ]; then
 		run idle-vflipq $B idle --names "$names" --seconds $S --reps $REPS
+		# The same flips, one client wake-up per batch for all outputs.
+		run idle-vflipq-one-wake $B idle --names "$names" --seconds $S \
+			--reps $REPS --one-wake
 	else
 		echo "BENCH-FAIL idle-vflipq: cannot create the configfs devices" | tee -a "$RAW"
 		rc=1

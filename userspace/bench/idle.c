@@ -18,10 +18,14 @@
  * event): a lit output that shows a new frame every vblank there.
  *
  *   vflipq-bench idle --names a,b,... [--seconds 3] [--reps 3] [--batch 4]
- *                     [--steps 0,32] [--single-submits]
+ *                     [--steps 0,32] [--single-submits | --one-wake]
  *
  * Each batch goes in one FLIPQ_SUBMIT_MANY (--single-submits: one
- * FLIPQ_SUBMIT per flip, as before 1.4).
+ * FLIPQ_SUBMIT per flip, as before 1.4).  --one-wake: one client for
+ * every output wakes once per batch, on the interrupt of the first lit
+ * CRTC only, and tops every queue up to the flips due 2 x batch - 2
+ * periods from now (a flip's target time says when it is shown: no query
+ * of the queues); the same flips, without a wake-up per CRTC.
  *   vflipq-bench idle --driver vkms [--seconds 3] [--reps 3]
  */
 #include <errno.h>
@@ -64,6 +68,8 @@ struct idle {
 	bool vkms;
 	int batch;		/* flips per batch */
 	bool single;		/* one FLIPQ_SUBMIT per flip, no batch ioctl */
+	bool one_wake;		/* one interrupt, on @master, for all outputs */
+	struct out *master;
 	long resyncs;		/* flips whose target had already passed */
 };
 
@@ -202,6 +208,58 @@ static void submit_batch(struct idle *s, struct out *o)
 }
 
 /*
+ * --one-wake: queue the flips of @o whose targets are at most
+ * 2 x batch - 2 periods after @now: with the flip being shown, the queue
+ * then holds at most 2 x batch - 1, below its depth of 2 x batch.
+ */
+static void top_up(struct idle *s, struct out *o, uint64_t now)
+{
+	uint64_t horizon = now + (uint64_t)(2 * s->batch - 2) * s->period;
+	uint32_t fbs[FQ_MANY_MAX];
+	int n = 0, ret;
+
+	if (o->target < now) {
+		o->target = now + s->period / 2;
+		s->resyncs++;
+	}
+	while (n < 2 * s->batch && o->target + n * s->period <= horizon) {
+		fbs[n] = o->fbs[(o->next_id + n) & 1].fb_id;
+		n++;
+	}
+	if (!n)
+		return;
+	ret = fq_submit_plane_many(o->dev->fd, o->crtc, o->plane, fbs,
+				   o->next_id, o->target, s->period, n);
+	if (ret)
+		die("idle: FLIPQ_SUBMIT_MANY %llu+%d on CRTC %u: %s",
+		    (unsigned long long)o->next_id, n, o->crtc,
+		    strerror(-ret));
+	o->next_id += n;
+	o->target += (uint64_t)n * s->period;
+}
+
+/*
+ * --one-wake: every lit output topped up, and the master's interrupt at
+ * its flip due about a batch from now.
+ */
+static void wake_all(struct idle *s)
+{
+	struct out *m = s->master;
+	uint64_t now = now_ns(), due = now + (uint64_t)s->batch * s->period;
+	uint64_t last, irq;
+
+	for (int i = 0; i < s->nouts; i++)
+		if (s->outs[i].lit)
+			top_up(s, &s->outs[i], now);
+	/* The master's last queued flip has target m->target - period. */
+	last = m->target - s->period;
+	irq = m->next_id - 1 - (last > due ? (last - due) / s->period : 0);
+	/* A PresentId already shown would never interrupt. */
+	m->irq = irq > m->irq ? irq : m->next_id - 1;
+	fq_set_irq_target(m->dev->fd, m->crtc, m->plane, m->irq);
+}
+
+/*
  * Start queued flips on @o: two batches, woken at the first's end.  The
  * plane keeps its log and PresentId sequence for as long as this client
  * lives, across resets: PresentIds only grow.
@@ -213,6 +271,16 @@ static void start_flips(struct idle *s, struct out *o)
 		o->has_log = true;
 	}
 	o->target = now_ns() + s->period;
+	if (s->one_wake) {
+		/* The first output lit wakes the client for all. */
+		if (!s->master || !s->master->lit) {
+			s->master = o;
+			wake_all(s);
+		} else {
+			top_up(s, o, now_ns());
+		}
+		return;
+	}
 	o->irq = o->next_id + s->batch - 1;
 	submit_batch(s, o);
 	submit_batch(s, o);
@@ -257,6 +325,14 @@ static void handle_events(struct idle *s, struct bench_dev *d)
 		if (e->type != DRM_VFLIPQ_EVENT_FLIPQ)
 			continue;
 		memcpy(&fe, e, sizeof(fe));
+		if (s->one_wake) {
+			if (s->master && s->master->lit &&
+			    s->master->dev == d &&
+			    fe.crtc_id == s->master->crtc &&
+			    fe.present_id >= s->master->irq)
+				wake_all(s);
+			continue;
+		}
 		for (int i = 0; i < s->nouts; i++) {
 			struct out *o = &s->outs[i];
 
@@ -424,14 +500,15 @@ int bench_idle(int argc, char **argv)
 		{ "batch", required_argument, NULL, 'b' },
 		{ "steps", required_argument, NULL, 'S' },
 		{ "single-submits", no_argument, NULL, '1' },
+		{ "one-wake", no_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int batch = BATCH;
-	char name_all[64], name_per[64], suffix[16] = "";
+	char name_all[64], name_per[64], suffix[32] = "";
 	const char *driver = "vflipq";
 	char *names = NULL, *step_list = NULL;
-	bool single = false;
-	int seconds = 3, reps = 3, c, nsteps = 0, steps[16];
+	bool single = false, one_wake = false;
+	int seconds = 3, reps = 3, c, len = 0, nsteps = 0, steps[16];
 	double top[16], slope[16], xs[16], ys[16], floor_pct[16];
 	char extra[1024];
 	struct sample last = { 0 };
@@ -448,18 +525,21 @@ int bench_idle(int argc, char **argv)
 		case 'b': batch = atoi(optarg); break;
 		case 'S': step_list = optarg; break;
 		case '1': single = true; break;
+		case 'o': one_wake = true; break;
 		default: return 2;
 		}
 	}
 	if (seconds < 1 || seconds > 60 || reps < 1 || reps > 16 ||
-	    batch < 1 || batch > 32)
-		die("idle: --seconds 1-60, --reps 1-16, --batch 1-32");
+	    batch < 1 || batch > 32 || (single && one_wake))
+		die("idle: --seconds 1-60, --reps 1-16, --batch 1-32, "
+		    "--single-submits or --one-wake");
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		die("out of memory");
 	s->vkms = !strcmp(driver, "vkms");
 	s->batch = batch;
 	s->single = single;
+	s->one_wake = one_wake;
 	if (!s->vkms && !names)
 		die("idle: vflipq needs --names");
 	open_outputs(s, driver, s->vkms ? NULL : names);
@@ -487,14 +567,17 @@ int bench_idle(int argc, char **argv)
 		steps[nsteps++] = s->nouts;
 	}
 
-	/* The default batch keeps the rows' names; others are suffixed. */
+	/* The default client keeps the rows' names; others are suffixed. */
 	if (batch != BATCH)
-		snprintf(suffix, sizeof(suffix), "_batch%d", batch);
+		len = snprintf(suffix, sizeof(suffix), "_batch%d", batch);
+	if (one_wake)
+		snprintf(suffix + len, sizeof(suffix) - len, "_one_wake");
 	snprintf(name_all, sizeof(name_all), "idle_outputs_cpu_pct_all%s",
 		 suffix);
 	snprintf(name_per, sizeof(name_per), "idle_outputs_cpu_pct_per_crtc%s",
 		 suffix);
 	f = data_file(s->vkms ? "idle-vkms.txt" :
+		      one_wake ? "idle-vflipq-one-wake.txt" :
 		      batch == BATCH ? "idle-vflipq.txt" : "idle-vflipq-batch.txt");
 	fprintf(f, "# crtcs rep busy_pct_of_one_vcpu process_pct "
 		"timer_irqs_per_s flips_per_s_per_crtc "

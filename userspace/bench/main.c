@@ -57,7 +57,8 @@ static const struct {
 	{ "submit-cost", bench_submit_cost, "[--count 200 --reps 3]" },
 	{ "memory", bench_memory, "--driver D [--name N] [--crtcs 4 --reps 3]" },
 	{ "idle", bench_idle,
-	  "--names A,B,... | --driver vkms [--seconds 3 --reps 3]" },
+	  "--names A,B,... | --driver vkms [--seconds 3 --reps 3 --batch 4 "
+	  "--steps 0,32 --single-submits | --one-wake]" },
 	{ "caso", bench_caso,
 	  "[--render N --display N --presents 150 --rate 30 --reps 3]" },
 };

@@ -9,7 +9,8 @@ bench-data/ (userspace/bench/report.py calls plots()):
 - bench-flipq-ontime.png: shown minus target time of the queued flips
   (ontime.txt, nanoseconds since the run's t0);
 - bench-idle-outputs.png: VM busy time against the number of lit CRTCs
-  with queued flips running (idle-vflipq.txt, idle-vkms.txt).
+  with queued flips running (idle-vflipq.txt, idle-vflipq-one-wake.txt,
+  idle-vkms.txt).
 """
 import os
 
@@ -189,6 +190,10 @@ def idle_outputs(data, out):
         top = max(xs)
         ax.plot([0, top], [b, b + a * top], color=c[0], linewidth=1.2,
                 label="least squares: %.2f%% + %.3f%% per CRTC" % (b, a))
+    one = read_rows(os.path.join(data, "idle-vflipq-one-wake.txt"))
+    if one:
+        ax.scatter([r[0] for r in one], [r[2] for r in one], s=18, color=c[3],
+                   marker="s", label="vflipq, one client wake-up for all outputs")
     if base:
         ax.scatter([r[0] for r in base], [r[2] for r in base], s=30, color=c[1],
                    marker="D", label="vkms, classic page-flip loop (1 CRTC)")
