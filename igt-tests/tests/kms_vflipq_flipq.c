@@ -1083,10 +1083,36 @@ static void test_rmfb_on_screen(void)
 }
 
 /* What is scanned out is the queued framebuffer, even after RMFB. */
+/*
+ * Writeback capture of the screen against the test pattern @seed, every 5th
+ * column of every 3rd row; with @ov, the overlay of overlay_up() at (16, 16)
+ * shows @ov's top-left 64x64 pixels there.  Return: the samples that differ
+ * in red, green or blue.
+ */
+static int screen_mismatches(uint32_t seed, const struct vfq_fb *ov)
+{
+	struct vfq_fb wb;
+	int x, y, bad = 0;
+
+	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &wb);
+	vfq_wb_capture_ok(&dev, 0, &wb);
+	for (y = 0; y < H; y += 3)
+		for (x = 0; x < W; x += 5) {
+			bool in = ov && x >= 16 && x < 80 && y >= 16 && y < 80;
+			struct vfq_color e = in ? vfq_fb_get(ov, x - 16, y - 16) :
+					     vfq_pattern8(x, y, seed);
+			struct vfq_color g = vfq_fb_get(&wb, x, y);
+
+			bad += e.r != g.r || e.g != g.g || e.b != g.b;
+		}
+	vfq_fb_destroy(&wb);
+	return bad;
+}
+
 static void test_scanout_content(void)
 {
 	struct drm_vflipq_event_flipq ev;
-	struct vfq_fb tmp, wb;
+	struct vfq_fb tmp;
 	struct fq_log log;
 
 	igt_require(dev.pipe[0].wb_conn_id);
@@ -1102,21 +1128,7 @@ static void test_scanout_content(void)
 	tmp.fb_id = 0;
 	igt_assert(fq_wait_event(2000, &ev));
 
-	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &wb);
-	vfq_wb_capture_ok(&dev, 0, &wb);
-	{
-		int x, y, bad = 0;
-
-		for (y = 0; y < H; y += 7)
-			for (x = 0; x < W; x += 5) {
-				struct vfq_color e = vfq_pattern8(x, y, 77);
-				struct vfq_color g = vfq_fb_get(&wb, x, y);
-
-				bad += e.r != g.r || e.g != g.g || e.b != g.b;
-			}
-		igt_assert_eq(bad, 0);
-	}
-	vfq_fb_destroy(&wb);
+	igt_assert_eq(screen_mismatches(77, NULL), 0);
 	vfq_fb_destroy(&tmp);
 	fq_log_put(&log);
 }
@@ -1292,6 +1304,19 @@ static uint32_t overlay_up(struct vfq_fb ov[3])
 	return overlay;
 }
 
+/* Undo overlay_up(), with the logs of its primary and overlay. */
+static void overlay_down(struct vfq_fb ov[3], struct fq_log *l0,
+			 struct fq_log *l1)
+{
+	int k;
+
+	vfq_pipe_off(&dev, 0);
+	fq_log_put(l0);
+	fq_log_put(l1);
+	for (k = 0; k < 3; k++)
+		vfq_fb_destroy(&ov[k]);
+}
+
 /* Primary and an overlay flipped together always change on one vblank. */
 static void test_interlocked(void)
 {
@@ -1338,11 +1363,7 @@ static void test_interlocked(void)
 		igt_assert(l0.e[k].timestamp_ns != VFLIPQ_TIMESTAMP_CANCELLED);
 		igt_assert_eq_u64(l0.e[k].timestamp_ns, l1.e[k].timestamp_ns);
 	}
-	vfq_pipe_off(&dev, 0);
-	fq_log_put(&l0);
-	fq_log_put(&l1);
-	for (k = 0; k < 3; k++)
-		vfq_fb_destroy(&ov[k]);
+	overlay_down(ov, &l0, &l1);
 }
 
 /* A tearing flip shows at its target, between vblanks. */
@@ -1752,23 +1773,8 @@ static void test_many_on_target(void)
 	igt_assert_eq_u64(c1.flips_shown - c0.flips_shown, 8);
 	igt_assert_eq_u64(c1.flipq_events - c0.flipq_events, 1);
 
-	if (dev.pipe[0].wb_conn_id) {
-		struct vfq_fb wb;
-		int x, y, bad = 0;
-
-		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &wb);
-		vfq_wb_capture_ok(&dev, 0, &wb);
-		for (y = 0; y < H; y += 7)
-			for (x = 0; x < W; x += 5) {
-				struct vfq_color e = vfq_pattern8(x, y,
-								  7 % NFB + 1);
-				struct vfq_color g = vfq_fb_get(&wb, x, y);
-
-				bad += e.r != g.r || e.g != g.g || e.b != g.b;
-			}
-		igt_assert_eq(bad, 0);
-		vfq_fb_destroy(&wb);
-	}
+	if (dev.pipe[0].wb_conn_id)
+		igt_assert_eq(screen_mismatches(7 % NFB + 1, NULL), 0);
 	fq_log_put(&log);
 }
 
@@ -1786,10 +1792,10 @@ static void test_many_interlocked(void)
 	struct drm_vflipq_flip_submit_many a;
 	struct drm_vflipq_event_flipq ev;
 	struct fq_log l0, l1;
-	struct vfq_fb ov[3], wb;
+	struct vfq_fb ov[3];
 	uint32_t overlay;
 	uint64_t t0;
-	int k, x, y, bad = 0;
+	int k;
 
 	igt_require(dev.pipe[0].n_overlays > 0);
 	igt_require(dev.pipe[0].wb_conn_id);
@@ -1833,24 +1839,9 @@ static void test_many_interlocked(void)
 	igt_assert_eq_u64(l0.e[1].timestamp_ns - l0.e[0].timestamp_ns, period);
 	igt_assert_eq_u64(l1.e[1].timestamp_ns - l1.e[0].timestamp_ns, period);
 
-	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &wb);
-	vfq_wb_capture_ok(&dev, 0, &wb);
-	for (y = 0; y < H; y += 3)
-		for (x = 0; x < W; x += 5) {
-			bool in = x >= 16 && x < 80 && y >= 16 && y < 80;
-			struct vfq_color e = in ? vfq_rgba8(80, 200, 10, 255) :
-					     vfq_pattern8(x, y, 3);
-			struct vfq_color g = vfq_fb_get(&wb, x, y);
-
-			bad += e.r != g.r || e.g != g.g || e.b != g.b;
-		}
-	igt_assert_eq(bad, 0);
-	vfq_fb_destroy(&wb);
-	vfq_pipe_off(&dev, 0);
-	fq_log_put(&l0);
-	fq_log_put(&l1);
-	for (k = 0; k < 3; k++)
-		vfq_fb_destroy(&ov[k]);
+	/* fbs[2] (pattern 3) under ov[2] (red 80). */
+	igt_assert_eq(screen_mismatches(3, &ov[2]), 0);
+	overlay_down(ov, &l0, &l1);
 }
 
 /*
@@ -1868,11 +1859,11 @@ static void test_many_shared(void)
 	struct drm_vflipq_flip_submit s[4];
 	struct drm_vflipq_flip_submit_many a;
 	struct drm_vflipq_event_flipq ev;
-	struct vfq_fb ov[3], wb;
+	struct vfq_fb ov[3];
 	struct fq_log l0, l1;
 	uint32_t overlay;
 	uint64_t t0;
-	int k, x, y, bad = 0;
+	int k;
 
 	igt_require(dev.pipe[0].n_overlays > 0);
 	igt_require(dev.pipe[0].wb_conn_id);
@@ -1904,19 +1895,8 @@ static void test_many_shared(void)
 		igt_assert_eq_u64(l0.e[k].present_id, k + 1);
 	igt_assert_eq_u64(l1.e[0].present_id, 101);
 
-	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &wb);
-	vfq_wb_capture_ok(&dev, 0, &wb);
-	for (y = 0; y < H; y += 3)
-		for (x = 0; x < W; x += 5) {
-			bool in = x >= 16 && x < 80 && y >= 16 && y < 80;
-			struct vfq_color e = in ? vfq_pattern8(x - 16, y - 16, 2) :
-					     vfq_pattern8(x, y, 2);
-			struct vfq_color g = vfq_fb_get(&wb, x, y);
-
-			bad += e.r != g.r || e.g != g.g || e.b != g.b;
-		}
-	igt_assert_eq(bad, 0);
-	vfq_fb_destroy(&wb);
+	/* fbs[1] (pattern 2) on both planes. */
+	igt_assert_eq(screen_mismatches(2, &fbs[1]), 0);
 
 	/* Far ahead: the first stays pending while the second is looked at. */
 	p[0] = (struct drm_vflipq_flip_plane){ .plane_id = primary(),
@@ -1936,11 +1916,7 @@ static void test_many_shared(void)
 	igt_assert_eq(a.num_queued, 1);
 	igt_assert_eq(s[1].drain_flags, VFLIPQ_DRAIN_NEEDED);
 	igt_assert_eq(s[1].drain_planes, 1);
-	vfq_pipe_off(&dev, 0);
-	fq_log_put(&l0);
-	fq_log_put(&l1);
-	for (k = 0; k < 3; k++)
-		vfq_fb_destroy(&ov[k]);
+	overlay_down(ov, &l0, &l1);
 }
 
 /*

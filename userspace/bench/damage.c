@@ -31,8 +31,6 @@
 #include "bench.h"
 
 #define SKIP 5		/* frames of a scene's start left out */
-/* Half a period of the 1080p60 mode */
-#define HALF_FRAME_NS (1000000000ull / 60 / 2)
 
 static const char *tracefs(void)
 {
@@ -167,11 +165,15 @@ static const char *const scene_names[N_SCENES] = {
 	"composer_us_per_frame_damage_rect256",
 };
 
-/* One scene for @frames vblanks; the median us per composition. */
+/*
+ * One scene for @frames vblanks of @period ns; the median us per
+ * composition.
+ */
 static double run_scene(struct bench_dev *dev, const char *tr, enum scene s,
 			struct bench_fb *a, struct bench_fb *b,
 			struct bench_fb *cur, uint32_t whole, int frames,
-			int crc_fd, double *tiles_share, FILE *data)
+			uint64_t period, int crc_fd, double *tiles_share,
+			FILE *data)
 {
 	struct bench_pipe *p = &dev->pipe[0];
 	const uint32_t rx = 832, ry = 412;	/* the 256x256 rectangle */
@@ -240,7 +242,7 @@ static double run_scene(struct bench_dev *dev, const char *tr, enum scene s,
 		 * be timed as part of the composition (the full scene commits
 		 * nothing and waits the same).
 		 */
-		sleep_ns(HALF_FRAME_NS);
+		sleep_ns(period / 2);
 		crc_drain(crc_fd);
 	}
 	put(tr, "tracing_on", "0");
@@ -317,8 +319,9 @@ int bench_damage(int argc, char **argv)
 	for (int i = 0; i < reps; i++)
 		for (int s = 0; s < N_SCENES; s++)
 			runs[s][i] = run_scene(&dev, tr, s, &a, &b, &cur, whole,
-					       frames, crc_fd, &share[s][i],
-					       data);
+					       frames,
+					       bench_mode_period_ns(&mode),
+					       crc_fd, &share[s][i], data);
 
 	for (int s = 0; s < N_SCENES; s++) {
 		snprintf(extra, sizeof(extra), "\"tiles_share\": %.5f",

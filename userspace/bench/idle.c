@@ -167,30 +167,38 @@ static uint64_t timer_irqs(void)
 	return n;
 }
 
-static void submit_batch(struct idle *s, struct out *o)
+/* Behind (a starved guest): start again at the next vblank. */
+static void resync(struct idle *s, struct out *o, uint64_t now)
 {
-	uint64_t now = now_ns();
-
-	/* Behind (a starved guest): start again at the next vblank. */
 	if (o->target < now) {
 		o->target = now + s->period / 2;
 		s->resyncs++;
 	}
-	if (!s->single) {
-		uint32_t fbs[FQ_MANY_MAX];
-		int ret;
+}
 
-		for (int i = 0; i < s->batch; i++)
-			fbs[i] = o->fbs[(o->next_id + i) & 1].fb_id;
-		ret = fq_submit_plane_many(o->dev->fd, o->crtc, o->plane, fbs,
-					   o->next_id, o->target, s->period,
-					   s->batch);
-		if (ret)
-			die("idle: FLIPQ_SUBMIT_MANY %llu+%d on CRTC %u: %s",
-			    (unsigned long long)o->next_id, s->batch, o->crtc,
-			    strerror(-ret));
-		o->next_id += s->batch;
-		o->target += (uint64_t)s->batch * s->period;
+/* The next @n flips of @o, one period apart, in one FLIPQ_SUBMIT_MANY. */
+static void submit_many(struct idle *s, struct out *o, int n)
+{
+	uint32_t fbs[FQ_MANY_MAX];
+	int ret;
+
+	for (int i = 0; i < n; i++)
+		fbs[i] = o->fbs[(o->next_id + i) & 1].fb_id;
+	ret = fq_submit_plane_many(o->dev->fd, o->crtc, o->plane, fbs,
+				   o->next_id, o->target, s->period, n);
+	if (ret)
+		die("idle: FLIPQ_SUBMIT_MANY %llu+%d on CRTC %u: %s",
+		    (unsigned long long)o->next_id, n, o->crtc,
+		    strerror(-ret));
+	o->next_id += n;
+	o->target += (uint64_t)n * s->period;
+}
+
+static void submit_batch(struct idle *s, struct out *o)
+{
+	resync(s, o, now_ns());
+	if (!s->single) {
+		submit_many(s, o, s->batch);
 		return;
 	}
 	for (int i = 0; i < s->batch; i++) {
@@ -215,27 +223,13 @@ static void submit_batch(struct idle *s, struct out *o)
 static void top_up(struct idle *s, struct out *o, uint64_t now)
 {
 	uint64_t horizon = now + (uint64_t)(2 * s->batch - 2) * s->period;
-	uint32_t fbs[FQ_MANY_MAX];
-	int n = 0, ret;
+	int n = 0;
 
-	if (o->target < now) {
-		o->target = now + s->period / 2;
-		s->resyncs++;
-	}
-	while (n < 2 * s->batch && o->target + n * s->period <= horizon) {
-		fbs[n] = o->fbs[(o->next_id + n) & 1].fb_id;
+	resync(s, o, now);
+	while (n < 2 * s->batch && o->target + n * s->period <= horizon)
 		n++;
-	}
-	if (!n)
-		return;
-	ret = fq_submit_plane_many(o->dev->fd, o->crtc, o->plane, fbs,
-				   o->next_id, o->target, s->period, n);
-	if (ret)
-		die("idle: FLIPQ_SUBMIT_MANY %llu+%d on CRTC %u: %s",
-		    (unsigned long long)o->next_id, n, o->crtc,
-		    strerror(-ret));
-	o->next_id += n;
-	o->target += (uint64_t)n * s->period;
+	if (n)
+		submit_many(s, o, n);
 }
 
 /*

@@ -370,23 +370,20 @@ def markdown(entries, args, made, fails):
                       fmt(pc.get("value")), fmt(d.get("flips_per_s_per_crtc")),
                       fmt(d.get("timer_irqs_per_s")), fmt(d.get("context_switches_per_s")),
                       d.get("resyncs", "?"))]
-    ow = entries.get("idle_outputs_cpu_pct_all_one_wake", {})
-    if ow.get("value") is not None and lines and lines[-1].startswith("Lit outputs"):
-        d = ow.get("details", {})
-        lines[-1] += (" The same flips from one client wake-up per batch for all outputs: "
-                      "%s%% (this benchmark's own process: %s%%), %s local timer "
+    # Other clients of the same outputs, appended to the lit-outputs line.
+    for name, what, process_note in (
+            ("idle_outputs_cpu_pct_all_one_wake",
+             "The same flips from one client wake-up per batch for all outputs", ""),
+            ("idle_outputs_cpu_pct_all_batch16",
+             "With the queue 32 deep and batches of 16 (the process wakes every 16 frames "
+             "per CRTC)", "; its FLIPQ_SUBMIT_MANY ioctls, one per batch, count there")):
+        e = entries.get(name, {})
+        if e.get("value") is None or not lines or not lines[-1].startswith("Lit outputs"):
+            continue
+        d = e.get("details", {})
+        lines[-1] += (" %s: %s%% (this benchmark's own process: %s%%%s), %s local timer "
                       "interrupts/s, %s context switches/s." % (
-                          fmt(ow["value"]), fmt(d.get("process_pct")),
-                          fmt(d.get("timer_irqs_per_s")),
-                          fmt(d.get("context_switches_per_s"))))
-    ib = entries.get("idle_outputs_cpu_pct_all_batch16", {})
-    if ib.get("value") is not None:
-        d = ib.get("details", {})
-        lines[-1] += (" With the queue 32 deep and batches of 16 (the process wakes every 16 "
-                      "frames per CRTC): %s%% (this benchmark's own process: %s%%; its "
-                      "FLIPQ_SUBMIT_MANY ioctls, one per batch, count there), %s local timer "
-                      "interrupts/s, %s context switches/s." % (
-                          fmt(ib["value"]), fmt(d.get("process_pct")),
+                          what, fmt(e["value"]), fmt(d.get("process_pct")), process_note,
                           fmt(d.get("timer_irqs_per_s")),
                           fmt(d.get("context_switches_per_s"))))
     sc = entries.get("flipq_submit_cost_vs_atomic_flip", {})
