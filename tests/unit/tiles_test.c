@@ -5,7 +5,9 @@
  * frame recomposes, the frame CRC must be crc32_le() of the whole frame as
  * it now is: checked here over random runs of dirty tiles, frame after
  * frame, at 4 and 8 bytes a pixel, on rows of whole tiles and rows with a
- * narrower last one.
+ * narrower last one.  The first frame joins every tile of each row; the
+ * others update the CRC of a row with fewer than half of its tiles dirty
+ * by what they changed, and join the tiles of the others.
  */
 #include <stdlib.h>
 
@@ -23,6 +25,7 @@ static void compose(struct vflipq_tiles *t, const u8 *frame, size_t px)
 
 		if (!dirty)
 			continue;
+		vflipq_tiles_save_row(t, y);
 		for (unsigned int i = 0; i < t->nt; i++) {
 			unsigned int a = i * t->tw;
 			unsigned int z = a + t->tw < t->w ? a + t->tw : t->w;
@@ -80,7 +83,11 @@ static void check_size(unsigned int w, unsigned int h, unsigned int bpc)
 	compose(t, frame, px);
 	CHECK_EQ(vflipq_tiles_frame_crc(t), ref_crc32_le(0, frame, len));
 
+	vflipq_tiles_keep(t, 0, true);
+
 	for (int n = 0; n < 40; n++) {
+		/* The same layers: nothing dirty but what the frame says. */
+		CHECK_EQ(vflipq_tiles_mark(t, 0, false), 0);
 		for (unsigned int y = 0; y < h; y++) {
 			u64 m = rand() % 3 ? 0 : random_runs(t->nt);
 

@@ -631,6 +631,7 @@ static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 
 		if (!dirty)
 			continue;
+		vflipq_tiles_save_row(f->tiles, y);
 		/* Each run of dirty tiles is composed in one go. */
 		while (dirty) {
 			t1 = __ffs64(dirty);

@@ -33,6 +33,7 @@ struct vflipq_tiles *vflipq_tiles_get(struct vflipq_tiles **tp,
 {
 	struct vflipq_tiles *t = *tp;
 	size_t px = vflipq_crc_px_bytes(bpc);
+	unsigned int k;
 
 	if (t && t->w == w && t->h == h && t->bpc == bpc)
 		return t;
@@ -56,7 +57,8 @@ struct vflipq_tiles *vflipq_tiles_get(struct vflipq_tiles **tp,
 	t->w = w;
 	t->h = h;
 	t->bpc = bpc;
-	vflipq_crc_shift_init(&t->tile, (size_t)t->tw * px);
+	for (k = 0; k < VFLIPQ_TILE_SPANS; k++)
+		vflipq_crc_shift_init(&t->tile[k], ((size_t)t->tw * px) << k);
 	vflipq_crc_shift_init(&t->last, (size_t)(w - (t->nt - 1) * t->tw) * px);
 	vflipq_crc_shift_init(&t->row, (size_t)w * px);
 	*tp = t;
@@ -158,18 +160,64 @@ void vflipq_tiles_keep(struct vflipq_tiles *t, unsigned int n, bool valid)
 	t->valid = valid;
 }
 
-/* Row @y's CRC from its tiles. */
+/*
+ * @crc followed by the zero bytes from the end of tile @p to the end of
+ * tile @i (@p < @i): whole tiles by powers of two, the narrower last tile
+ * of the row by its own operator.
+ */
+static inline u32 shift_tiles(const struct vflipq_tiles *t, u32 crc,
+			      unsigned int p, unsigned int i)
+{
+	unsigned int n = i - p, k;
+
+	if (i == t->nt - 1)
+		n--;
+	for (k = 0; n; k++, n >>= 1)
+		if (n & 1)
+			crc = vflipq_crc_shift(&t->tile[k], crc);
+	if (i == t->nt - 1)
+		crc = vflipq_crc_shift(&t->last, crc);
+	return crc;
+}
+
+/**
+ * vflipq_tiles_fold_row - row @y's CRC, once its dirty tiles are recomposed
+ * @t: the cache
+ * @y: row
+ *
+ * Joining the CRCs of a row's tiles costs a step per tile of the row.  But
+ * crc32_le() from 0 is linear in the bytes of a row of a given length: the
+ * row's CRC changes by the CRC of the difference, which is zero outside
+ * the dirty tiles.  That costs a step per dirty tile, and a few more to
+ * reach the end of the row: damage work stays proportional to the damage.
+ */
 void vflipq_tiles_fold_row(struct vflipq_tiles *t, unsigned int y)
 {
 	const u32 *tc = t->tile_crc + (size_t)y * t->nt;
+	u64 dirty = t->dirty[y];
+	unsigned int i, p;
 	u32 crc = tc[0];
-	unsigned int i;
 
-	for (i = 1; i + 1 < t->nt; i++)
-		crc = vflipq_crc_cat(&t->tile, crc, tc[i]);
-	if (t->nt > 1)
-		crc = vflipq_crc_cat(&t->last, crc, tc[t->nt - 1]);
-	t->row_crc[y] = crc;
+	if (!vflipq_tiles_by_delta(t, dirty)) {
+		for (i = 1; i + 1 < t->nt; i++)
+			crc = vflipq_crc_cat(&t->tile[0], crc, tc[i]);
+		if (t->nt > 1)
+			crc = vflipq_crc_cat(&t->last, crc, tc[t->nt - 1]);
+		t->row_crc[y] = crc;
+		return;
+	}
+	if (!dirty)
+		return;
+	p = __ffs64(dirty);
+	crc = tc[p] ^ t->old[p];
+	for (dirty &= dirty - 1; dirty; dirty &= dirty - 1) {
+		i = __ffs64(dirty);
+		crc = shift_tiles(t, crc, p, i) ^ tc[i] ^ t->old[i];
+		p = i;
+	}
+	if (p + 1 < t->nt)
+		crc = shift_tiles(t, crc, p, t->nt - 1);
+	t->row_crc[y] ^= crc;
 }
 
 /* crc32_le(0, frame), the frame's pixels at the output depth. */

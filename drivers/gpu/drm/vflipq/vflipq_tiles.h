@@ -7,6 +7,7 @@
 #ifndef _VFLIPQ_TILES_H_
 #define _VFLIPQ_TILES_H_
 
+#include <linux/bitops.h>
 #include <linux/types.h>
 #include <drm/drm_rect.h>
 
@@ -16,6 +17,11 @@
 
 /* The primary, the overlays and the cursor. */
 #define VFLIPQ_MAX_LAYERS	(VFLIPQ_MAX_OVERLAYS + 2)
+
+/* Tiles in a row: one bit each in a u64. */
+#define VFLIPQ_MAX_TILES	64
+/* Shifts by 1, 2, 4, ... 32 tiles: any distance within a row. */
+#define VFLIPQ_TILE_SPANS	6
 
 /**
  * struct vflipq_tile_key - what a layer contributed to a composed frame
@@ -53,9 +59,10 @@ struct vflipq_tile_key {
  * @tile_crc: crc32_le(0, tile) of each tile, row by row
  * @row_crc: crc32_le(0, row) of each row
  * @dirty: per row, the tiles the frame being composed must recompose
- * @tile: the zero-bytes operator of a whole tile
+ * @tile: the zero-bytes operators of 1, 2, 4, ... whole tiles
  * @last: the same for the last tile of a row
  * @row: the same for a row
+ * @old: the old CRCs of the dirty tiles of the row being composed
  * @valid: @keys describe the frame the CRCs are of
  * @n: layers in @keys
  * @keys: the layers of that frame, bottom first
@@ -66,7 +73,8 @@ struct vflipq_tiles {
 	u32 *tile_crc;
 	u32 *row_crc;
 	u64 *dirty;
-	struct vflipq_crc_shift tile, last, row;
+	struct vflipq_crc_shift tile[VFLIPQ_TILE_SPANS], last, row;
+	u32 old[VFLIPQ_MAX_TILES];
 	bool valid;
 	unsigned int n;
 	struct vflipq_tile_key keys[VFLIPQ_MAX_LAYERS];
@@ -82,5 +90,43 @@ unsigned int vflipq_tiles_mark(struct vflipq_tiles *t, unsigned int n,
 void vflipq_tiles_keep(struct vflipq_tiles *t, unsigned int n, bool valid);
 void vflipq_tiles_fold_row(struct vflipq_tiles *t, unsigned int y);
 u32 vflipq_tiles_frame_crc(const struct vflipq_tiles *t);
+
+/*
+ * Whether a row's CRC is updated by what its @dirty tiles changed
+ * (vflipq_tiles_fold_row()) rather than joined from all its tiles: when
+ * that is cheaper, with fewer than half of its tiles dirty.  A frame that
+ * does not trust the cached CRCs recomposes every tile of every row
+ * (vflipq_tiles_mark()), so never updates one.
+ */
+static inline bool vflipq_tiles_by_delta(const struct vflipq_tiles *t,
+					 u64 dirty)
+{
+	return hweight64(dirty) * 2 < t->nt;
+}
+
+/**
+ * vflipq_tiles_save_row - keep the CRCs of row @y's dirty tiles before they
+ *	are recomposed
+ * @t: the cache
+ * @y: row
+ *
+ * vflipq_tiles_fold_row() may update the row's CRC by what those tiles
+ * changed, which needs their old CRCs.  Inline: it runs for every dirty
+ * row, and a call costs more than the copy under QEMU's TCG.
+ */
+static inline void
+vflipq_tiles_save_row(struct vflipq_tiles *t, unsigned int y)
+{
+	const u32 *tc = t->tile_crc + (size_t)y * t->nt;
+	u64 dirty = t->dirty[y];
+	unsigned int i;
+
+	if (!vflipq_tiles_by_delta(t, dirty))
+		return;
+	for (; dirty; dirty &= dirty - 1) {
+		i = __ffs64(dirty);
+		t->old[i] = tc[i];
+	}
+}
 
 #endif /* _VFLIPQ_TILES_H_ */
