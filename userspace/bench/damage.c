@@ -17,7 +17,10 @@
  * no such events and recomposes every frame: the baseline of the damage
  * rows is the full frame of the same run.
  *
- *   vflipq-bench damage [--frames 120] [--reps 3]
+ *   vflipq-bench damage [--frames 120] [--reps 3] [--scene NAME]
+ *
+ * --scene (full, cursor64 or rect256) runs one scene alone, for profiling
+ * it (perf in the guest); the damage rows then have no full-frame baseline.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -266,8 +269,13 @@ int bench_damage(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "frames", required_argument, NULL, 'f' },
 		{ "reps", required_argument, NULL, 'r' },
+		{ "scene", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char *const short_names[N_SCENES] = {
+		"full", "cursor64", "rect256",
+	};
+	int only = -1;
 	double runs[N_SCENES][16], share[N_SCENES][16];
 	struct bench_fb a, b, cur;
 	int frames = 120, reps = 3, c, crc_fd;
@@ -282,6 +290,13 @@ int bench_damage(int argc, char **argv)
 		switch (c) {
 		case 'f': frames = atoi(optarg); break;
 		case 'r': reps = atoi(optarg); break;
+		case 's':
+			for (int k = 0; k < N_SCENES; k++)
+				if (!strcmp(optarg, short_names[k]))
+					only = k;
+			if (only < 0)
+				die("--scene full, cursor64 or rect256");
+			break;
 		default: return 2;
 		}
 	}
@@ -318,17 +333,21 @@ int bench_damage(int argc, char **argv)
 
 	for (int i = 0; i < reps; i++)
 		for (int s = 0; s < N_SCENES; s++)
-			runs[s][i] = run_scene(&dev, tr, s, &a, &b, &cur, whole,
-					       frames,
-					       bench_mode_period_ns(&mode),
-					       crc_fd, &share[s][i], data);
+			if (only < 0 || s == only)
+				runs[s][i] = run_scene(&dev, tr, s, &a, &b,
+						       &cur, whole, frames,
+						       bench_mode_period_ns(&mode),
+						       crc_fd, &share[s][i],
+						       data);
 
 	for (int s = 0; s < N_SCENES; s++) {
+		if (only >= 0 && s != only)
+			continue;
 		snprintf(extra, sizeof(extra), "\"tiles_share\": %.5f",
 			 median(share[s], reps));
 		emit(scene_names[s], "vflipq", "us", "lower", runs[s], reps,
 		     extra);
-		if (s != FULL)
+		if (s != FULL && only < 0)
 			emit(scene_names[s], "vflipq full frame (same run)",
 			     "us", "lower", runs[FULL], reps, NULL);
 	}
