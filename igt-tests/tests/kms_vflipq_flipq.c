@@ -1727,12 +1727,18 @@ static void many_set(struct many *m, int k, uint32_t fb, uint64_t id,
 		.num_planes = 1, .plane_size = sizeof(m->p[k]) };
 }
 
-/* FLIPQ_SUBMIT_MANY of @n entries; -errno, entries queued in *@queued. */
-static int fq_submit_many(struct many *m, uint32_t n, uint32_t *queued)
+/*
+ * FLIPQ_SUBMIT_MANY of @n entries, with the interrupt target @target of
+ * @irq_plane unless that is 0; -errno, entries queued in *@queued.
+ */
+static int fq_submit_many_irq(struct many *m, uint32_t n, uint32_t irq_plane,
+			      uint64_t target, uint32_t *queued)
 {
 	struct drm_vflipq_flip_submit_many a = {
 		.submits_ptr = (uintptr_t)m->s, .num_submits = n,
 		.submit_size = sizeof(m->s[0]),
+		.flags = irq_plane ? VFLIPQ_SUBMIT_MANY_IRQ_TARGET : 0,
+		.irq_plane_id = irq_plane, .irq_target = target,
 	};
 	/* ioctl(2): the drain hints of EAGAIN are the caller's. */
 	int ret = ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a) ?
@@ -1740,6 +1746,11 @@ static int fq_submit_many(struct many *m, uint32_t n, uint32_t *queued)
 
 	*queued = a.num_queued;
 	return ret;
+}
+
+static int fq_submit_many(struct many *m, uint32_t n, uint32_t *queued)
+{
+	return fq_submit_many_irq(m, n, 0, 0, queued);
 }
 
 /*
@@ -1976,6 +1987,63 @@ static void test_many_partial(void)
 	fq_log_put(&log);
 }
 
+/*
+ * Since 1.5 a batch brings its interrupt target: one event, for the
+ * PresentId asked for, at the vblank that shows it, none for the flips
+ * before or after it.  A call that fails part-way leaves the target as it
+ * was: the flips it queued raise no event.
+ */
+static void test_many_irq_target(void)
+{
+	struct drm_vflipq_event_flipq ev, other;
+	struct many m;
+	struct fq_log log;
+	uint32_t queued;
+	uint64_t t0;
+	int k;
+
+	igt_assert(dev.caps.caps & VFLIPQ_CAP_FLIPQ_SUBMIT_IRQ);
+	pipe_up();
+	fq_log_set(primary(), 64, &log);
+	fq_irq_target(primary(), VFLIPQ_IRQ_TARGET_NONE);
+	t0 = last_vblank();
+	for (k = 0; k < 6; k++)
+		many_set(&m, k, fbs[k % NFB].fb_id, k + 1,
+			 t0 + (k + 2) * period - period / 2);
+	igt_assert_eq(fq_submit_many_irq(&m, 6, primary(), 4, &queued), 0);
+	igt_assert_eq(queued, 6);
+	igt_assert(fq_wait_event(2000, &ev));
+	igt_assert_eq(ev.crtc_id, crtc());
+	igt_assert_eq(ev.plane_id, primary());
+	igt_assert_eq_u64(ev.present_id, 4);
+	igt_assert_eq(ev.first_free, 4);
+	/* Flips 5 and 6 land within the next two vblanks: no event. */
+	igt_assert(!fq_wait_event(4 * period / 1000000, &other));
+	igt_assert_eq(fq_update(primary()).first_free, 6);
+	igt_assert_eq_u64(log.e[3].present_id, 4);
+	igt_assert_eq_u64(ev.timestamp_ns, log.e[3].timestamp_ns);
+	igt_assert_eq_u64(log.e[5].present_id, 6);
+
+	/*
+	 * Depth 8: ten entries, the ninth refused (the first is due six
+	 * vblanks on, so none leaves the queue during the call).  The eight
+	 * queued are shown, and the target the call asked for (the third of
+	 * them) was not set: no event.
+	 */
+	igt_assert_eq(dev.caps.flipq_depth, 8);
+	t0 = last_vblank();
+	for (k = 0; k < 10; k++)
+		many_set(&m, k, fbs[k % NFB].fb_id, 7 + k,
+			 t0 + (k + 6) * period - period / 2);
+	igt_assert_eq(fq_submit_many_irq(&m, 10, primary(), 9, &queued),
+		      -EAGAIN);
+	igt_assert_eq(queued, 8);
+	igt_assert(!fq_wait_event(16 * period / 1000000, &other));
+	igt_assert_eq(fq_update(primary()).first_free, 14);
+	igt_assert_eq(fq_update(primary()).present_id_shown, 14);
+	fq_log_put(&log);
+}
+
 /* Malformed calls queue nothing, whichever entry is wrong. */
 static void test_many_bad_input(void)
 {
@@ -1997,12 +2065,28 @@ static void test_many_bad_input(void)
 	a = (struct drm_vflipq_flip_submit_many){
 		.submits_ptr = (uintptr_t)m.s, .num_submits = 4,
 		.submit_size = sizeof(m.s[0]) };
-	a.flags = 1;
+	a.flags = 2;
 	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a, EINVAL);
 	a.flags = 0;
-	a.reserved[1] = 1;
+	/* The interrupt target's fields without the flag, or bad with it. */
+	a.irq_target = 1;
 	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a, EINVAL);
-	a.reserved[1] = 0;
+	a.irq_target = 0;
+	a.irq_plane_id = primary();
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a, EINVAL);
+	a.flags = VFLIPQ_SUBMIT_MANY_IRQ_TARGET;
+	a.pad = 1;
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a, EINVAL);
+	a.pad = 0;
+	a.irq_plane_id = 0;
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a, EINVAL);
+	igt_assert_eq(a.num_queued, 0);
+	/* A plane, but of another CRTC. */
+	a.irq_plane_id = dev.pipe[1].primary;
+	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a, EINVAL);
+	igt_assert_eq(a.num_queued, 0);
+	a.irq_plane_id = 0;
+	a.flags = 0;
 	a.num_queued = 1;
 	do_ioctl_err(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a, EINVAL);
 	a.num_queued = 0;
@@ -2089,6 +2173,10 @@ igt_main
 		     "and reports the refused entry's drain hints");
 	igt_subtest("submit-many-partial")
 		test_many_partial();
+	igt_describe("FLIPQ_SUBMIT_MANY sets the interrupt target it brings "
+		     "once all its entries are queued, and only then");
+	igt_subtest("submit-many-irq-target")
+		test_many_irq_target();
 	igt_describe("A malformed FLIPQ_SUBMIT_MANY queues nothing");
 	igt_subtest("submit-many-bad-input")
 		test_many_bad_input();

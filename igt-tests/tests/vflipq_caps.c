@@ -29,6 +29,9 @@ static void check_caps_sane(const struct drm_vflipq_get_caps *c)
 	/* since 1.4 every flip queue takes batches (FLIPQ_SUBMIT_MANY) */
 	igt_assert_eq(!!(c->caps & VFLIPQ_CAP_FLIP_QUEUE),
 		      !!(c->caps & VFLIPQ_CAP_FLIPQ_SUBMIT_MANY));
+	/* since 1.5 a batch may set the interrupt target with its flips */
+	igt_assert_eq(!!(c->caps & VFLIPQ_CAP_FLIP_QUEUE),
+		      !!(c->caps & VFLIPQ_CAP_FLIPQ_SUBMIT_IRQ));
 	/* the tier is the number of CASO bits, which form a superset */
 	igt_assert_lte_u32(c->caso_tier, 3);
 	igt_assert_eq_u64(c->caps & (VFLIPQ_CAP_CASO_COPY |

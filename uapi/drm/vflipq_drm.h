@@ -21,7 +21,7 @@ extern "C" {
 
 /* Version of this interface; minor grows with every compatible addition. */
 #define VFLIPQ_UAPI_VERSION_MAJOR	1
-#define VFLIPQ_UAPI_VERSION_MINOR	4
+#define VFLIPQ_UAPI_VERSION_MINOR	5
 
 /*
  * Driver-private ioctl numbers, relative to DRM_COMMAND_BASE.  Numbers are
@@ -68,6 +68,11 @@ extern "C" {
 #define VFLIPQ_CAP_FLIPQ_ROTATION	_BITULL(11)
 /* Several flips queue in one call (DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY). */
 #define VFLIPQ_CAP_FLIPQ_SUBMIT_MANY	_BITULL(12)
+/*
+ * FLIPQ_SUBMIT_MANY sets an interrupt target with its flips
+ * (VFLIPQ_SUBMIT_MANY_IRQ_TARGET).
+ */
+#define VFLIPQ_CAP_FLIPQ_SUBMIT_IRQ	_BITULL(13)
 
 /* &drm_vflipq_get_caps.caso_tier */
 #define VFLIPQ_CASO_TIER_NONE		0
@@ -238,6 +243,13 @@ struct drm_vflipq_flip_submit {
 	__u64 reserved[4];
 };
 
+/*
+ * &drm_vflipq_flip_submit_many.flags: once every entry is queued, set the
+ * interrupt target of plane @irq_plane_id to @irq_target, as
+ * DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET would (since 1.5).
+ */
+#define VFLIPQ_SUBMIT_MANY_IRQ_TARGET		(1u << 0)
+
 /**
  * struct drm_vflipq_flip_submit_many - DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY
  *
@@ -252,6 +264,12 @@ struct drm_vflipq_flip_submit {
  * says how many entries, from the first, are queued, whatever the result
  * (but -EACCES and -ENODEV, which the DRM core returns before the driver
  * sees the call: the structure comes back as it was given).
+ *
+ * With VFLIPQ_SUBMIT_MANY_IRQ_TARGET (since 1.5) the call also sets an
+ * interrupt target, in the same step as it queues the last entry: no
+ * vblank can show that entry before the target is set.  It is set only
+ * when the call returns 0; a call that queues some entries and fails
+ * leaves the target as it was.
  */
 struct drm_vflipq_flip_submit_many {
 	/** @submits_ptr: user pointer to @num_submits entries */
@@ -262,10 +280,20 @@ struct drm_vflipq_flip_submit_many {
 	__u32 submit_size;
 	/** @num_queued: out, entries queued, from the first; zero on input */
 	__u32 num_queued;
-	/** @flags: must be zero */
+	/** @flags: 0 or VFLIPQ_SUBMIT_MANY_IRQ_TARGET */
 	__u32 flags;
-	/** @reserved: must be zero */
-	__u64 reserved[2];
+	/**
+	 * @irq_plane_id: with VFLIPQ_SUBMIT_MANY_IRQ_TARGET, a plane of the
+	 * entries' CRTC (not necessarily one they name); else zero
+	 */
+	__u32 irq_plane_id;
+	/** @pad: must be zero */
+	__u32 pad;
+	/**
+	 * @irq_target: with VFLIPQ_SUBMIT_MANY_IRQ_TARGET, as
+	 * &drm_vflipq_set_irq_target.target; else zero
+	 */
+	__u64 irq_target;
 };
 
 /** struct drm_vflipq_cancel_plane - one plane of a cancel request */

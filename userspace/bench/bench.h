@@ -157,6 +157,15 @@ int fq_submit_plane(int fd, uint32_t crtc, uint32_t plane, uint32_t fb,
 int fq_submit_plane_many(int fd, uint32_t crtc, uint32_t plane,
 			 const uint32_t *fbs, uint64_t first_id,
 			 uint64_t first_target_ns, uint64_t step_ns, int n);
+/*
+ * The same, also setting @plane's interrupt target to *@irq_target once
+ * all are queued (VFLIPQ_SUBMIT_MANY_IRQ_TARGET, uAPI 1.5) unless it is
+ * NULL.
+ */
+int fq_submit_plane_many_irq(int fd, uint32_t crtc, uint32_t plane,
+			     const uint32_t *fbs, uint64_t first_id,
+			     uint64_t first_target_ns, uint64_t step_ns, int n,
+			     const uint64_t *irq_target);
 /* A log of @n entries for @plane (queued flips need one): its GEM handle. */
 uint32_t fq_set_log(int fd, uint32_t crtc, uint32_t plane, uint32_t n,
 		    uint64_t *size);

@@ -35,6 +35,15 @@ int fq_submit_plane_many(int fd, uint32_t crtc, uint32_t plane,
 			 const uint32_t *fbs, uint64_t first_id,
 			 uint64_t first_target_ns, uint64_t step_ns, int n)
 {
+	return fq_submit_plane_many_irq(fd, crtc, plane, fbs, first_id,
+					first_target_ns, step_ns, n, NULL);
+}
+
+int fq_submit_plane_many_irq(int fd, uint32_t crtc, uint32_t plane,
+			     const uint32_t *fbs, uint64_t first_id,
+			     uint64_t first_target_ns, uint64_t step_ns, int n,
+			     const uint64_t *irq_target)
+{
 	struct drm_vflipq_flip_plane p[FQ_MANY_MAX];
 	struct drm_vflipq_flip_submit s[FQ_MANY_MAX];
 	struct drm_vflipq_flip_submit_many m;
@@ -58,6 +67,11 @@ int fq_submit_plane_many(int fd, uint32_t crtc, uint32_t plane,
 	m.submits_ptr = (uintptr_t)s;
 	m.num_submits = n;
 	m.submit_size = sizeof(s[0]);
+	if (irq_target) {
+		m.flags = VFLIPQ_SUBMIT_MANY_IRQ_TARGET;
+		m.irq_plane_id = plane;
+		m.irq_target = *irq_target;
+	}
 	if (!ioctl(fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &m))
 		return 0;
 	return m.num_queued ? -EIO : -errno;

@@ -18,10 +18,12 @@
  * event): a lit output that shows a new frame every vblank there.
  *
  *   vflipq-bench idle --names a,b,... [--seconds 3] [--reps 3] [--batch 4]
- *                     [--steps 0,32] [--single-submits | --one-wake]
+ *                     [--steps 0,32]
+ *                     [--single-submits | --irq-ioctl | --one-wake]
  *
- * Each batch goes in one FLIPQ_SUBMIT_MANY (--single-submits: one
- * FLIPQ_SUBMIT per flip, as before 1.4).  --one-wake: one client for
+ * Each batch goes in one FLIPQ_SUBMIT_MANY, which also sets the next
+ * interrupt target (--irq-ioctl: FLIPQ_SET_IRQ_TARGET after it, as before
+ * 1.5; --single-submits: one FLIPQ_SUBMIT per flip, as before 1.4).  --one-wake: one client for
  * every output wakes once per batch, on the interrupt of the first lit
  * CRTC only, and tops every queue up to the flips due 2 x batch - 2
  * periods from now (a flip's target time says when it is shown: no query
@@ -68,6 +70,7 @@ struct idle {
 	bool vkms;
 	int batch;		/* flips per batch */
 	bool single;		/* one FLIPQ_SUBMIT per flip, no batch ioctl */
+	bool irq_ioctl;		/* the interrupt target in an ioctl of its own */
 	bool one_wake;		/* one interrupt, on @master, for all outputs */
 	struct out *master;
 	long resyncs;		/* flips whose target had already passed */
@@ -176,16 +179,21 @@ static void resync(struct idle *s, struct out *o, uint64_t now)
 	}
 }
 
-/* The next @n flips of @o, one period apart, in one FLIPQ_SUBMIT_MANY. */
-static void submit_many(struct idle *s, struct out *o, int n)
+/*
+ * The next @n flips of @o, one period apart, in one FLIPQ_SUBMIT_MANY; it
+ * also sets the interrupt target to *@irq unless that is NULL.
+ */
+static void submit_many(struct idle *s, struct out *o, int n,
+			const uint64_t *irq)
 {
 	uint32_t fbs[FQ_MANY_MAX];
 	int ret;
 
 	for (int i = 0; i < n; i++)
 		fbs[i] = o->fbs[(o->next_id + i) & 1].fb_id;
-	ret = fq_submit_plane_many(o->dev->fd, o->crtc, o->plane, fbs,
-				   o->next_id, o->target, s->period, n);
+	ret = fq_submit_plane_many_irq(o->dev->fd, o->crtc, o->plane, fbs,
+				       o->next_id, o->target, s->period, n,
+				       irq);
 	if (ret)
 		die("idle: FLIPQ_SUBMIT_MANY %llu+%d on CRTC %u: %s",
 		    (unsigned long long)o->next_id, n, o->crtc,
@@ -194,11 +202,16 @@ static void submit_many(struct idle *s, struct out *o, int n)
 	o->target += (uint64_t)n * s->period;
 }
 
-static void submit_batch(struct idle *s, struct out *o)
+/* A batch of @o; then its interrupt target is @o->irq if @irq. */
+static void submit_batch(struct idle *s, struct out *o, bool irq)
 {
 	resync(s, o, now_ns());
 	if (!s->single) {
-		submit_many(s, o, s->batch);
+		submit_many(s, o, s->batch,
+			    irq && !s->irq_ioctl ? &o->irq : NULL);
+		if (irq && s->irq_ioctl)
+			fq_set_irq_target(o->dev->fd, o->crtc, o->plane,
+					  o->irq);
 		return;
 	}
 	for (int i = 0; i < s->batch; i++) {
@@ -213,6 +226,8 @@ static void submit_batch(struct idle *s, struct out *o)
 		o->next_id++;
 		o->target += s->period;
 	}
+	if (irq)
+		fq_set_irq_target(o->dev->fd, o->crtc, o->plane, o->irq);
 }
 
 /*
@@ -229,7 +244,7 @@ static void top_up(struct idle *s, struct out *o, uint64_t now)
 	while (n < 2 * s->batch && o->target + n * s->period <= horizon)
 		n++;
 	if (n)
-		submit_many(s, o, n);
+		submit_many(s, o, n, NULL);
 }
 
 /*
@@ -276,9 +291,8 @@ static void start_flips(struct idle *s, struct out *o)
 		return;
 	}
 	o->irq = o->next_id + s->batch - 1;
-	submit_batch(s, o);
-	submit_batch(s, o);
-	fq_set_irq_target(o->dev->fd, o->crtc, o->plane, o->irq);
+	submit_batch(s, o, false);
+	submit_batch(s, o, true);
 }
 
 /* One nonblocking page flip with an event (the classic path). */
@@ -333,9 +347,8 @@ static void handle_events(struct idle *s, struct bench_dev *d)
 			if (o->dev != d || o->crtc != fe.crtc_id ||
 			    !o->lit || fe.present_id < o->irq)
 				continue;
-			submit_batch(s, o);
 			o->irq += s->batch;
-			fq_set_irq_target(d->fd, o->crtc, o->plane, o->irq);
+			submit_batch(s, o, true);
 		}
 	}
 }
@@ -494,6 +507,7 @@ int bench_idle(int argc, char **argv)
 		{ "batch", required_argument, NULL, 'b' },
 		{ "steps", required_argument, NULL, 'S' },
 		{ "single-submits", no_argument, NULL, '1' },
+		{ "irq-ioctl", no_argument, NULL, 'i' },
 		{ "one-wake", no_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -501,7 +515,7 @@ int bench_idle(int argc, char **argv)
 	char name_all[64], name_per[64], suffix[32] = "";
 	const char *driver = "vflipq";
 	char *names = NULL, *step_list = NULL;
-	bool single = false, one_wake = false;
+	bool single = false, one_wake = false, irq_ioctl = false;
 	int seconds = 3, reps = 3, c, len = 0, nsteps = 0, steps[16];
 	double top[16], slope[16], xs[16], ys[16], floor_pct[16];
 	char extra[1024];
@@ -519,24 +533,30 @@ int bench_idle(int argc, char **argv)
 		case 'b': batch = atoi(optarg); break;
 		case 'S': step_list = optarg; break;
 		case '1': single = true; break;
+		case 'i': irq_ioctl = true; break;
 		case 'o': one_wake = true; break;
 		default: return 2;
 		}
 	}
 	if (seconds < 1 || seconds > 60 || reps < 1 || reps > 16 ||
-	    batch < 1 || batch > 32 || (single && one_wake))
+	    batch < 1 || batch > 32 || single + one_wake + irq_ioctl > 1)
 		die("idle: --seconds 1-60, --reps 1-16, --batch 1-32, "
-		    "--single-submits or --one-wake");
+		    "--single-submits, --irq-ioctl or --one-wake");
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		die("out of memory");
 	s->vkms = !strcmp(driver, "vkms");
 	s->batch = batch;
 	s->single = single;
+	s->irq_ioctl = irq_ioctl;
 	s->one_wake = one_wake;
 	if (!s->vkms && !names)
 		die("idle: vflipq needs --names");
 	open_outputs(s, driver, s->vkms ? NULL : names);
+	/* A driver older than 1.5 takes the target in an ioctl of its own. */
+	for (int i = 0; !s->vkms && i < s->ndevs; i++)
+		if (!(s->devs[i].caps.caps & VFLIPQ_CAP_FLIPQ_SUBMIT_IRQ))
+			s->irq_ioctl = true;
 	bench_mode_1080p(&s->mode, 60);
 	s->period = bench_mode_period_ns(&s->mode);
 

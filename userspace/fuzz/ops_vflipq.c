@@ -19,7 +19,7 @@
 
 #include "fuzz.h"
 
-#define KNOWN_CAPS ((VFLIPQ_CAP_FLIPQ_SUBMIT_MANY << 1) - 1)
+#define KNOWN_CAPS ((VFLIPQ_CAP_FLIPQ_SUBMIT_IRQ << 1) - 1)
 #define KNOWN_REASONS 0xffu
 #define PAGE 4096u
 
@@ -556,10 +556,22 @@ static void op_fq_submit_many(struct rng *r)
 		m.submits_ptr = chance(r, 1, 2) ? 0 : bad_ptr(r);
 		sane = false;
 	}
+	/* Since 1.5: the interrupt target with the batch, mostly sane. */
+	if (chance(r, 1, 4)) {
+		m.flags = VFLIPQ_SUBMIT_MANY_IRQ_TARGET;
+		m.irq_plane_id = pick_plane_id(r, d, crtc, &dummy);
+		m.irq_target = chance(r, 3, 4) ? pid + rnd(r, n) :
+			       rnd_interesting64(r);
+	}
 	if (chance(r, 1, 40))
 		m.flags = rnd_interesting32(r);
-	if (chance(r, 1, 40))
-		m.reserved[rnd(r, 2)] = rnd_interesting64(r);
+	if (chance(r, 1, 40)) {
+		switch (rnd(r, 3)) {
+		case 0: m.irq_plane_id = rng_u32(r); break;
+		case 1: m.pad = rnd_interesting32(r) | 1; break;
+		default: m.irq_target = rnd_interesting64(r);
+		}
+	}
 	if (chance(r, 1, 40))
 		m.num_queued = rng_u32(r);
 

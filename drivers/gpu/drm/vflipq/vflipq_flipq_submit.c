@@ -35,6 +35,8 @@
 static_assert(FQ_PLANE_SIZE_1_2 == 56);
 static_assert(sizeof(struct drm_vflipq_flip_plane) == 64);
 static_assert(sizeof(struct drm_vflipq_flip_submit) == 80);
+static_assert(sizeof(struct drm_vflipq_flip_submit_many) == 40);
+static_assert(offsetof(struct drm_vflipq_flip_submit_many, irq_target) == 32);
 
 static bool plane_has_format(struct drm_plane *plane, u32 format)
 {
@@ -515,15 +517,24 @@ static int fq_job_queue(struct vflipq_output *out, struct drm_file *file,
 	return ret;
 }
 
+/* An interrupt target set with the flips (VFLIPQ_SUBMIT_MANY_IRQ_TARGET). */
+struct fq_irq {
+	unsigned int plane;	/* vflipq_plane.fq_index */
+	u64 target;
+};
+
 /*
  * Queue the first @n prepared jobs in order, stopping at the first one
  * the queue refuses.  Other CRTCs' queues matter only to a new pixel size
  * (a drain hint) and are looked at, under their own locks, only when a
- * job brings one.  Return: the jobs queued; *@err the refused one's error.
+ * job brings one.  @irq, if any, is set under the lock that queues the
+ * last job, so that no vblank handles that job before it: only once all
+ * are queued.  Return: the jobs queued; *@err the refused one's error.
  */
 static unsigned int fq_queue_jobs(struct vflipq_output *out,
 				  struct drm_file *file, struct fq_job *jobs,
-				  unsigned int n, int *err)
+				  unsigned int n, const struct fq_irq *irq,
+				  int *err)
 {
 	bool others_known = false, others = false;
 	unsigned int queued = 0, before;
@@ -542,6 +553,9 @@ static unsigned int fq_queue_jobs(struct vflipq_output *out,
 			if (ret)
 				break;
 		}
+		if (irq && queued == n)
+			vfq_set_irq_target(&out->flipq.core, irq->plane,
+					   irq->target);
 		if (queued > before) {
 			vflipq_fq_wake_engine(out);
 			vflipq_flipq_arm_immediate(out);
@@ -563,7 +577,8 @@ static unsigned int fq_queue_jobs(struct vflipq_output *out,
  */
 static unsigned int fq_submit_jobs(struct vflipq_output *out,
 				   struct drm_file *file, struct fq_job *jobs,
-				   unsigned int n, int *err)
+				   unsigned int n, const struct fq_irq *irq,
+				   int *err)
 {
 	struct drm_modeset_acquire_ctx ctx;
 	unsigned int j, ok = 0, queued = 0;
@@ -595,7 +610,8 @@ retry:
 	}
 	ok = j;
 
-	queued = fq_queue_jobs(out, file, jobs, ok, &ret);
+	queued = fq_queue_jobs(out, file, jobs, ok, ok == n ? irq : NULL,
+			       &ret);
 	for (j = 0; j < queued; j++)
 		for (unsigned int i = 0; i < jobs[j].s.nplanes; i++)
 			trace_vflipq_flip_queue(out->crtc.base.id,
@@ -654,7 +670,7 @@ int vflipq_ioctl_flipq_submit(struct drm_device *drm, void *data,
 	ret = fq_copy_planes(job.req, args->planes_ptr, args->num_planes,
 			     args->plane_size);
 	if (!ret)
-		fq_submit_jobs(out, file, &job, 1, &ret);
+		fq_submit_jobs(out, file, &job, 1, NULL, &ret);
 	if (ret == -EAGAIN)
 		fq_job_hints(&job, &args->drain_flags, &args->drain_planes);
 	kvfree(planes);
@@ -684,6 +700,9 @@ int vflipq_ioctl_flipq_submit_many(struct drm_device *drm, void *data,
 {
 	struct drm_vflipq_flip_submit_many *args = data;
 	bool dirty = args->num_queued;
+	bool want_irq = args->flags & VFLIPQ_SUBMIT_MANY_IRQ_TARGET;
+	struct fq_irq irq = { .target = args->irq_target };
+	struct vflipq_plane *vplane;
 	struct vflipq_output *out;
 	struct fq_job *jobs;
 	void *planes = NULL;
@@ -692,8 +711,9 @@ int vflipq_ioctl_flipq_submit_many(struct drm_device *drm, void *data,
 
 	/* Reported whatever the result, a refusal of the call itself too. */
 	args->num_queued = 0;
-	if (args->flags || dirty ||
-	    memchr_inv(args->reserved, 0, sizeof(args->reserved)) ||
+	if ((args->flags & ~VFLIPQ_SUBMIT_MANY_IRQ_TARGET) || dirty ||
+	    args->pad ||
+	    (!want_irq && (args->irq_plane_id || args->irq_target)) ||
 	    !args->num_submits || args->num_submits > VFQ_MAX_DEPTH ||
 	    args->submit_size < sizeof(struct drm_vflipq_flip_submit) ||
 	    args->submit_size > PAGE_SIZE)
@@ -738,9 +758,16 @@ int vflipq_ioctl_flipq_submit_many(struct drm_device *drm, void *data,
 	}
 
 	out = vflipq_fq_output(drm, file, jobs[0].args.crtc_id, &ret);
-	if (out)
+	if (out && want_irq) {
+		vplane = vflipq_fq_plane(out, file, args->irq_plane_id);
+		if (vplane)
+			irq.plane = vplane->fq_index;
+		else
+			ret = -EINVAL;
+	}
+	if (out && !ret)
 		queued = fq_submit_jobs(out, file, jobs, args->num_submits,
-					&ret);
+					want_irq ? &irq : NULL, &ret);
 	if (ret == -EAGAIN && fq_put_hints(args, queued, &jobs[queued]))
 		ret = -EFAULT;
 out:
