@@ -392,6 +392,19 @@ def markdown(entries, args, made, fails):
                   "FLIPQ_SUBMIT_MANY cost %s us each (4 framebuffers recurring, as a swap "
                   "chain's do)." % (fmt(sc.get("value")),
                                    fmt(sc["details"]["submit_many_of_8_us_per_flip"]))]
+    dmg = [entries.get("composer_us_per_frame_" + k, {}).get("details", {})
+           for k in ("full_1080p", "damage_cursor64", "damage_rect256")]
+    if all(d.get("p10_us") for d in dmg):
+        full = dmg[0]["p10_us"]
+        lines += ["", "Damage, the fastest tenth of each run's compositions: full frame %s us, "
+                  "cursor64 %s us (%s of it), rect256 %s us (%s). Compositions more than "
+                  "1.25x their run's fastest tenth (the slower of the two modes the host "
+                  "puts compositions in, README \"Latest results\"): full frame %s%%, "
+                  "cursor64 %s%%, rect256 %s%%." % (
+                      fmt(full), fmt(dmg[1]["p10_us"]), fmt(dmg[1]["p10_us"] / full),
+                      fmt(dmg[2]["p10_us"]), fmt(dmg[2]["p10_us"] / full),
+                      fmt(100 * dmg[0]["slow_share"]), fmt(100 * dmg[1]["slow_share"]),
+                      fmt(100 * dmg[2]["slow_share"]))]
     ot = entries.get("flipq_on_time_share", {}).get("details")
     if ot:
         lines += ["", "On-time run: %s of %s flips on the expected vblank; %s late, %s early, "
