@@ -885,6 +885,59 @@ static void test_batch(void)
 	present_swapchain_destroy(sc);
 }
 
+/* Flip-queue events the display driver raised on every CRTC of @dev. */
+static uint64_t flipq_events(const struct vfq_dev *dev)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < dev->n_pipes; i++) {
+		struct drm_vflipq_get_counters c = { .crtc_id = dev->pipe[i].crtc_id };
+
+		do_ioctl(dev->fd, DRM_IOCTL_VFLIPQ_GET_COUNTERS, &c);
+		n += c.flipq_events;
+	}
+	return n;
+}
+
+/*
+ * Each present moves the chain's flip-queue interrupt to its frame (since
+ * uAPI 1.5 in the call that queues the flip): frames presented without
+ * waiting raise an interrupt once the last is on screen, though the
+ * process never asks the chain to wait.  Counted by the display driver:
+ * one (each present re-arms it at its own frame before the one before is
+ * shown, interval 2 leaving two periods), at most one per frame.
+ */
+static void test_irq_per_present(void)
+{
+	struct present_swapchain_desc d = desc(0, 0);
+	struct present_swapchain *sc = NULL;
+	struct present_adapter *display = adapter("igt-pt-t3");
+	struct vfq_dev dev;
+	uint64_t e0, e1;
+
+	d.buffer_count = 6;
+	igt_assert_eq(present_swapchain_create(adapter("igt-pt-render"), display, -1, &d,
+					       &sc), 0);
+	igt_assert_eq(present_swapchain_set_max_frame_latency(sc, 4), 0);
+	/* a file of its own: the chain's keeps its client caps */
+	vfq_dev_init(&dev, vfq_open_card(vfq_card_index(present_adapter_fd(display))));
+	e0 = flipq_events(&dev);
+	for (int i = 0; i < 4; i++) {
+		fill(sc, i);
+		igt_assert_eq(present_swapchain_present(sc, 2, PRESENT_DO_NOT_WAIT), 0);
+	}
+	/* 4 frames 2 periods apart, plus margin for a slow guest */
+	usleep(16 * 1000000 / 60);
+	e1 = flipq_events(&dev);
+	igt_info("4 frames presented without a wait: %llu flip-queue events\n",
+		 (unsigned long long)(e1 - e0));
+	igt_assert_lte(1, (int)(e1 - e0));
+	igt_assert_lte((int)(e1 - e0), 4);
+	igt_assert_eq(present_swapchain_wait_idle(sc, 2000), 0);
+	vfq_dev_fini(&dev);
+	present_swapchain_destroy(sc);
+}
+
 /* A mode change re-decides the path: buffers that follow the mode stay on
  * the direct path, buffers that keep their size go through a proxy. */
 static void test_set_mode(void)
@@ -1722,6 +1775,11 @@ igt_main
 	igt_describe("Batches of frames ahead wake the process about once per batch");
 	igt_subtest("batch-one-wakeup")
 		test_batch();
+
+	igt_describe("Each present moves the flip-queue interrupt to its frame: frames "
+		     "presented without a wait still raise one");
+	igt_subtest("irq-per-present")
+		test_irq_per_present();
 
 	igt_describe("A mode change re-decides the path (buffers following the mode or not)");
 	igt_subtest("set-mode-redecide")

@@ -383,8 +383,6 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 	}
 	if (ret)
 		return ret;
-	if (sc->flipq)
-		sc_set_irq_target(sc, f.present_id);	/* sleep across the batch */
 	present_latency_submit(&sc->lat);
 	sc->frames[sc->nframes++] = f;
 	sc->last_vbl_ns = f.expect_ns;

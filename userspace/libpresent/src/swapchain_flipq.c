@@ -93,12 +93,39 @@ int sc_read_log(struct present_swapchain *sc)
 }
 
 /*
+ * One flip, and the interrupt moved to it (the chain sleeps until its last
+ * queued frame is on screen).  Since uAPI 1.5 one FLIPQ_SUBMIT_MANY of one
+ * entry does both, the target set as the flip is queued; before, a
+ * FLIPQ_SUBMIT then FLIPQ_SET_IRQ_TARGET, whose race with the flip reaching
+ * the screen the waits cover by re-reading the log.
+ */
+static int sc_submit_call(struct present_swapchain *sc, struct drm_vflipq_flip_submit *s,
+			  uint64_t present_id)
+{
+	struct drm_vflipq_flip_submit_many m = {
+		.submits_ptr = (uintptr_t)s, .num_submits = 1, .submit_size = sizeof(*s),
+		.flags = VFLIPQ_SUBMIT_MANY_IRQ_TARGET, .irq_plane_id = sc->plane_id,
+		.irq_target = present_id,
+	};
+
+	/* ioctl(2), not drmIoctl(): see the top of this file */
+	if (!(sc->display->info.vflipq_caps & VFLIPQ_CAP_FLIPQ_SUBMIT_IRQ)) {
+		if (ioctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, s))
+			return -errno;
+		sc_set_irq_target(sc, present_id);
+		return 0;
+	}
+	return ioctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &m) ? -errno : 0;
+}
+
+/*
  * A queued flip changes the buffer; the plane keeps (with no
  * VFLIPQ_FLIP_PLANE_GEOMETRY) the rectangles sc_show_blank() or the modeset
  * set up for the path's buffers.  Since uAPI 1.3 each flip also carries the
  * chain's rotation, so a commit of another client in between cannot leave
  * the buffers turned the wrong way; an older driver keeps the rotation of
  * the last commit, and takes the 64-byte plane as its zero tail is ignored.
+ * The chain's interrupt moves to the flip (sc_submit_call()).
  */
 int sc_submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t fb, uint32_t mode)
 {
@@ -116,15 +143,16 @@ int sc_submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t fb, 
 		p.rotation = sc->plane_rot;
 	}
 	for (int tries = 0; tries < 100; tries++) {
-		/* ioctl(2), not drmIoctl(): see the top of this file */
-		if (ioctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s) == 0) {
+		int err = sc_submit_call(sc, &s, f->present_id);
+
+		if (!err) {
 			sc->next_duration_ns = 0;
 			return 0;
 		}
-		if (errno == EINTR)
+		if (err == -EINTR)
 			continue;
-		if (errno != EAGAIN)
-			return sc_errno(sc, errno, "FLIPQ_SUBMIT");
+		if (err != -EAGAIN)
+			return sc_errno(sc, -err, "FLIPQ_SUBMIT");
 		/* drain hint: wait for the pending flips, then resubmit */
 		if (!sc->nframes)
 			return sc_fail(sc, PRESENT_E_IO, "FLIPQ_SUBMIT: retry with nothing pending");

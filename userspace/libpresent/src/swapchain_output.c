@@ -169,8 +169,6 @@ int sc_requeue_frames(struct present_swapchain *sc, bool copy)
 		sc->frames[sc->nframes++] = f;
 		sc->last_vbl_ns = f.expect_ns;
 		sc->ctr.requeued++;
-		if (sc->flipq)
-			sc_set_irq_target(sc, f.present_id);
 	}
 	sc->nrequeue = 0;
 	sc_update_waitable(sc);
