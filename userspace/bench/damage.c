@@ -183,8 +183,9 @@ struct scene_run {
  * One scene for @frames vblanks of @period ns.  Besides the median, the
  * fastest tenth and the share of slow compositions: under TCG on this
  * host the compositions of a run fall into two modes, the slower one
- * 1.4-1.6x and evenly so over a frame, with the guest doing nothing else
- * (README, "Latest results"); the median lands in whichever holds most.
+ * 1.4-1.6x and evenly so over a frame, far more often in the scenes that
+ * commit every frame (README, "Latest results"); the median lands in
+ * whichever holds most.
  */
 static struct scene_run run_scene(struct bench_dev *dev, const char *tr,
 				  enum scene s, struct bench_fb *a,

@@ -23,11 +23,12 @@
  *
  * Each batch goes in one FLIPQ_SUBMIT_MANY, which also sets the next
  * interrupt target (--irq-ioctl: FLIPQ_SET_IRQ_TARGET after it, as before
- * 1.5; --single-submits: one FLIPQ_SUBMIT per flip, as before 1.4).  --one-wake: one client for
- * every output wakes once per batch, on the interrupt of the first lit
- * CRTC only, and tops every queue up to the flips due 2 x batch - 2
- * periods from now (a flip's target time says when it is shown: no query
- * of the queues); the same flips, without a wake-up per CRTC.
+ * 1.5; --single-submits: one FLIPQ_SUBMIT per flip, as before 1.4).
+ * --one-wake: one client for every output wakes once per batch, on the
+ * interrupt of the first lit CRTC only, and tops every queue up to the
+ * flips due 2 x batch - 2 periods from now (a flip's target time says when
+ * it is shown: no query of the queues); the same flips, without a wake-up
+ * per CRTC.
  *   vflipq-bench idle --driver vkms [--seconds 3] [--reps 3]
  */
 #include <errno.h>

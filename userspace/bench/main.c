@@ -58,7 +58,7 @@ static const struct {
 	{ "memory", bench_memory, "--driver D [--name N] [--crtcs 4 --reps 3]" },
 	{ "idle", bench_idle,
 	  "--names A,B,... | --driver vkms [--seconds 3 --reps 3 --batch 4 "
-	  "--steps 0,32 --single-submits | --one-wake]" },
+	  "--steps 0,32 --single-submits | --irq-ioctl | --one-wake]" },
 	{ "caso", bench_caso,
 	  "[--render N --display N --presents 150 --rate 30 --reps 3]" },
 };

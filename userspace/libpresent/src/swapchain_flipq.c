@@ -4,11 +4,12 @@
  * queued flips.
  *
  * One exception to "libdrm for every DRM call": DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT
- * goes through ioctl(2).  drmIoctl() (and drmCommandWriteRead(), built on
- * it) repeats a call failing with EAGAIN until it succeeds, which would spin
- * on a refused submission and hide the drain hints the driver returns with
- * -EAGAIN.  present_adapter_removed() (adapter.c) also probes with ioctl(2)
- * for the same reason (one attempt, the errno as is).
+ * and, since uAPI 1.5, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY go through
+ * ioctl(2).  drmIoctl() (and drmCommandWriteRead(), built on it) repeats a
+ * call failing with EAGAIN until it succeeds, which would spin on a refused
+ * submission and hide the drain hints the driver returns with -EAGAIN.
+ * present_adapter_removed() (adapter.c) also probes with ioctl(2) for the
+ * same reason (one attempt, the errno as is).
  */
 #include <sys/ioctl.h>
 #include <sys/mman.h>
