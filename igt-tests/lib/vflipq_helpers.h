@@ -384,9 +384,20 @@ int vfq_screen_check_frames(struct vfq_crc *crc, int fd, uint32_t crtc_id,
 			    const uint32_t *crc_of, int n);
 /*
  * Nonblocking mode set of @pipe (off before) to @mode with @fb, done on
- * return.  *@seq, *@ns: DRM vblank counter and time of the grid's origin,
- * the mode set's CRTC enable; false when the polling that finds it was too
- * slow to tell it from the next vblank (then they are a later vblank).
+ * return.  *@seq, *@ns: the first vblank GET_SEQUENCE answered after the
+ * CRTC's vblanks came on; [*@lo, *@hi]: CLOCK_MONOTONIC times between which
+ * the CRTC was enabled.  False when the first poll already saw vblanks (no
+ * window).
+ */
+bool vfq_pipe_on_window(struct vfq_dev *dev, int pipe,
+			const drmModeModeInfo *mode, uint32_t fb,
+			uint64_t *seq, uint64_t *ns, uint64_t *lo,
+			uint64_t *hi);
+/*
+ * The same, with *@seq, *@ns the DRM vblank counter and time of the grid's
+ * origin: the mode set's CRTC enable, or with vblank_align the last
+ * multiple of @period at or before it; false when the polling could not
+ * tell it from the next vblank.
  */
 bool vfq_pipe_on_origin(struct vfq_dev *dev, int pipe,
 			const drmModeModeInfo *mode, uint32_t fb,
@@ -417,6 +428,8 @@ void vfq_wb_capture_ok(struct vfq_dev *dev, int pipe, struct vfq_fb *out);
 /* write()/read() a sysfs-like file; bytes or -errno; reads strip "\n". */
 int vfq_file_write(const char *path, const char *value);
 int vfq_file_read(const char *path, char *buf, size_t len);
+/* The device's vblank_align (debugfs vflipq_config); asserts it reads. */
+bool vfq_vblank_aligned(int fd);
 int vfq_cfs_write(const char *dev, const char *attr, const char *value);
 int vfq_cfs_read(const char *dev, const char *attr, char *buf, size_t len);
 /* Integer attribute; asserts it reads. */

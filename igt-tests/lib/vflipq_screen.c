@@ -92,18 +92,21 @@ void vfq_vblank_grid(int fd, uint32_t crtc_id, uint64_t *seq, uint64_t *ns)
 }
 
 /*
- * The grid's origin is the instant of the mode set's CRTC enable: the DRM
- * core resets the vblank timestamp there (drm_crtc_vblank_on()), and the
- * engine's event sequence counts vblanks from it.  A CRTC whose vblanks are
- * off refuses DRM_IOCTL_CRTC_GET_SEQUENCE, so polling it across a
- * nonblocking mode set catches the reset: when the first answer comes less
- * than a period (less a 1 ms margin for the few instructions between the
- * engine's phase and drm_crtc_vblank_on()) after the start of the last
- * refusal, its time can only be the origin's.
+ * The grid's origin is where the mode set's CRTC enable starts it: the
+ * instant of the enable, or, on a device with vblank_align (the default),
+ * the last multiple of the frame duration at or before it
+ * (Documentation/vflipq/driver.rst, "Aligned vblanks").  The DRM core
+ * resets the vblank timestamp there (drm_crtc_vblank_on()), and the
+ * engine's event sequence counts vblanks from it.  A CRTC whose vblanks
+ * are off refuses DRM_IOCTL_CRTC_GET_SEQUENCE, so polling it across a
+ * nonblocking mode set bounds the enable: after the start of the last
+ * refusal, less 1 ms for the few instructions between the engine's phase
+ * and drm_crtc_vblank_on(), and before the end of the first answer.
  */
-bool vfq_pipe_on_origin(struct vfq_dev *dev, int pipe,
+bool vfq_pipe_on_window(struct vfq_dev *dev, int pipe,
 			const drmModeModeInfo *mode, uint32_t fb,
-			uint64_t period, uint64_t *seq, uint64_t *ns)
+			uint64_t *seq, uint64_t *ns, uint64_t *lo,
+			uint64_t *hi)
 {
 	uint32_t crtc_id = dev->pipe[pipe].crtc_id, blob;
 	drmModeAtomicReq *req = vfq_req_new();
@@ -142,13 +145,49 @@ bool vfq_pipe_on_origin(struct vfq_dev *dev, int pipe,
 	igt_assert_eq(vfq_wait_vblank(dev->fd, pipe, DRM_VBLANK_RELATIVE, 2, 0,
 				      NULL, NULL), 0);
 	vfq_drain_events(dev->fd, 0);
-	if (!refused || r1 + 1000000 - refused >= period) {
-		igt_info("grid origin: %s (%" PRIu64 " us from the last "
-			 "refusal)\n", refused ? "poll too slow" :
-			 "the first poll already saw vblanks",
-			 refused ? (r1 - refused) / 1000 : 0);
+	if (!refused) {
+		igt_info("grid origin: the first poll already saw vblanks\n");
 		return false;
 	}
+	*lo = refused - 1000000;
+	*hi = r1;
+	return true;
+}
+
+bool vfq_pipe_on_origin(struct vfq_dev *dev, int pipe,
+			const drmModeModeInfo *mode, uint32_t fb,
+			uint64_t period, uint64_t *seq, uint64_t *ns)
+{
+	uint64_t lo, hi, origin;
+
+	if (!vfq_pipe_on_window(dev, pipe, mode, fb, seq, ns, &lo, &hi))
+		return false;
+	if (!vfq_vblank_aligned(dev->fd)) {
+		/*
+		 * The first answer is the origin when it came less than a
+		 * period after the window opened: before the next vblank.
+		 */
+		if (hi - lo >= period) {
+			igt_info("grid origin: poll too slow (%" PRIu64 " us "
+				 "from the last refusal)\n",
+				 (hi - lo) / 1000 - 1000);
+			return false;
+		}
+		return true;
+	}
+	/*
+	 * The origin is the multiple of @period the window lies in, and the
+	 * first answer, which came before the next multiple, is that one.
+	 */
+	origin = hi - hi % period;
+	if (lo < origin) {
+		igt_info("grid origin: the enable's window spans the vblank "
+			 "at %" PRIu64 "\n", origin);
+		return false;
+	}
+	igt_assert_f(*ns == origin, "CRTC %d: grid origin at %" PRIu64 " ns, "
+		     "expected %" PRIu64 ", the last multiple of %" PRIu64
+		     " before the enable\n", pipe, *ns, origin, period);
 	return true;
 }
 

@@ -302,6 +302,22 @@ static int split_lines(char *buf, char **lines, int max)
 	return n;
 }
 
+bool vfq_vblank_aligned(int fd)
+{
+	char path[128], got[4096];
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%d/vflipq_config",
+		 vfq_card_index(fd));
+	ret = vfq_file_read(path, got, sizeof(got));
+	igt_assert_f(ret > 0, "%s: %s\n", path, strerror(-ret));
+	if (strstr(got, "\nvblank_align=1\n"))
+		return true;
+	igt_assert_f(strstr(got, "\nvblank_align=0\n"),
+		     "%s has no vblank_align line\n", path);
+	return false;
+}
+
 void vfq_check_debugfs_config(int card, const char *want)
 {
 	char path[128], got[4096], exp[4096], *gl[64], *wl[64];

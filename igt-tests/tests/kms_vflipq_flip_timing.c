@@ -4,6 +4,7 @@
  * once, with monotonic sequences and timestamps that agree with them.
  * Under TCG single samples jitter, so rates are judged on medians and means.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <sched.h>
 #include <sys/mount.h>
@@ -314,6 +315,19 @@ static void trace_clear(void)
 	close(fd);
 }
 
+/* The trace so far into @buf (@len bytes with the NUL); its length. */
+static int trace_read(char *buf, int len)
+{
+	int fd = open(TRACEFS "trace", O_RDONLY), n = 0, r;
+
+	igt_assert(fd >= 0);
+	while (n < len - 1 && (r = read(fd, buf + n, len - 1 - n)) > 0)
+		n += r;
+	close(fd);
+	buf[n] = 0;
+	return n;
+}
+
 /* One flip on every CRTC from this CPU, and all their events read. */
 static void flip_round(void)
 {
@@ -336,16 +350,10 @@ static void flip_round(void)
 static int engine_expiries(int *per_cpu, int ncpus)
 {
 	static char buf[1 << 20];
-	int fd, n = 0, r, total = 0;
+	int total = 0;
 	char *line, *save;
 
-	fd = open(TRACEFS "trace", O_RDONLY);
-	igt_assert(fd >= 0);
-	while (n < (int)sizeof(buf) - 1 &&
-	       (r = read(fd, buf + n, sizeof(buf) - 1 - n)) > 0)
-		n += r;
-	close(fd);
-	buf[n] = 0;
+	trace_read(buf, sizeof(buf));
 	memset(per_cpu, 0, ncpus * sizeof(*per_cpu));
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -412,6 +420,195 @@ static void test_irq_follows_client(void)
 	all_pipes_off();
 }
 
+/*
+ * vblank_align (Documentation/vflipq/driver.rst, "Aligned vblanks"): a
+ * CRTC's grid starts at the last multiple of its frame duration before its
+ * enable, whenever that was; without it, at the enable itself.  Two CRTCs
+ * of one mode lit a few milliseconds apart: each origin checked against
+ * the CLOCK_MONOTONIC window its enable fell in (vfq_pipe_on_window()),
+ * then some vblanks of each on that grid, exactly.
+ */
+static void check_grid(struct vfq_dev *d, bool aligned)
+{
+	uint64_t period, origin[2], seq, ns, lo, hi;
+	struct vfq_fb fb[2];
+	drmModeModeInfo mode;
+	int attempts = 0;
+
+	igt_require(d->n_pipes >= 2);
+	igt_assert_eq(vfq_vblank_aligned(d->fd), aligned);
+	vfq_get_mode(d->fd, d->pipe[0].conn_id, 1920, 1080, 60, &mode);
+	/* drm_calc_timestamping_constants()'s frame duration */
+	period = (uint64_t)mode.htotal * mode.vtotal * 1000000 / mode.clock;
+	for (int i = 0; i < 2; i++)
+		vfq_fb_create(d->fd, 1920, 1080, DRM_FORMAT_XRGB8888, &fb[i]);
+	vfq_dev_reset(d);
+	for (int i = 0; i < 2; i++) {
+		/*
+		 * A window wider than a period, or (aligned) one that holds
+		 * a multiple of it, cannot place the origin: that attempt is
+		 * repeated, at most 20 times per CRTC (a slow poll under a
+		 * loaded host; an aligned window of ~2 ms holds a multiple of
+		 * 16.7 ms about one time in eight).
+		 */
+		for (;;) {
+			bool known;
+
+			igt_assert_f(attempts++ < 40, "no enable window "
+				     "placed the grid's origin\n");
+			known = vfq_pipe_on_window(d, i, &mode, fb[i].fb_id,
+						   &seq, &ns, &lo, &hi);
+			if (known && aligned)
+				known = hi - hi % period <= lo;
+			else if (known)
+				known = hi - lo < period;
+			if (known)
+				break;
+			vfq_pipe_off(d, i);
+		}
+		igt_info("CRTC %d: enabled in [%" PRIu64 ", %" PRIu64 "], "
+			 "first vblank time %" PRIu64 "\n", i, lo, hi, ns);
+		if (aligned)
+			igt_assert_f(ns == hi - hi % period,
+				     "CRTC %d: grid origin %" PRIu64 ", not the "
+				     "multiple of %" PRIu64 " before its enable "
+				     "at %" PRIu64 "-%" PRIu64 "\n", i, ns,
+				     period, lo, hi);
+		else
+			igt_assert_f(lo <= ns && ns <= hi,
+				     "CRTC %d: grid origin %" PRIu64 " outside "
+				     "its enable at %" PRIu64 "-%" PRIu64 "\n",
+				     i, ns, lo, hi);
+		origin[i] = ns;
+		/* Not a whole number of periods before the next enable. */
+		usleep(5000 + 3000 * i);
+	}
+	/* Each CRTC stays on its own grid. */
+	for (int k = 0; k < 8; k++)
+		for (int i = 0; i < 2; i++) {
+			igt_assert_eq(vfq_wait_vblank(d->fd, i,
+						      DRM_VBLANK_RELATIVE, 1,
+						      0, NULL, NULL), 0);
+			vfq_vblank_grid(d->fd, d->pipe[i].crtc_id, &seq, &ns);
+			igt_assert_f((ns - origin[i]) % period == 0,
+				     "CRTC %d: vblank at %" PRIu64 " off its "
+				     "grid from %" PRIu64 "\n", i, ns,
+				     origin[i]);
+		}
+	vfq_dev_reset(d);
+	for (int i = 0; i < 2; i++)
+		vfq_fb_destroy(&fb[i]);
+}
+
+/*
+ * Aligned engine timers of one CPU expire in one interrupt: every pass of
+ * the timer core (hrtimer_expire_entry's "now", shared by the timers one
+ * pass expires, per CPU) that ran an engine ran every lit CRTC's.  Both
+ * CRTCs at 1080p60, the client pinned to CPU 0 so that both timers follow
+ * it there.
+ */
+static void test_irqs_coalesced(void)
+{
+	static char buf[1 << 20];
+	static struct {
+		int cpu, n;
+		uint64_t now;
+		void *t[VFQ_MAX_CRTCS];
+	} pass[512];
+	int npass = 0, expiries = 0;
+	drmModeAtomicReq *req = vfq_req_new();
+	uint32_t blobs[VFQ_MAX_CRTCS];
+	char *line, *save;
+	cpu_set_t set;
+
+	igt_require(sysconf(_SC_NPROCESSORS_ONLN) >= 2);
+	igt_assert(vfq_vblank_aligned(dev.fd));
+	if (access(TRACEFS "trace", F_OK))
+		mount("nodev", TRACEFS, "tracefs", 0, NULL);
+	igt_require(access(TRACEFS "events/timer/hrtimer_expire_entry/enable",
+			   F_OK) == 0);
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	igt_assert_eq(sched_setaffinity(0, sizeof(set), &set), 0);
+	for (int i = 0; i < dev.n_pipes; i++) {
+		struct track *t = &tracks[i];
+
+		memset(t, 0, sizeof(*t));
+		t->pipe = i;
+		vfq_get_mode(dev.fd, dev.pipe[i].conn_id, 1920, 1080, 60,
+			     &t->mode);
+		for (int k = 0; k < 2; k++)
+			vfq_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_XRGB8888,
+				      &t->fb[k]);
+		vfq_req_pipe_on(req, &dev, i, &t->mode, t->fb[0].fb_id,
+				&blobs[i]);
+		/* Lit apart: only the alignment puts their vblanks together. */
+		if (i + 1 < dev.n_pipes) {
+			igt_assert_eq(vfq_req_commit(dev.fd, req,
+					DRM_MODE_ATOMIC_ALLOW_MODESET, NULL), 0);
+			req = vfq_req_new();
+			usleep(5000);
+		}
+	}
+	igt_assert_eq(vfq_req_commit(dev.fd, req,
+				     DRM_MODE_ATOMIC_ALLOW_MODESET, NULL), 0);
+	for (int i = 0; i < dev.n_pipes; i++)
+		drmModeDestroyPropertyBlob(dev.fd, blobs[i]);
+	flip_round();
+	flip_round();
+	trace_clear();
+	igt_assert(vfq_file_write(TRACEFS "events/timer/hrtimer_expire_entry/"
+				  "enable", "1") > 0);
+	for (int k = 0; k < 10; k++)
+		flip_round();
+	vfq_file_write(TRACEFS "events/timer/hrtimer_expire_entry/enable",
+		       "0");
+
+	trace_read(buf, sizeof(buf));
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *c = strchr(line, '['), *h = strstr(line, "hrtimer=");
+		char *now = strstr(line, "now=");
+		int cpu, j;
+		void *timer;
+		uint64_t t;
+
+		if (line[0] == '#' || !c || !h || !now ||
+		    !strstr(line, "function=vflipq_vblank_simulate"))
+			continue;
+		cpu = atoi(c + 1);
+		timer = (void *)(uintptr_t)strtoull(h + 8, NULL, 16);
+		t = strtoull(now + 4, NULL, 10);
+		expiries++;
+		for (j = 0; j < npass; j++)
+			if (pass[j].cpu == cpu && pass[j].now == t)
+				break;
+		if (j == npass) {
+			igt_assert(npass < (int)VFQ_ARRAY_SIZE(pass));
+			pass[npass].cpu = cpu;
+			pass[npass].now = t;
+			pass[npass].n = 0;
+			npass++;
+		}
+		igt_assert(pass[j].n < VFQ_MAX_CRTCS);
+		pass[j].t[pass[j].n++] = timer;
+	}
+	igt_info("%d engine expiries in %d timer passes\n", expiries, npass);
+	/* Ten flips waited for on each CRTC: ten vblanks each at least. */
+	igt_assert_lte(10, npass);
+	for (int j = 0; j < npass; j++) {
+		igt_assert_f(pass[j].n == dev.n_pipes,
+			     "a timer pass on CPU %d ran %d engines of %d\n",
+			     pass[j].cpu, pass[j].n, dev.n_pipes);
+		for (int a = 0; a < pass[j].n; a++)
+			for (int b = 0; b < a; b++)
+				igt_assert(pass[j].t[a] != pass[j].t[b]);
+	}
+	CPU_SET(1, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	all_pipes_off();
+}
+
 igt_main
 {
 	igt_fixture {
@@ -450,6 +647,32 @@ igt_main
 		     "client that flips, wherever it moves");
 	igt_subtest("vblank-irq-follows-client")
 		test_irq_follows_client();
+
+	igt_describe("vblank_align: every CRTC's vblanks on the multiples of "
+		     "its frame duration, whenever its mode was set");
+	igt_subtest("vblank-grid-aligned")
+		check_grid(&dev, true);
+
+	igt_describe("Aligned engines of one CPU run in one timer interrupt");
+	igt_subtest("vblank-irqs-coalesced")
+		test_irqs_coalesced();
+
+	igt_describe("vblank_align off: each CRTC's grid starts at its own "
+		     "mode set");
+	igt_subtest("vblank-grid-unaligned") {
+		static const char *const attrs[] = {
+			"crtcs", "2", "vblank_align", "0", NULL
+		};
+		struct vfq_dev d;
+		int card;
+
+		igt_require(vfq_cfs_available());
+		card = vfq_cfs_create("igt-unaligned", attrs);
+		vfq_dev_init(&d, vfq_open_card(card));
+		check_grid(&d, false);
+		vfq_dev_fini(&d);
+		vfq_cfs_cleanup();
+	}
 
 	igt_fixture {
 		vfq_dev_reset(&dev);

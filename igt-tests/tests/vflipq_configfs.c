@@ -421,6 +421,7 @@ igt_main
 		expect_read(n, "overlays", "1");
 		expect_read(n, "cursor", "1");
 		expect_read(n, "writeback", "1");
+		expect_read(n, "vblank_align", "1");
 		expect_read(n, "modes", DEFAULT_MODES);
 		expect_read(n, "preferred_mode", "1920x1080@60");
 		expect_read(n, "enabled", "0");
@@ -560,6 +561,7 @@ igt_main
 			{ "overlays", "x" },
 			{ "cursor", "2" }, { "cursor", "x" },
 			{ "writeback", "2" }, { "writeback", "x" },
+			{ "vblank_align", "2" }, { "vblank_align", "x" },
 			{ "modes", "63x480@60" }, { "modes", "640x63@60" },
 			{ "modes", "8193x480@60" }, { "modes", "640x8193@60" },
 			{ "modes", "640x480@0" }, { "modes", "640x480@241" },

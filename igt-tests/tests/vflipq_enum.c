@@ -375,7 +375,8 @@ igt_main
 	igt_subtest("debugfs-config") {
 		static const char want[] =
 			"name=default\nid=0\ncrtcs=2\noverlays=2\ncursor=1\n"
-			"writeback=1\nmode=640x480@60\nmode=1024x768@60\n"
+			"writeback=1\nvblank_align=1\nmode=640x480@60\n"
+			"mode=1024x768@60\n"
 			"mode=1280x720@60\nmode=1920x1080@60 preferred\n"
 			"mode=1920x1080@120\nmode=2560x1440@144\n"
 			"mode=3840x2160@60";

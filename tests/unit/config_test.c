@@ -29,6 +29,8 @@ static void test_defaults(void)
 	CHECK_EQ(cfg.crtcs, 1);
 	CHECK_EQ(cfg.overlays, 1);
 	CHECK(cfg.cursor && cfg.writeback);
+	/* configfs devices tick on the shared grid too (driver.rst) */
+	CHECK(cfg.vblank_align);
 	CHECK_EQ(cfg.flipq_depth, 8);
 	CHECK_EQ(cfg.caso_caps, VFLIPQ_CASO_ALL);
 	CHECK_EQ(cfg.num_modes, 7);

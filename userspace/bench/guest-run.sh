@@ -93,6 +93,16 @@ rmdev() {
 	echo 0 >"$d/enabled"
 	rmdir "$d"
 }
+# mkidle [ATTR VALUE]...: the 8 devices x 4 CRTCs of the lit-outputs runs,
+# idle0-7, their names in $names; false if one could not be made.
+mkidle() {
+	names=""
+	for i in 0 1 2 3 4 5 6 7; do
+		mkdev idle$i crtcs 4 "$@" || return 1
+		names="$names${names:+,}idle$i"
+	done
+}
+rmidle() { for i in 0 1 2 3 4 5 6 7; do rmdev idle$i; done; }
 
 if want memcpy; then
 	run memcpy $B memcpy 5
@@ -120,12 +130,7 @@ if want flipq; then
 fi
 if want idle; then
 	# 8 devices x 4 CRTCs, every one lit with queued flips running.
-	names="" ok=1
-	for i in 0 1 2 3 4 5 6 7; do
-		mkdev idle$i crtcs 4 || { ok=0; break; }
-		names="$names${names:+,}idle$i"
-	done
-	if [ $ok = 1 ]; then
+	if mkidle; then
 		run idle-vflipq $B idle --names "$names" --seconds $S --reps $REPS
 		# The same flips, one client wake-up per batch for all outputs.
 		run idle-vflipq-one-wake $B idle --names "$names" --seconds $S \
@@ -134,22 +139,28 @@ if want idle; then
 		echo "BENCH-FAIL idle-vflipq: cannot create the configfs devices" | tee -a "$RAW"
 		rc=1
 	fi
-	for i in 0 1 2 3 4 5 6 7; do rmdev idle$i; done
+	rmidle
+	# The baseline of the all-outputs row: the same devices with each
+	# CRTC's vblanks from its own mode set (vblank_align 0), 0 and 32 lit.
+	if mkidle vblank_align 0; then
+		run idle-vflipq-unaligned $B idle --names "$names" \
+			--seconds $S --reps $REPS --steps 0,32 \
+			--label "vflipq, vblanks not aligned (vblank_align 0)"
+	else
+		echo "BENCH-FAIL idle-vflipq-unaligned: cannot create the configfs devices" | tee -a "$RAW"
+		rc=1
+	fi
+	rmidle
 	# The same with the queue 32 deep and batches of 16 (a quarter second
 	# of video queued ahead): what the depth buys.
-	names="" ok=1
-	for i in 0 1 2 3 4 5 6 7; do
-		mkdev idle$i crtcs 4 flipq_depth 32 || { ok=0; break; }
-		names="$names${names:+,}idle$i"
-	done
-	if [ $ok = 1 ]; then
+	if mkidle flipq_depth 32; then
 		run idle-vflipq-batch16 $B idle --names "$names" --seconds $S \
 			--reps $REPS --batch 16
 	else
 		echo "BENCH-FAIL idle-vflipq-batch16: cannot create the configfs devices" | tee -a "$RAW"
 		rc=1
 	fi
-	for i in 0 1 2 3 4 5 6 7; do rmdev idle$i; done
+	rmidle
 	run idle-vkms $B idle --driver vkms --seconds $S --reps $REPS
 fi
 if want caso; then

@@ -18,7 +18,7 @@
  * event): a lit output that shows a new frame every vblank there.
  *
  *   vflipq-bench idle --names a,b,... [--seconds 3] [--reps 3] [--batch 4]
- *                     [--steps 0,32]
+ *                     [--steps 0,32] [--label TEXT]
  *                     [--single-submits | --irq-ioctl | --one-wake]
  *
  * Each batch goes in one FLIPQ_SUBMIT_MANY, which also sets the next
@@ -29,6 +29,9 @@
  * flips due 2 x batch - 2 periods from now (a flip's target time says when
  * it is shown: no query of the queues); the same flips, without a wake-up
  * per CRTC.
+ * --label: the run is another vflipq configuration to compare with (make
+ * bench: devices with vblank_align off), reported under TEXT instead of
+ * "vflipq", as the all-outputs row only (its baseline).
  *   vflipq-bench idle --driver vkms [--seconds 3] [--reps 3]
  */
 #include <errno.h>
@@ -510,11 +513,12 @@ int bench_idle(int argc, char **argv)
 		{ "single-submits", no_argument, NULL, '1' },
 		{ "irq-ioctl", no_argument, NULL, 'i' },
 		{ "one-wake", no_argument, NULL, 'o' },
+		{ "label", required_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int batch = BATCH;
 	char name_all[64], name_per[64], suffix[32] = "";
-	const char *driver = "vflipq";
+	const char *driver = "vflipq", *label = NULL;
 	char *names = NULL, *step_list = NULL;
 	bool single = false, one_wake = false, irq_ioctl = false;
 	int seconds = 3, reps = 3, c, len = 0, nsteps = 0, steps[16];
@@ -536,6 +540,7 @@ int bench_idle(int argc, char **argv)
 		case '1': single = true; break;
 		case 'i': irq_ioctl = true; break;
 		case 'o': one_wake = true; break;
+		case 'l': label = optarg; break;
 		default: return 2;
 		}
 	}
@@ -553,6 +558,8 @@ int bench_idle(int argc, char **argv)
 	s->one_wake = one_wake;
 	if (!s->vkms && !names)
 		die("idle: vflipq needs --names");
+	if (s->vkms && label)
+		die("idle: --label names another vflipq configuration");
 	open_outputs(s, driver, s->vkms ? NULL : names);
 	/* A driver older than 1.5 takes the target in an ioctl of its own. */
 	for (int i = 0; !s->vkms && i < s->ndevs; i++)
@@ -592,6 +599,7 @@ int bench_idle(int argc, char **argv)
 	snprintf(name_per, sizeof(name_per), "idle_outputs_cpu_pct_per_crtc%s",
 		 suffix);
 	f = data_file(s->vkms ? "idle-vkms.txt" :
+		      label ? "idle-vflipq-baseline.txt" :
 		      one_wake ? "idle-vflipq-one-wake.txt" :
 		      batch == BATCH ? "idle-vflipq.txt" : "idle-vflipq-batch.txt");
 	fprintf(f, "# crtcs rep busy_pct_of_one_vcpu process_pct "
@@ -655,11 +663,12 @@ int bench_idle(int argc, char **argv)
 		 last.timer_irqs_s, last.ctxt_s, last.self_pct, s->resyncs,
 		 seconds, batch);
 	if (!s->vkms)
-		emit(name_all, "vflipq", "% of a vCPU",
+		emit(name_all, label ? label : "vflipq", "% of a vCPU",
 		     "lower", top, reps, extra);
-	emit(name_per,
-	     s->vkms ? "vkms classic page-flip loop, 1 CRTC" : "vflipq",
-	     "% of a vCPU", "lower", slope, reps, extra);
+	if (!label)
+		emit(name_per,
+		     s->vkms ? "vkms classic page-flip loop, 1 CRTC" :
+		     "vflipq", "% of a vCPU", "lower", slope, reps, extra);
 	for (int i = 0; i < s->nouts; i++)
 		for (int k = 0; k < 2; k++)
 			bench_fb_destroy(s->outs[i].dev->fd, &s->outs[i].fbs[k]);

@@ -109,7 +109,9 @@ NOTES = {
         "whole-VM busy time (wall x CPUs minus /proc/stat idle + iowait) in % of one vCPU "
         "with 8 devices x 4 CRTCs lit at 1080p60, each showing queued flips one frame apart "
         "(2 batches of 4 queued, each with one FLIPQ_SUBMIT_MANY, woken at a batch's end), "
-        "CRC off (goal < 5)",
+        "CRC off, every CRTC's vblanks on the multiples of the frame duration (vblank_align, "
+        "the default); baseline: the same devices with vblank_align 0, each CRTC's grid from "
+        "its own mode set, 32 lit (goal < 5)",
     "idle_outputs_cpu_pct_per_crtc":
         "the slope of that busy time against the number of lit CRTCs (0, 1, 2, 4, ... 32, "
         "least squares): one more lit CRTC; baseline: vkms's one CRTC lit with a classic "
@@ -386,6 +388,14 @@ def markdown(entries, args, made, fails):
                           what, fmt(e["value"]), fmt(d.get("process_pct")), process_note,
                           fmt(d.get("timer_irqs_per_s")),
                           fmt(d.get("context_switches_per_s"))))
+    bd = io.get("details", {}).get("baseline")
+    if bd and lines and lines[-1].startswith("Lit outputs"):
+        lines[-1] += (" With each CRTC's vblanks from its own mode set (vblank_align 0): "
+                      "%s%% (this benchmark's own process: %s%%), %s local timer "
+                      "interrupts/s, %s context switches/s." % (
+                          fmt(io.get("baseline")), fmt(bd.get("process_pct")),
+                          fmt(bd.get("timer_irqs_per_s")),
+                          fmt(bd.get("context_switches_per_s"))))
     sc = entries.get("flipq_submit_cost_vs_atomic_flip", {})
     if sc.get("details", {}).get("submit_many_of_8_us_per_flip") is not None:
         lines += ["", "Submitting: one FLIPQ_SUBMIT costs %s us; the same flips 8 to a "

@@ -32,6 +32,7 @@ void vflipq_config_init_defaults(struct vflipq_config *cfg, const char *name)
 	cfg->overlays = 1;
 	cfg->cursor = true;
 	cfg->writeback = true;
+	cfg->vblank_align = true;
 	cfg->flipq_depth = VFLIPQ_FLIPQ_DEFAULT_DEPTH;
 	cfg->caso_caps = VFLIPQ_CASO_ALL;
 	cfg->num_modes = ARRAY_SIZE(vflipq_default_modes);

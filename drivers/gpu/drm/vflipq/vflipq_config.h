@@ -54,6 +54,11 @@ struct vflipq_config {
 	u64 bandwidth;
 	/* an fbdev client (/dev/fbN) on the device, as most KMS drivers have */
 	bool fbdev;
+	/*
+	 * vblanks on CLOCK_MONOTONIC's multiples of the frame duration rather
+	 * than one frame duration apart from the mode set
+	 */
+	bool vblank_align;
 	unsigned int num_modes;
 	struct vflipq_mode_spec modes[VFLIPQ_MAX_MODES];
 	/* index into @modes */

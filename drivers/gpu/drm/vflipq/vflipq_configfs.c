@@ -195,18 +195,30 @@ VFLIPQ_CFS_CASO_ATTR(caso_copy, VFLIPQ_CASO_COPY);
 VFLIPQ_CFS_CASO_ATTR(caso_texture, VFLIPQ_CASO_TEXTURE);
 VFLIPQ_CFS_CASO_ATTR(caso_scanout, VFLIPQ_CASO_SCANOUT);
 
-static ssize_t vflipq_cfs_hybrid_integrated_show(struct config_item *item,
-						 char *page)
-{
-	return show_bool(item, page, &to_cfs_device(item)->cfg.hybrid_integrated);
-}
+/* A boolean attribute, the configuration's @_field (named alike). */
+#define VFLIPQ_CFS_BOOL_ATTR(_name, _field)				\
+static bool *vflipq_cfs_##_name##_field(struct config_item *item)	\
+{									\
+	return &to_cfs_device(item)->cfg._field;			\
+}									\
+static ssize_t vflipq_cfs_##_name##_show(struct config_item *item,	\
+					 char *page)			\
+{									\
+	return show_bool(item, page, vflipq_cfs_##_name##_field(item));	\
+}									\
+static ssize_t vflipq_cfs_##_name##_store(struct config_item *item,	\
+					  const char *page, size_t len)	\
+{									\
+	return store_bool(item, page, len,				\
+			  vflipq_cfs_##_name##_field(item));		\
+}									\
+CONFIGFS_ATTR(vflipq_cfs_, _name)
 
-static ssize_t vflipq_cfs_hybrid_integrated_store(struct config_item *item,
-						  const char *page, size_t len)
-{
-	return store_bool(item, page, len,
-			  &to_cfs_device(item)->cfg.hybrid_integrated);
-}
+VFLIPQ_CFS_BOOL_ATTR(hybrid_integrated, hybrid_integrated);
+VFLIPQ_CFS_BOOL_ATTR(cursor, cursor);
+VFLIPQ_CFS_BOOL_ATTR(writeback, writeback);
+VFLIPQ_CFS_BOOL_ATTR(fbdev, fbdev);
+VFLIPQ_CFS_BOOL_ATTR(vblank_align, vblank_align);
 
 static ssize_t vflipq_cfs_bandwidth_show(struct config_item *item, char *page)
 {
@@ -237,39 +249,6 @@ static ssize_t vflipq_cfs_bandwidth_store(struct config_item *item,
 		d->cfg.bandwidth = v;
 	mutex_unlock(&d->lock);
 	return ret ? ret : len;
-}
-
-static ssize_t vflipq_cfs_cursor_show(struct config_item *item, char *page)
-{
-	return show_bool(item, page, &to_cfs_device(item)->cfg.cursor);
-}
-
-static ssize_t vflipq_cfs_cursor_store(struct config_item *item,
-				       const char *page, size_t len)
-{
-	return store_bool(item, page, len, &to_cfs_device(item)->cfg.cursor);
-}
-
-static ssize_t vflipq_cfs_fbdev_show(struct config_item *item, char *page)
-{
-	return show_bool(item, page, &to_cfs_device(item)->cfg.fbdev);
-}
-
-static ssize_t vflipq_cfs_fbdev_store(struct config_item *item,
-				      const char *page, size_t len)
-{
-	return store_bool(item, page, len, &to_cfs_device(item)->cfg.fbdev);
-}
-
-static ssize_t vflipq_cfs_writeback_show(struct config_item *item, char *page)
-{
-	return show_bool(item, page, &to_cfs_device(item)->cfg.writeback);
-}
-
-static ssize_t vflipq_cfs_writeback_store(struct config_item *item,
-					  const char *page, size_t len)
-{
-	return store_bool(item, page, len, &to_cfs_device(item)->cfg.writeback);
 }
 
 static ssize_t vflipq_cfs_modes_show(struct config_item *item, char *page)
@@ -428,11 +407,7 @@ static ssize_t vflipq_cfs_device_id_show(struct config_item *item, char *page)
 CONFIGFS_ATTR(vflipq_cfs_, crtcs);
 CONFIGFS_ATTR(vflipq_cfs_, overlays);
 CONFIGFS_ATTR(vflipq_cfs_, flipq_depth);
-CONFIGFS_ATTR(vflipq_cfs_, hybrid_integrated);
 CONFIGFS_ATTR(vflipq_cfs_, bandwidth);
-CONFIGFS_ATTR(vflipq_cfs_, cursor);
-CONFIGFS_ATTR(vflipq_cfs_, writeback);
-CONFIGFS_ATTR(vflipq_cfs_, fbdev);
 CONFIGFS_ATTR(vflipq_cfs_, modes);
 CONFIGFS_ATTR(vflipq_cfs_, preferred_mode);
 CONFIGFS_ATTR(vflipq_cfs_, enabled);
@@ -452,6 +427,7 @@ static struct configfs_attribute *vflipq_cfs_attrs[] = {
 	&vflipq_cfs_attr_cursor,
 	&vflipq_cfs_attr_writeback,
 	&vflipq_cfs_attr_fbdev,
+	&vflipq_cfs_attr_vblank_align,
 	&vflipq_cfs_attr_modes,
 	&vflipq_cfs_attr_preferred_mode,
 	&vflipq_cfs_attr_enabled,

@@ -592,7 +592,29 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 	return 0;
 }
 
-/* A mode set restarts the scan-out: the grid starts at this instant. */
+/*
+ * Where a mode set's grid starts: at this instant, or (vblank_align) at the
+ * last multiple of the frame duration.  Aligned outputs of one frame
+ * duration, on every vflipq device, then have their vblanks at the same
+ * instants, and the engines of those on one CPU (the CPU of the client
+ * they follow, vflipq_engine_follow()) expire in one timer interrupt
+ * instead of one each: a client of many outputs also wakes once for the
+ * events of a vblank.  Nothing ties the phase of real displays together,
+ * nor does DRM expect it either way; under TCG an interrupt, and the idle
+ * exit and entry around it, is what the lit outputs cost
+ * (Documentation/vflipq/driver.rst, "Aligned vblanks").
+ */
+static ktime_t vflipq_grid_origin(struct vflipq_output *out, ktime_t now)
+{
+	u64 t = ktime_to_ns(now), q = t;
+
+	if (!out->vdev->config.vblank_align || !out->period_ns ||
+	    out->period_ns > U32_MAX)
+		return now;
+	return ns_to_ktime(t - do_div(q, (u32)out->period_ns));
+}
+
+/* A mode set restarts the scan-out: the grid starts anew. */
 static void vflipq_crtc_atomic_enable(struct drm_crtc *crtc,
 				      struct drm_atomic_state *state)
 {
@@ -603,7 +625,7 @@ static void vflipq_crtc_atomic_enable(struct drm_crtc *crtc,
 
 	spin_lock_irqsave(&out->engine_lock, flags);
 	out->period_ns = vflipq_vblank(crtc)->framedur_ns;
-	out->phase = ktime_get();
+	out->phase = vflipq_grid_origin(out, ktime_get());
 	out->phase_seq = 0;
 	out->vrr = false;	/* atomic_flush latches VRR_ENABLED */
 	drm_mode_copy(&out->mode, &crtc->state->adjusted_mode);

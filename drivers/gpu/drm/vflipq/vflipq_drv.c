@@ -69,6 +69,10 @@ static bool param_fbdev;
 module_param_named(fbdev, param_fbdev, bool, 0444);
 MODULE_PARM_DESC(fbdev, "fbdev emulation (/dev/fbN) on the default device (default off)");
 
+static bool param_vblank_align = true;
+module_param_named(vblank_align, param_vblank_align, bool, 0444);
+MODULE_PARM_DESC(vblank_align, "vblanks of the default device on multiples of the frame duration, shared with every aligned output of that duration (default on)");
+
 static bool param_create_default = true;
 module_param_named(create_default, param_create_default, bool, 0444);
 MODULE_PARM_DESC(create_default, "Create the default device at load (default on)");
@@ -176,7 +180,8 @@ static int vflipq_config_show(struct seq_file *m, void *data)
 	seq_printf(m, "caso_tier=%u\nhybrid_integrated=%d\nbandwidth=%llu\n",
 		   vflipq_caso_tier(cfg->caso_caps), cfg->hybrid_integrated,
 		   cfg->bandwidth);
-	seq_printf(m, "fbdev=%d\n", cfg->fbdev);
+	seq_printf(m, "fbdev=%d\nvblank_align=%d\n", cfg->fbdev,
+		   cfg->vblank_align);
 	for (i = 0; i < cfg->num_modes; i++) {
 		vflipq_format_mode(&cfg->modes[i], mode, sizeof(mode));
 		seq_printf(m, "mode=%s%s\n", mode,
@@ -661,6 +666,7 @@ static int __init vflipq_init(void)
 	cfg->hybrid_integrated = param_hybrid_integrated;
 	cfg->bandwidth = param_bandwidth;
 	cfg->fbdev = param_fbdev;
+	cfg->vblank_align = param_vblank_align;
 
 	vflipq_default = vflipq_device_create(cfg);
 	kfree(cfg);

@@ -223,8 +223,9 @@ struct vflipq_crtc_state {
  * @vblank_wanted: the DRM vblank core has vblank interrupts enabled
  * @active: the CRTC scans out
  * @period_ns: frame duration of the current mode
- * @phase: a vblank of the grid: the instant the mode was set, or of the
- *	last change of frame duration
+ * @phase: a vblank of the grid: where the mode set started it (its
+ *	instant, or with vblank_align the last multiple of @period_ns
+ *	before), or the last change of frame duration
  * @phase_seq: grid sequence number of @phase
  * @period_changed: a queued flip changed @period_ns at this vblank
  * @vrr: variable refresh is on (VRR_ENABLED): the grid's period is
