@@ -10,7 +10,53 @@
 
 #include "bench.h"
 
-/* memcpy bandwidth of the machine: bytes copied per second (64 MiB). */
+/* crc_tab[k][v]: the CRC of byte v followed by k zero bytes. */
+static uint32_t crc_tab[16][256];
+
+static void crc32_init(void)
+{
+	for (unsigned int i = 0; i < 256; i++) {
+		uint32_t c = i;
+
+		for (int bit = 0; bit < 8; bit++)
+			c = c & 1 ? (c >> 1) ^ 0xedb88320 : c >> 1;
+		crc_tab[0][i] = c;
+	}
+	for (int k = 1; k < 16; k++)
+		for (unsigned int i = 0; i < 256; i++)
+			crc_tab[k][i] = (crc_tab[k - 1][i] >> 8) ^
+					crc_tab[0][crc_tab[k - 1][i] & 0xff];
+}
+
+/* One table lookup per byte of @w, its bytes @k + 3 ... @k from a step's end. */
+#define CRC_WORD(w, k)						\
+	(crc_tab[(k) + 3][(w) & 0xff] ^ crc_tab[(k) + 2][(w) >> 8 & 0xff] ^ \
+	 crc_tab[(k) + 1][(w) >> 16 & 0xff] ^ crc_tab[k][(w) >> 24])
+
+/*
+ * crc32_le(@c, @p, @n) for @n a multiple of 16, slice by 16, written out
+ * as the composer's is (under TCG a loop over the table index costs more
+ * than the lookups).
+ */
+static uint32_t crc32_slice16(uint32_t c, const uint8_t *p, size_t n)
+{
+	if (!crc_tab[0][1])
+		crc32_init();
+	for (; n >= 16; n -= 16, p += 16) {
+		uint32_t w[4];
+
+		memcpy(w, p, sizeof(w));
+		w[0] ^= c;
+		c = CRC_WORD(w[0], 12) ^ CRC_WORD(w[1], 8) ^
+		    CRC_WORD(w[2], 4) ^ CRC_WORD(w[3], 0);
+	}
+	return c;
+}
+
+/*
+ * memcpy bandwidth of the machine: bytes copied per second (64 MiB); and
+ * the rate of the CRC the composer computes.
+ */
 int bench_memcpy(int argc, char **argv)
 {
 	const size_t size = 64u << 20;
@@ -37,6 +83,23 @@ int bench_memcpy(int argc, char **argv)
 	}
 	emit("memcpy_bandwidth", "guest", "MB/s", "higher", runs, reps,
 	     "\"bytes\": 67108864");
+	/*
+	 * The CRC every composition computes, alone: the same arithmetic
+	 * (crc32_le()'s reflected polynomial, no inversion, one table lookup
+	 * a byte, 16 bytes a step) over 16 MiB without the pixels' reads and
+	 * conversions.  The composer cannot be faster than this on the bytes
+	 * it feeds the CRC (bench.md's composer lines).
+	 */
+	for (int i = 0; i < reps; i++) {
+		uint64_t t0 = now_ns();
+		uint32_t c = crc32_slice16(0, (const uint8_t *)a, 16u << 20);
+
+		runs[i] = (16u << 20) / ((now_ns() - t0) / 1e9) / 1e6;
+		/* Keeps the loop: its result goes somewhere. */
+		a[i] = (char)c;
+	}
+	emit("crc32_bandwidth", "guest", "MB/s", "higher", runs, reps,
+	     "\"bytes\": 16777216");
 	free(a);
 	free(b);
 	return 0;

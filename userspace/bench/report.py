@@ -54,6 +54,7 @@ EXTRA = [
     "driver_kernel_memory_kib_1crtc",
     "driver_kernel_memory_overhead_kib_1crtc",
     "memcpy_bandwidth",
+    "crc32_bandwidth",
 ]
 
 NOTES = {
@@ -133,6 +134,9 @@ NOTES = {
     "driver_kernel_memory_kib_1crtc": "the same on one CRTC (3 buffers), both drivers measured, unscaled",
     "driver_kernel_memory_overhead_kib_1crtc": "one CRTC, minus the buffers' own pages (3 x 8100 KiB)",
     "memcpy_bandwidth": "glibc memcpy of 64 MiB in the guest (bytes copied per second)",
+    "crc32_bandwidth":
+        "the composer's CRC arithmetic alone in the guest: crc32_le's polynomial, slice by "
+        "16 (one table lookup a byte), over 16 MiB (bytes per second)",
 }
 
 
@@ -310,6 +314,17 @@ def markdown(entries, args, made, fails):
             lines.append("- `%s`: %.1f MB/frame -> %s fps at most; vflipq reaches %s%%" % (
                 e["name"], d.get("bytes_per_frame", 0) / 1e6, fmt(e["physical_limit_fps"]),
                 "-" if not e["value"] else "%.0f" % (100 * e["value"] / e["physical_limit_fps"])))
+    crc = entries.get("crc32_bandwidth", {}).get("value")
+    comp = [entries[n] for n in MANDATORY[:3] if entries.get(n, {}).get("value")]
+    if crc and comp:
+        # The sinks' default 8 bits: 4 bytes of CRC input a pixel.
+        crc_fps = crc * 1e6 / (1920 * 1080 * 4)
+        lines += ["", "Composer CRC floor: a frame's CRC input is 8.29 MB (4 bytes a pixel "
+                  "at the sinks' 8 bits); the CRC alone, at the guest's %s MB/s "
+                  "(`crc32_bandwidth`), allows %s fps at most, whatever the planes: %s." % (
+                      fmt(crc), fmt(crc_fps), ", ".join(
+                          "`%s` reaches %.0f%%" % (e["name"], 100 * e["value"] / crc_fps)
+                          for e in comp))]
     comp = [entries[n] for n in MANDATORY[:3] if entries.get(n, {}).get("details")]
     if comp:
         lines += ["", "Page flips accepted per second during the composer runs (one "
