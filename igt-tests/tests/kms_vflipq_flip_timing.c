@@ -150,6 +150,21 @@ static void analyze(struct track *t, const char *what, double min_fraction)
 		     t->pipe, err90 / 1e3);
 }
 
+/* CRTC @i's track, its mode @w x @h @ @r and its two framebuffers. */
+static struct track *track_setup(int i, int w, int h, int r)
+{
+	struct track *t = &tracks[i];
+
+	memset(t, 0, sizeof(*t));
+	t->pipe = i;
+	vfq_get_mode(dev.fd, dev.pipe[i].conn_id, w, h, r, &t->mode);
+	t->period_ns = 1e9 / vfq_mode_hz(&t->mode);
+	for (int k = 0; k < 2; k++)
+		vfq_fb_create(dev.fd, t->mode.hdisplay, t->mode.vdisplay,
+			      DRM_FORMAT_XRGB8888, &t->fb[k]);
+	return t;
+}
+
 /* All CRTCs on at once, each with its mode from pipe_modes. */
 static void all_pipes_on(void)
 {
@@ -157,18 +172,11 @@ static void all_pipes_on(void)
 	uint32_t blobs[VFQ_MAX_CRTCS];
 
 	for (int i = 0; i < dev.n_pipes; i++) {
-		struct track *t = &tracks[i];
 		int m = i % VFQ_ARRAY_SIZE(pipe_modes);
+		struct track *t = track_setup(i, pipe_modes[m].w,
+					      pipe_modes[m].h,
+					      pipe_modes[m].r);
 
-		memset(t, 0, sizeof(*t));
-		t->pipe = i;
-		vfq_get_mode(dev.fd, dev.pipe[i].conn_id, pipe_modes[m].w,
-			     pipe_modes[m].h, pipe_modes[m].r, &t->mode);
-		t->period_ns = 1e9 / vfq_mode_hz(&t->mode);
-		for (int k = 0; k < 2; k++)
-			vfq_fb_create(dev.fd, t->mode.hdisplay,
-				      t->mode.vdisplay, DRM_FORMAT_XRGB8888,
-				      &t->fb[k]);
 		vfq_req_pipe_on(req, &dev, i, &t->mode, t->fb[0].fb_id,
 				&blobs[i]);
 	}
@@ -315,17 +323,13 @@ static void trace_clear(void)
 	close(fd);
 }
 
-/* The trace so far into @buf (@len bytes with the NUL); its length. */
-static int trace_read(char *buf, int len)
+/* The timer core's expiry events; the test is skipped without them. */
+static void require_timer_trace(void)
 {
-	int fd = open(TRACEFS "trace", O_RDONLY), n = 0, r;
-
-	igt_assert(fd >= 0);
-	while (n < len - 1 && (r = read(fd, buf + n, len - 1 - n)) > 0)
-		n += r;
-	close(fd);
-	buf[n] = 0;
-	return n;
+	if (access(TRACEFS "trace", F_OK))
+		mount("nodev", TRACEFS, "tracefs", 0, NULL);
+	igt_require(access(TRACEFS "events/timer/hrtimer_expire_entry/enable",
+			   F_OK) == 0);
 }
 
 /* One flip on every CRTC from this CPU, and all their events read. */
@@ -343,32 +347,50 @@ static void flip_round(void)
 }
 
 /*
- * Expiries of vflipq's engine timers per CPU in the trace since it was
- * cleared (ftrace's timer:hrtimer_expire_entry: the CPU that ran them, as
- * the kernel's timer core, not vflipq, reports it).
+ * @n flip rounds with the timer core's expiries traced; the trace, NUL
+ * terminated, in a buffer of this function's.
  */
-static int engine_expiries(int *per_cpu, int ncpus)
+static char *traced_flip_rounds(int n)
 {
 	static char buf[1 << 20];
-	int total = 0;
-	char *line, *save;
+	int fd, len = 0, r;
 
-	trace_read(buf, sizeof(buf));
-	memset(per_cpu, 0, ncpus * sizeof(*per_cpu));
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *c = strchr(line, '[');
-		int cpu;
+	trace_clear();
+	igt_assert(vfq_file_write(TRACEFS "events/timer/hrtimer_expire_entry/"
+				  "enable", "1") > 0);
+	for (int k = 0; k < n; k++)
+		flip_round();
+	vfq_file_write(TRACEFS "events/timer/hrtimer_expire_entry/enable",
+		       "0");
+	fd = open(TRACEFS "trace", O_RDONLY);
+	igt_assert(fd >= 0);
+	while (len < (int)sizeof(buf) - 1 &&
+	       (r = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += r;
+	close(fd);
+	buf[len] = 0;
+	return buf;
+}
 
-		if (line[0] == '#' || !c ||
-		    !strstr(line, "function=vflipq_vblank_simulate"))
-			continue;
-		cpu = atoi(c + 1);
-		igt_assert(cpu >= 0 && cpu < ncpus);
-		per_cpu[cpu]++;
-		total++;
-	}
-	return total;
+/*
+ * Whether trace @line is an expiry of a vflipq engine timer, and then the
+ * CPU that ran it, the timer and the "now" of the timer core's pass
+ * (ftrace's timer:hrtimer_expire_entry, as the kernel's timer core, not
+ * vflipq, reports them).
+ */
+static bool engine_expiry(const char *line, int *cpu, uintptr_t *timer,
+			  uint64_t *now)
+{
+	const char *c = strchr(line, '['), *h = strstr(line, "hrtimer="),
+		   *t = strstr(line, "now=");
+
+	if (line[0] == '#' || !c || !h || !t ||
+	    !strstr(line, "function=vflipq_vblank_simulate"))
+		return false;
+	*cpu = atoi(c + 1);
+	*timer = strtoull(h + 8, NULL, 16);
+	*now = strtoull(t + 4, NULL, 10);
+	return true;
 }
 
 /*
@@ -384,13 +406,13 @@ static void test_irq_follows_client(void)
 	cpu_set_t set;
 
 	igt_require(sysconf(_SC_NPROCESSORS_ONLN) >= 2);
-	if (access(TRACEFS "trace", F_OK))
-		mount("nodev", TRACEFS, "tracefs", 0, NULL);
-	igt_require(access(TRACEFS "events/timer/hrtimer_expire_entry/enable",
-			   F_OK) == 0);
+	require_timer_trace();
 	all_pipes_on();
 	for (unsigned int k = 0; k < VFQ_ARRAY_SIZE(order); k++) {
-		int cpu = order[k];
+		int cpu = order[k], c;
+		char *line, *save;
+		uintptr_t timer;
+		uint64_t now;
 
 		CPU_ZERO(&set);
 		CPU_SET(cpu, &set);
@@ -398,15 +420,15 @@ static void test_irq_follows_client(void)
 		/* The first round moves the timers, the second settles. */
 		flip_round();
 		flip_round();
-		trace_clear();
-		igt_assert(vfq_file_write(TRACEFS "events/timer/"
-					  "hrtimer_expire_entry/enable",
-					  "1") > 0);
-		for (int r = 0; r < 3; r++)
-			flip_round();
-		vfq_file_write(TRACEFS "events/timer/hrtimer_expire_entry/"
-			       "enable", "0");
-		total = engine_expiries(per_cpu, 2);
+		total = per_cpu[0] = per_cpu[1] = 0;
+		for (line = strtok_r(traced_flip_rounds(3), "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			if (!engine_expiry(line, &c, &timer, &now))
+				continue;
+			igt_assert(c >= 0 && c < 2);
+			per_cpu[c]++;
+			total++;
+		}
 		igt_info("client on CPU %d: engine expiries on CPU 0: %d, "
 			 "CPU 1: %d\n", cpu, per_cpu[0], per_cpu[1]);
 		/* Three flips waited for on each CRTC: three vblanks each. */
@@ -509,11 +531,10 @@ static void check_grid(struct vfq_dev *d, bool aligned)
  */
 static void test_irqs_coalesced(void)
 {
-	static char buf[1 << 20];
 	static struct {
 		int cpu, n;
 		uint64_t now;
-		void *t[VFQ_MAX_CRTCS];
+		uintptr_t t[VFQ_MAX_CRTCS];
 	} pass[512];
 	int npass = 0, expiries = 0;
 	drmModeAtomicReq *req = vfq_req_new();
@@ -523,23 +544,13 @@ static void test_irqs_coalesced(void)
 
 	igt_require(sysconf(_SC_NPROCESSORS_ONLN) >= 2);
 	igt_assert(vfq_vblank_aligned(dev.fd));
-	if (access(TRACEFS "trace", F_OK))
-		mount("nodev", TRACEFS, "tracefs", 0, NULL);
-	igt_require(access(TRACEFS "events/timer/hrtimer_expire_entry/enable",
-			   F_OK) == 0);
+	require_timer_trace();
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
 	igt_assert_eq(sched_setaffinity(0, sizeof(set), &set), 0);
 	for (int i = 0; i < dev.n_pipes; i++) {
-		struct track *t = &tracks[i];
+		struct track *t = track_setup(i, 1920, 1080, 60);
 
-		memset(t, 0, sizeof(*t));
-		t->pipe = i;
-		vfq_get_mode(dev.fd, dev.pipe[i].conn_id, 1920, 1080, 60,
-			     &t->mode);
-		for (int k = 0; k < 2; k++)
-			vfq_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_XRGB8888,
-				      &t->fb[k]);
 		vfq_req_pipe_on(req, &dev, i, &t->mode, t->fb[0].fb_id,
 				&blobs[i]);
 		/* Lit apart: only the alignment puts their vblanks together. */
@@ -556,29 +567,14 @@ static void test_irqs_coalesced(void)
 		drmModeDestroyPropertyBlob(dev.fd, blobs[i]);
 	flip_round();
 	flip_round();
-	trace_clear();
-	igt_assert(vfq_file_write(TRACEFS "events/timer/hrtimer_expire_entry/"
-				  "enable", "1") > 0);
-	for (int k = 0; k < 10; k++)
-		flip_round();
-	vfq_file_write(TRACEFS "events/timer/hrtimer_expire_entry/enable",
-		       "0");
-
-	trace_read(buf, sizeof(buf));
-	for (line = strtok_r(buf, "\n", &save); line;
+	for (line = strtok_r(traced_flip_rounds(10), "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char *c = strchr(line, '['), *h = strstr(line, "hrtimer=");
-		char *now = strstr(line, "now=");
 		int cpu, j;
-		void *timer;
+		uintptr_t timer;
 		uint64_t t;
 
-		if (line[0] == '#' || !c || !h || !now ||
-		    !strstr(line, "function=vflipq_vblank_simulate"))
+		if (!engine_expiry(line, &cpu, &timer, &t))
 			continue;
-		cpu = atoi(c + 1);
-		timer = (void *)(uintptr_t)strtoull(h + 8, NULL, 16);
-		t = strtoull(now + 4, NULL, 10);
 		expiries++;
 		for (j = 0; j < npass; j++)
 			if (pass[j].cpu == cpu && pass[j].now == t)

@@ -22,16 +22,22 @@ static struct drm_vblank_crtc *vflipq_vblank(struct drm_crtc *crtc)
 	return &crtc->dev->vblank[drm_crtc_index(crtc)];
 }
 
+/* The last point of the grid @base + k * @p at or before @t (@base if none). */
+static ktime_t grid_floor(ktime_t base, u64 p, ktime_t t)
+{
+	u64 k;
+
+	if (ktime_before(t, base) || !p)
+		return base;
+	k = div64_u64(ktime_to_ns(ktime_sub(t, base)), p);
+	/* k * period stays far below 2^63 for any uptime of this driver. */
+	return ktime_add_ns(base, k * p);
+}
+
 /* The last vblank of the engine's grid at or before @t. */
 ktime_t vflipq_grid_floor(const struct vflipq_output *out, ktime_t t)
 {
-	u64 p = vflipq_vrr_grid_period(out), k;
-
-	if (ktime_before(t, out->phase) || !p)
-		return out->phase;
-	k = div64_u64(ktime_to_ns(ktime_sub(t, out->phase)), p);
-	/* k * period stays far below 2^63 for any uptime of this driver. */
-	return ktime_add_ns(out->phase, k * p);
+	return grid_floor(out->phase, vflipq_vrr_grid_period(out), t);
 }
 
 /*
@@ -606,12 +612,9 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
  */
 static ktime_t vflipq_grid_origin(struct vflipq_output *out, ktime_t now)
 {
-	u64 t = ktime_to_ns(now), q = t;
-
-	if (!out->vdev->config.vblank_align || !out->period_ns ||
-	    out->period_ns > U32_MAX)
+	if (!out->vdev->config.vblank_align || !out->period_ns)
 		return now;
-	return ns_to_ktime(t - do_div(q, (u32)out->period_ns));
+	return grid_floor(0, out->period_ns, now);
 }
 
 /* A mode set restarts the scan-out: the grid starts anew. */
