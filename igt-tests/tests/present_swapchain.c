@@ -4,16 +4,22 @@
  * hybrid pair; each presentation path is chosen with the expected reason;
  * frames land on their target vblank (flip queue and atomic fallback);
  * frame statistics stay monotonic under random intervals; do-not-wait and
- * the waitable object; device removal gives DEVICE_REMOVED on every call.
+ * the waitable object; device removal gives DEVICE_REMOVED on every call;
+ * flips queued the way an older driver takes them (a uAPI 1.3/1.4 driver
+ * emulated by this file's ioctl(2): see test_uapi()).
  *
  * Devices (configfs, 640x480@60 with writeback): igt-pt-render (crtcs 0),
  * pt-t3 (tier 3), pt-t1 (tier 1), pt-t0 (tier 0, flipq_depth 1: no flip
  * queue), pt-hp (2 CRTCs, hotplug), pt-two (2 CRTCs, no flip queue, 60 and
  * 50 Hz modes: two chains sharing the fd) and pt-gone for the removal test.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -938,6 +944,187 @@ static void test_irq_per_present(void)
 	present_swapchain_destroy(sc);
 }
 
+/*
+ * An older driver, emulated.  libpresent queues a flip and moves the
+ * chain's interrupt to it in one FLIPQ_SUBMIT_MANY on a uAPI 1.5 driver
+ * (VFLIPQ_CAP_FLIPQ_SUBMIT_IRQ), with FLIPQ_SUBMIT then SET_IRQ_TARGET on
+ * an older one; the VM only has the current driver.  So this process
+ * defines ioctl(2): libpresent (linked in as libpresent.a) binds to it
+ * directly, and libdrm, which imports ioctl, resolves to the executable's
+ * definition first.  With old_minor set it answers as a uAPI 1.<old_minor>
+ * driver would, and it counts the flip-queue submissions of the process
+ * while fq_counting is on.  The library has no hook for any of this.
+ */
+static unsigned int old_minor;	/* 0: the driver as it is; 3 or 4 */
+static bool fq_counting;
+
+static struct {
+	int submit, submit_ok;		/* FLIPQ_SUBMIT */
+	int paired;			/* ... then SET_IRQ_TARGET for its flip */
+	int many, many_ok;		/* FLIPQ_SUBMIT_MANY */
+	int many_irq_ok;		/* ... one flip, its own interrupt target */
+	int irq;			/* SET_IRQ_TARGET */
+} fq_calls;
+
+/* The flip a FLIPQ_SUBMIT queued, until the next flip-queue call. */
+static struct {
+	bool set;
+	uint32_t crtc_id, plane_id;
+	uint64_t present_id;
+} fq_unpaired;
+
+/* First cap bit a uAPI 1.<minor> driver did not have. */
+static uint64_t old_caps_end(unsigned int minor)
+{
+	return minor == 3 ? VFLIPQ_CAP_FLIPQ_SUBMIT_MANY : VFLIPQ_CAP_FLIPQ_SUBMIT_IRQ;
+}
+
+/*
+ * How an old driver refuses a FLIPQ_SUBMIT_MANY before the call reaches
+ * the real one (0: it would not).  1.3 has no such ioctl: drm_ioctl()
+ * answers -EINVAL for a driver ioctl nr at or beyond num_ioctls, before
+ * copying anything in or out.  1.4 has it, but its flags, irq_plane_id,
+ * pad and irq_target were flags (zero) and reserved (zero) words: -EINVAL,
+ * with num_queued zeroed and copied out as drm_ioctl() copies the
+ * argument back whatever the result.
+ */
+static int old_submit_many_refusal(struct drm_vflipq_flip_submit_many *m)
+{
+	if (old_minor == 3)
+		return EINVAL;
+	if (old_minor == 4 && (m->flags || m->irq_plane_id || m->pad || m->irq_target)) {
+		m->num_queued = 0;
+		return EINVAL;
+	}
+	return 0;
+}
+
+static void old_caps(struct drm_vflipq_get_caps *caps)
+{
+	caps->caps &= old_caps_end(old_minor) - 1;
+	if (caps->version_major == 1 && caps->version_minor > old_minor)
+		caps->version_minor = old_minor;
+}
+
+static const struct drm_vflipq_flip_plane *first_plane(const struct drm_vflipq_flip_submit *s)
+{
+	return (const struct drm_vflipq_flip_plane *)(uintptr_t)s->planes_ptr;
+}
+
+static void count_fq_call(unsigned long request, const void *arg, int ret)
+{
+	const struct drm_vflipq_flip_submit_many *m = arg;
+	const struct drm_vflipq_set_irq_target *t = arg;
+	const struct drm_vflipq_flip_submit *s = arg;
+	bool was_unpaired = fq_unpaired.set;
+
+	fq_unpaired.set = false;
+	if (request == DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT) {
+		fq_calls.submit++;
+		if (ret)
+			return;
+		fq_calls.submit_ok++;
+		fq_unpaired.set = true;
+		fq_unpaired.crtc_id = s->crtc_id;
+		fq_unpaired.plane_id = first_plane(s)->plane_id;
+		fq_unpaired.present_id = first_plane(s)->present_id;
+	} else if (request == DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET) {
+		fq_calls.irq++;
+		if (!ret && was_unpaired && t->crtc_id == fq_unpaired.crtc_id &&
+		    t->plane_id == fq_unpaired.plane_id && t->target == fq_unpaired.present_id)
+			fq_calls.paired++;
+	} else if (request == DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY) {
+		const struct drm_vflipq_flip_submit *e =
+			(const struct drm_vflipq_flip_submit *)(uintptr_t)m->submits_ptr;
+
+		fq_calls.many++;
+		if (ret)
+			return;
+		fq_calls.many_ok++;
+		if (m->num_submits == 1 && m->flags == VFLIPQ_SUBMIT_MANY_IRQ_TARGET &&
+		    m->irq_plane_id == first_plane(e)->plane_id &&
+		    m->irq_target == first_plane(e)->present_id)
+			fq_calls.many_irq_ok++;
+	} else {
+		fq_unpaired.set = was_unpaired;
+	}
+}
+
+int ioctl(int fd, unsigned long request, ...)
+{
+	int ret, refused = 0;
+	va_list ap;
+	void *arg;
+
+	va_start(ap, request);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (old_minor && request == DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY)
+		refused = old_submit_many_refusal(arg);
+	if (refused) {
+		errno = refused;
+		ret = -1;
+	} else {
+		ret = syscall(SYS_ioctl, fd, request, arg);
+	}
+	if (!ret && old_minor && request == DRM_IOCTL_VFLIPQ_GET_CAPS)
+		old_caps(arg);
+	if (fq_counting)
+		count_fq_call(request, arg, ret);
+	return ret;
+}
+
+/*
+ * A chain on the flip queue of a uAPI 1.<minor> driver (5: the driver as
+ * it is): test_on_target()'s 40 frames, on their targets, on screen by
+ * CRC, and test_irq_per_present()'s 4 raising a flip-queue interrupt
+ * (the target moved with each flip, or no interrupt at all: the target
+ * is none until someone sets one).  Each of the 44 was queued by exactly
+ * one successful call of the kind the caps allow: on 1.3 and 1.4 a
+ * FLIPQ_SUBMIT straight followed by SET_IRQ_TARGET for its flip, no
+ * FLIPQ_SUBMIT_MANY ever tried; on 1.5 a FLIPQ_SUBMIT_MANY of one flip
+ * carrying its interrupt target, no FLIPQ_SUBMIT.
+ */
+static void test_uapi(unsigned int minor)
+{
+	const int presents = 40 + 4;
+	struct present_adapter_info info;
+	bool pair = minor < 5;
+
+	/* the caps are read as the system is opened */
+	present_system_close(sys);
+	old_minor = pair ? minor : 0;
+	igt_assert_eq(present_system_open(&sys), 0);
+	igt_assert_eq(present_adapter_info(adapter("igt-pt-t3"), &info), 0);
+	igt_assert_eq(!!(info.vflipq_caps & VFLIPQ_CAP_FLIPQ_SUBMIT_IRQ), !pair);
+	igt_assert(info.vflipq_caps & VFLIPQ_CAP_FLIP_QUEUE);
+
+	memset(&fq_calls, 0, sizeof(fq_calls));
+	fq_unpaired.set = false;
+	fq_counting = true;
+	test_on_target(NULL, "igt-pt-t3", 1, 20);
+	test_irq_per_present();
+	fq_counting = false;
+	igt_info("uAPI 1.%u: FLIPQ_SUBMIT %d (%d queued, %d then SET_IRQ_TARGET for its flip), "
+		 "FLIPQ_SUBMIT_MANY %d (%d queued, %d with the flip's interrupt target), "
+		 "SET_IRQ_TARGET %d\n", minor, fq_calls.submit, fq_calls.submit_ok,
+		 fq_calls.paired, fq_calls.many, fq_calls.many_ok, fq_calls.many_irq_ok,
+		 fq_calls.irq);
+	if (pair) {
+		igt_assert_eq(fq_calls.many, 0);
+		igt_assert_eq(fq_calls.submit_ok, presents);
+		igt_assert_eq(fq_calls.paired, presents);
+	} else {
+		igt_assert_eq(fq_calls.submit, 0);
+		igt_assert_eq(fq_calls.many_ok, presents);
+		igt_assert_eq(fq_calls.many_irq_ok, presents);
+	}
+
+	present_system_close(sys);
+	old_minor = 0;
+	igt_assert_eq(present_system_open(&sys), 0);
+}
+
 /* A mode change re-decides the path: buffers that follow the mode stay on
  * the direct path, buffers that keep their size go through a proxy. */
 static void test_set_mode(void)
@@ -1780,6 +1967,14 @@ igt_main
 		     "presented without a wait still raise one");
 	igt_subtest("irq-per-present")
 		test_irq_per_present();
+
+	for (unsigned int minor = 3; minor <= 5; minor++) {
+		igt_describe("A chain on a uAPI 1.3/1.4 driver (emulated: caps and refusals) queues "
+			     "each flip with FLIPQ_SUBMIT + SET_IRQ_TARGET, on 1.5 with one "
+			     "FLIPQ_SUBMIT_MANY; frames on target, the interrupt moved");
+		igt_subtest_f("uapi-1-%u-%s", minor, minor < 5 ? "submit-pair" : "submit-many")
+			test_uapi(minor);
+	}
 
 	igt_describe("A mode change re-decides the path (buffers following the mode or not)");
 	igt_subtest("set-mode-redecide")
