@@ -144,6 +144,29 @@ static uint32_t next_frame_crc(struct vfq_crc *crc)
 	return v;
 }
 
+/*
+ * Kernel mappings of @pages pages made by vmap() (the GEM shmem helpers map
+ * a buffer so), as /proc/vmallocinfo lists them: "start-end size caller
+ * vmap", the size with the guard page after the area.
+ */
+static int vmaps_of(int pages)
+{
+	FILE *f = fopen("/proc/vmallocinfo", "r");
+	char line[512];
+	int n = 0;
+
+	igt_require_f(f, "no /proc/vmallocinfo\n");
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long size;
+
+		if (sscanf(line, "%*s %llu", &size) == 1 &&
+		    size == (pages + 1) * 4096ull && strstr(line, " vmap\n"))
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
 igt_main
 {
 	igt_fixture {
@@ -309,6 +332,44 @@ igt_main
 						       OBJ_PLANE, "FB_ID"),
 					  fb->fb_id);
 		}
+		vfq_dev_reset(&dev);
+	}
+
+	igt_describe("A framebuffer is mapped from the first commit that shows "
+		     "it until it is destroyed: flips between two map neither "
+		     "again nor more, and removing them, shown or not, unmaps "
+		     "them");
+	igt_subtest("fb-mapped-while-it-exists") {
+		/* 704 * 4 bytes a row is a multiple of 128: 330 whole pages. */
+		enum { FW = 704, PAGES = 330 };
+		struct vfq_pipe *p = &dev.pipe[0];
+		struct vfq_fb f[2];
+		int base;
+
+		vfq_dev_reset(&dev);
+		vfq_fb_create(dev.fd, FW, H, DRM_FORMAT_XRGB8888, &f[0]);
+		vfq_fb_create(dev.fd, FW, H, DRM_FORMAT_XRGB8888, &f[1]);
+		igt_assert_eq_u64(f[0].size, PAGES * 4096ull);
+		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
+		base = vmaps_of(PAGES);
+		for (int i = 0; i < 20; i++) {
+			drmModeAtomicReq *req = vfq_req_new();
+
+			vfq_req_plane(req, dev.fd, p->primary, p->crtc_id,
+				      f[i & 1].fb_id, 0, 0, W, H);
+			igt_assert_eq(vfq_req_commit(dev.fd, req,
+						     DRM_MODE_ATOMIC_NONBLOCK |
+						     DRM_MODE_PAGE_FLIP_EVENT,
+						     (void *)(uintptr_t)(0x2000 + i)),
+				      0);
+			wait_flip(p->crtc_id, 0x2000 + i);
+			igt_assert_eq(vmaps_of(PAGES), base + (i ? 2 : 1));
+		}
+		/* f[0] is not on screen, f[1] is: RmFB turns its plane off. */
+		vfq_fb_destroy(&f[0]);
+		igt_assert_eq(vmaps_of(PAGES), base + 1);
+		vfq_fb_destroy(&f[1]);
+		igt_assert_eq(vmaps_of(PAGES), base);
 		vfq_dev_reset(&dev);
 	}
 

@@ -3,8 +3,9 @@
  * Async page flips: the commit tail of an async flip does not wait for the
  * composer.
  *
- * Before drm_atomic_helper_cleanup_planes() unmaps the outgoing
- * framebuffers, the composition of the outgoing CRTC state must be over.
+ * Before the commit lets go of the outgoing framebuffers (the last
+ * reference to one unmaps it), the composition of the outgoing CRTC state
+ * must be over.
  * The DRM core starts a commit only once the commit two before it on the
  * same CRTC is cleaned up (stall_checks() waits for its cleanup_done), so a
  * commit tail that flushed the composer paced back-to-back async flips by

@@ -240,18 +240,6 @@ struct drm_framebuffer *vflipq_fb_create(struct drm_device *drm,
 					 const struct drm_format_info *info,
 					 const struct drm_mode_fb_cmd2 *cmd);
 
-static inline struct drm_framebuffer *
-vflipq_gem_fb_create(struct drm_device *drm, struct drm_file *file,
-		     const struct drm_format_info *info,
-		     const struct drm_mode_fb_cmd2 *cmd)
-{
-#ifdef VFLIPQ_HAVE_FB_CREATE_INFO
-	return drm_gem_fb_create(drm, file, info, cmd);
-#else
-	return drm_gem_fb_create(drm, file, cmd);
-#endif
-}
-
 #ifdef VFLIPQ_HAVE_FB_CREATE_INFO
 #define VFLIPQ_FB_CREATE vflipq_fb_create
 #else

@@ -147,20 +147,13 @@ static int vflipq_copy_run(struct vflipq_copy_job *job)
 	struct iosys_map dmap[DRM_FORMAT_MAX_PLANES], ddata[DRM_FORMAT_MAX_PLANES];
 	int ret;
 
-	ret = drm_gem_fb_vmap(job->src, smap, sdata);
+	ret = vflipq_fb_vmap(job->src, smap, sdata);
 	if (ret)
 		return ret;
-	ret = drm_gem_fb_vmap(job->dst, dmap, ddata);
+	ret = vflipq_fb_vmap(job->dst, dmap, ddata);
 	if (ret)
-		goto out_src;
-	if (smap[0].is_iomem || dmap[0].is_iomem)
-		ret = -EINVAL;
-	else
-		ret = vflipq_copy_rows(job, sdata, ddata);
-	drm_gem_fb_vunmap(job->dst, dmap);
-out_src:
-	drm_gem_fb_vunmap(job->src, smap);
-	return ret;
+		return ret;
+	return vflipq_copy_rows(job, sdata, ddata);
 }
 
 static void vflipq_copy_work(struct work_struct *work)

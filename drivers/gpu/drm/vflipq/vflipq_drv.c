@@ -299,7 +299,7 @@ static void vflipq_atomic_commit_tail(struct drm_atomic_state *old_state)
 
 	if (vflipq_async_defer_cleanup(old_state, async_crtc))
 		return;
-	/* The composer may still read the old planes' mappings. */
+	/* The composer may still read the old planes' framebuffers. */
 	for_each_old_crtc_in_state(old_state, crtc, old_crtc_state, i)
 		flush_work(&to_vflipq_crtc_state(old_crtc_state)->composer_work);
 

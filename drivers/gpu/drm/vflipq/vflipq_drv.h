@@ -489,6 +489,14 @@ int vflipq_ioctl_get_caps(struct drm_device *drm, void *data,
 int vflipq_ioctl_get_counters(struct drm_device *drm, void *data,
 			      struct drm_file *file);
 
+/* vflipq_fb.c */
+struct drm_framebuffer *vflipq_gem_fb_create(struct drm_device *drm,
+					     struct drm_file *file,
+					     const struct drm_format_info *info,
+					     const struct drm_mode_fb_cmd2 *cmd);
+int vflipq_fb_vmap(struct drm_framebuffer *fb, struct iosys_map *map,
+		   struct iosys_map *data);
+
 /* vflipq_caso.c */
 bool vflipq_fb_is_cross_adapter(const struct drm_framebuffer *fb);
 bool vflipq_fb_owned_by(struct drm_framebuffer *fb, struct drm_file *file);

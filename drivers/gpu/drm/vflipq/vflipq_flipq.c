@@ -7,9 +7,9 @@
  * scans out and writes the logs without waking anybody, and delivers the
  * interrupts the client asked for as DRM events right there, as a display
  * driver's interrupt handler does.  A worker only sends what that could not
- * (an atomic allocation failed).  What needs process context, unmapping
- * and freeing a buffer the queue let go, is a work item on the device's
- * workqueue.
+ * (an atomic allocation failed).  What needs process context, putting the
+ * framebuffer of a buffer the queue let go (the last reference unmaps it)
+ * and freeing the buffer, is a work item on the device's workqueue.
  *
  * Lock order: modeset locks -> out->lock -> event_lock -> engine_lock.
  */
@@ -41,7 +41,7 @@
 #include "vflipq_trace.h"
 
 /*
- * Retired buffers are unmapped and freed in batches, a worker run per device
+ * Retired buffers are released and freed in batches, a worker run per device
  * at most every VFLIPQ_FQ_FREE_DELAY, instead of one run per buffer: 32 lit
  * CRTCs retire 1920 buffers a second, and each run was a kworker wake-up
  * (2026-11-28, Documentation/vflipq/flip-queue.rst, "Buffer lifetime").
@@ -59,7 +59,6 @@ void vflipq_fq_free_work(struct work_struct *work)
 	struct vflipq_fq_buf *buf, *next;
 
 	llist_for_each_entry_safe(buf, next, list, free_node) {
-		drm_gem_fb_vunmap(buf->fb, buf->map);
 		drm_framebuffer_put(buf->fb);
 		kfree(buf);
 	}
@@ -657,7 +656,7 @@ void vflipq_flipq_file_gone(struct vflipq_device *vdev, struct drm_file *file)
 	}
 	/*
 	 * A worker sending to this file has finished, and what the client's
-	 * queues let go is unmapped and freed now, in its own time, not in
+	 * queues let go is released and freed now, in its own time, not in
 	 * the middle of whatever runs next.
 	 */
 	if (gone)

@@ -40,9 +40,9 @@ struct vflipq_plane;
  *	pending composition and the composer while it reads; the last put
  *	hands it to the device's batched free (vflipq_fq_free_work())
  * @free_node: on &vflipq_device.fq_free once the last reference is gone
- * @vdev: device (its workqueue drops the mapping and the framebuffer)
+ * @vdev: device (its workqueue drops the framebuffer)
  * @fb: the framebuffer (one reference)
- * @map: kernel mapping of @fb
+ * @map: kernel mapping of @fb (the framebuffer's own, vflipq_fb_vmap())
  * @data: address of each plane's data in @map
  * @src: clipped source, integer pixels
  * @dst: clipped destination on the CRTC

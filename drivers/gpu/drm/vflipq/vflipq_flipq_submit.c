@@ -219,14 +219,9 @@ static int fq_prepare(struct vflipq_output *out, struct drm_file *file,
 		goto err_buf;
 	}
 
-	ret = drm_gem_fb_vmap(fb, buf->map, buf->data);
+	ret = vflipq_fb_vmap(fb, buf->map, buf->data);
 	if (ret)
 		goto err_buf;
-	if (buf->map[0].is_iomem) {
-		drm_gem_fb_vunmap(fb, buf->map);
-		ret = -EINVAL;
-		goto err_buf;
-	}
 
 	vflipq_fq_buf_init(buf, out->vdev, fb);
 	buf->reader = vflipq_format_ops(fb->format->format);
@@ -438,8 +433,8 @@ static bool fq_same_buffer(const struct drm_vflipq_flip_plane *a,
  * Plane @i of job @j as a plane of one of the jobs just before it made it,
  * or NULL.  A buffer is immutable once prepared and depends only on the
  * request and the plane and CRTC states, which the call holds locked: a
- * swap chain's few framebuffers recurring in a batch are looked up,
- * checked, mapped and later unmapped once per call, not once per flip.
+ * swap chain's few framebuffers recurring in a batch are looked up and
+ * checked once per call, not once per flip.
  */
 static const struct vfq_submit_plane *
 fq_prepared_twin(const struct fq_job *jobs, unsigned int j, unsigned int i)

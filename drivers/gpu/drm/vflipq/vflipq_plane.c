@@ -228,25 +228,8 @@ static int vflipq_plane_prepare_fb(struct drm_plane *plane,
 	if (ret)
 		return ret;
 
-	ret = drm_gem_fb_vmap(fb, shadow->map, shadow->data);
-	if (ret)
-		return ret;
-
-	/* The composer reads with plain loads: I/O memory is not for us. */
-	if (shadow->map[0].is_iomem) {
-		drm_gem_fb_vunmap(fb, shadow->map);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static void vflipq_plane_cleanup_fb(struct drm_plane *plane,
-				    struct drm_plane_state *state)
-{
-	struct drm_shadow_plane_state *shadow = to_drm_shadow_plane_state(state);
-
-	if (state->fb)
-		drm_gem_fb_vunmap(state->fb, shadow->map);
+	/* The framebuffer's own mapping: the state holds a reference. */
+	return vflipq_fb_vmap(fb, shadow->map, shadow->data);
 }
 
 /*
@@ -407,7 +390,6 @@ static const struct drm_plane_helper_funcs vflipq_plane_helper_funcs = {
 	.atomic_check	= vflipq_plane_atomic_check,
 	.atomic_update	= vflipq_plane_atomic_update,
 	.prepare_fb	= vflipq_plane_prepare_fb,
-	.cleanup_fb	= vflipq_plane_cleanup_fb,
 	.atomic_async_check	= vflipq_plane_atomic_async_check,
 	.atomic_async_update	= vflipq_plane_atomic_async_update,
 };

@@ -78,14 +78,9 @@ static int vflipq_wb_prepare_job(struct drm_writeback_connector *wb,
 		goto err_free;
 	}
 
-	ret = drm_gem_fb_vmap(job->fb, vjob->map, vjob->data);
+	ret = vflipq_fb_vmap(job->fb, vjob->map, vjob->data);
 	if (ret)
 		goto err_free;
-	if (vjob->map[0].is_iomem) {
-		drm_gem_fb_vunmap(job->fb, vjob->map);
-		ret = -EINVAL;
-		goto err_free;
-	}
 
 	vjob->fb = job->fb;
 	drm_framebuffer_get(vjob->fb);
@@ -108,7 +103,6 @@ static void vflipq_wb_cleanup_job(struct drm_writeback_connector *wb,
 	if (!vjob)
 		return;
 
-	drm_gem_fb_vunmap(vjob->fb, vjob->map);
 	drm_framebuffer_put(vjob->fb);
 	if (vjob->composer)
 		vflipq_composer_put(out, vjob->vblank_ref);
