@@ -5,10 +5,9 @@
  * writeback job needs a kernel mapping.  Taken per use, a swap chain paid
  * for a vmap() of its whole buffer at each flip (a buffer that left the
  * screen had lost its mapping) and the commit worker for a vunmap() when it
- * left; under TCG that was about 0.3 ms of the presenting process's time per
- * flip of a 1080p buffer (Documentation/vflipq/driver.rst, "Framebuffer
- * mappings").  A framebuffer is now mapped at its first use and unmapped
- * when it is destroyed.
+ * left: under TCG about 0.4 ms of CPU per flip of a 1080p buffer
+ * (Documentation/vflipq/driver.rst, "Framebuffer mappings").  A framebuffer
+ * is now mapped at its first use and unmapped when it is destroyed.
  */
 
 #include <linux/mutex.h>
