@@ -346,13 +346,22 @@ def markdown(entries, args, made, fails):
         d = cc.get("details", {})
         b = d.get("baseline", {})
         pct = lambda x: "-" if x is None else "%.1f%%" % (100 * x)
+        beyond = lambda x: (None if x.get("cpu_ms_median") is None or
+                            x.get("render_ms_median") is None else
+                            x["cpu_ms_median"] - x["render_ms_median"])
+        b1, b2 = beyond(d), beyond(b)
         raw = ("bench process (render step + ioctls) %s vs %s ms, kworkers %s vs %s ms; "
+               "beyond the render step (the render stands in for the render adapter's "
+               "work, the same on both paths: this is the presenting itself, the ioctls "
+               "and the copy and commit workers; medians) %s vs %s ms%s; "
                "the render step's CPU clock showed %s / %s of its time as gaps (medians; at "
                "most %s in a segment, limit %s); cross-check, whole-VM busy time (interrupts "
                "and the idle VM included) %s vs %s ms; an idle VM with the CRTC lit is busy "
                "%s ms per present slot; %s of the presents started late%s." % (
                    fmt(d.get("process_ms_median")), fmt(b.get("process_ms_median")),
                    fmt(d.get("kworker_ms_median")), fmt(b.get("kworker_ms_median")),
+                   fmt(b1), fmt(b2),
+                   " (ratio %.2f)" % (b1 / b2) if b1 is not None and b2 else "",
                    pct(d.get("stolen_median")), pct(b.get("stolen_median")),
                    pct(max(d.get("stolen_max", 0), b.get("stolen_max", 0))),
                    pct(d.get("stolen_limit")),
