@@ -17,7 +17,10 @@
 #
 # Env: BENCH_QUICK=1 (short runs), BENCH_ONLY='composer latency flipq memory
 #      memcpy' (subset; the JSON then lacks the others and the run fails),
-#      VM_TIMEOUT (default 900), VM_SILENCE_TIMEOUT (default 360), VM_MEM, VM_SMP, V=1 (whole console).
+#      VM_TIMEOUT (default 1200: the whole run takes 14-15 minutes, and the
+#      2026-11-29 06:32 run ran out of the 900 s it had, in its second-last
+#      benchmark), VM_SILENCE_TIMEOUT (default 360), VM_MEM, VM_SMP, V=1
+#      (whole console).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -54,7 +57,7 @@ contention=$BUILD/bench-contention.txt
 monitor=$!
 trap 'kill $monitor 2>/dev/null || true' EXIT
 set +e
-EXTRA_KO="$vkms_ko" VM_TIMEOUT=${VM_TIMEOUT:-900} VM_SILENCE_TIMEOUT=${VM_SILENCE_TIMEOUT:-360} \
+EXTRA_KO="$vkms_ko" VM_TIMEOUT=${VM_TIMEOUT:-1200} VM_SILENCE_TIMEOUT=${VM_SILENCE_TIMEOUT:-360} \
 	VM_APPEND="${VM_APPEND:-} vflipq_bench=1" \
 	"$VFLIPQ_TOP/scripts/vm-run.sh" --kernel "$series" --cmd "$guest_cmd" 2>&1 |
 	tee "$log" | grep -Ev '^(PASS|FAIL|SKIP) vm$|^[0-9]+ passed, '
