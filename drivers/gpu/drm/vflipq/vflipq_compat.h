@@ -17,7 +17,6 @@
 #include <drm/drm_crtc.h>
 #include <drm/drm_encoder.h>
 #include <drm/drm_fourcc.h>
-#include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_prime.h>
 
 #if defined(VFLIPQ_HAVE_FBDEV_SHMEM_DRIVER_OPS)

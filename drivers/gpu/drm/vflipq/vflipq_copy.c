@@ -19,7 +19,6 @@
 #include <drm/drm_fourcc.h>
 #include <drm/drm_framebuffer.h>
 #include <drm/drm_gem.h>
-#include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_print.h>
 
 #include "vflipq_drm.h"
@@ -143,14 +142,14 @@ static int vflipq_copy_rows(struct vflipq_copy_job *job,
 
 static int vflipq_copy_run(struct vflipq_copy_job *job)
 {
-	struct iosys_map smap[DRM_FORMAT_MAX_PLANES], sdata[DRM_FORMAT_MAX_PLANES];
-	struct iosys_map dmap[DRM_FORMAT_MAX_PLANES], ddata[DRM_FORMAT_MAX_PLANES];
+	struct iosys_map sdata[DRM_FORMAT_MAX_PLANES];
+	struct iosys_map ddata[DRM_FORMAT_MAX_PLANES];
 	int ret;
 
-	ret = vflipq_fb_vmap(job->src, smap, sdata);
+	ret = vflipq_fb_vmap(job->src, sdata);
 	if (ret)
 		return ret;
-	ret = vflipq_fb_vmap(job->dst, dmap, ddata);
+	ret = vflipq_fb_vmap(job->dst, ddata);
 	if (ret)
 		return ret;
 	return vflipq_copy_rows(job, sdata, ddata);

@@ -130,15 +130,14 @@ struct vflipq_color {
 
 /**
  * struct vflipq_wb_job - writeback job private data
- * @map: kernel mapping of the writeback framebuffer
- * @data: address of each plane's data in @map
+ * @data: address of each plane's data in the writeback framebuffer's own
+ *	mapping (vflipq_fb_vmap())
  * @fb: the framebuffer (reference held for the job's lifetime)
  * @writer: row writer for the framebuffer format
  * @composer: the job keeps the composer running
  * @vblank_ref: the job holds a vblank reference
  */
 struct vflipq_wb_job {
-	struct iosys_map map[DRM_FORMAT_MAX_PLANES];
 	struct iosys_map data[DRM_FORMAT_MAX_PLANES];
 	struct drm_framebuffer *fb;
 	const struct vflipq_format_ops *writer;
@@ -494,8 +493,7 @@ struct drm_framebuffer *vflipq_gem_fb_create(struct drm_device *drm,
 					     struct drm_file *file,
 					     const struct drm_format_info *info,
 					     const struct drm_mode_fb_cmd2 *cmd);
-int vflipq_fb_vmap(struct drm_framebuffer *fb, struct iosys_map *map,
-		   struct iosys_map *data);
+int vflipq_fb_vmap(struct drm_framebuffer *fb, struct iosys_map *data);
 
 /* vflipq_caso.c */
 bool vflipq_fb_is_cross_adapter(const struct drm_framebuffer *fb);

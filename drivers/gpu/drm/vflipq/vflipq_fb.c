@@ -92,8 +92,7 @@ struct drm_framebuffer *vflipq_gem_fb_create(struct drm_device *drm,
 /**
  * vflipq_fb_vmap - the kernel mapping of a framebuffer
  * @fb: a framebuffer of a vflipq device
- * @map: returns the mapping of each GEM object (fb->format->num_planes)
- * @data: returns the address of each plane's data
+ * @data: returns the address of each plane's data (fb->format->num_planes)
  *
  * The first call maps the framebuffer; the mapping lasts until the
  * framebuffer is destroyed, so a caller holds a reference to @fb for as
@@ -102,8 +101,7 @@ struct drm_framebuffer *vflipq_gem_fb_create(struct drm_device *drm,
  * Return: 0, -EINVAL for I/O memory (the composer reads with plain loads),
  * or the error of drm_gem_fb_vmap().
  */
-int vflipq_fb_vmap(struct drm_framebuffer *fb, struct iosys_map *map,
-		   struct iosys_map *data)
+int vflipq_fb_vmap(struct drm_framebuffer *fb, struct iosys_map *data)
 {
 	struct vflipq_fb *vfb = to_vflipq_fb(fb);
 	unsigned int n = fb->format->num_planes;
@@ -121,10 +119,8 @@ int vflipq_fb_vmap(struct drm_framebuffer *fb, struct iosys_map *map,
 		}
 		vfb->mapped = !ret;
 	}
-	if (!ret) {
-		memcpy(map, vfb->map, n * sizeof(*map));
+	if (!ret)
 		memcpy(data, vfb->data, n * sizeof(*data));
-	}
 	mutex_unlock(&vfb->lock);
 	return ret;
 }

@@ -42,8 +42,8 @@ struct vflipq_plane;
  * @free_node: on &vflipq_device.fq_free once the last reference is gone
  * @vdev: device (its workqueue drops the framebuffer)
  * @fb: the framebuffer (one reference)
- * @map: kernel mapping of @fb (the framebuffer's own, vflipq_fb_vmap())
- * @data: address of each plane's data in @map
+ * @data: address of each plane's data in @fb's own mapping
+ *	(vflipq_fb_vmap())
  * @src: clipped source, integer pixels
  * @dst: clipped destination on the CRTC
  * @xform: source walk
@@ -65,7 +65,6 @@ struct vflipq_fq_buf {
 	struct llist_node free_node;
 	struct vflipq_device *vdev;
 	struct drm_framebuffer *fb;
-	struct iosys_map map[DRM_FORMAT_MAX_PLANES];
 	struct iosys_map data[DRM_FORMAT_MAX_PLANES];
 	struct drm_rect src;
 	struct drm_rect dst;

@@ -19,7 +19,6 @@
 #include <drm/drm_fourcc.h>
 #include <drm/drm_framebuffer.h>
 #include <drm/drm_gem.h>
-#include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_modes.h>
 #include <drm/drm_modeset_lock.h>
 #include <drm/drm_plane.h>
@@ -219,7 +218,7 @@ static int fq_prepare(struct vflipq_output *out, struct drm_file *file,
 		goto err_buf;
 	}
 
-	ret = vflipq_fb_vmap(fb, buf->map, buf->data);
+	ret = vflipq_fb_vmap(fb, buf->data);
 	if (ret)
 		goto err_buf;
 

@@ -14,7 +14,6 @@
 #include <drm/drm_fourcc.h>
 #include <drm/drm_framebuffer.h>
 #include <drm/drm_gem_atomic_helper.h>
-#include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_print.h>
 
 #include "vflipq_drv.h"
@@ -229,7 +228,7 @@ static int vflipq_plane_prepare_fb(struct drm_plane *plane,
 		return ret;
 
 	/* The framebuffer's own mapping: the state holds a reference. */
-	return vflipq_fb_vmap(fb, shadow->map, shadow->data);
+	return vflipq_fb_vmap(fb, shadow->data);
 }
 
 /*

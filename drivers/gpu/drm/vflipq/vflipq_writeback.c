@@ -11,7 +11,6 @@
 #include <drm/drm_edid.h>
 #include <drm/drm_fourcc.h>
 #include <drm/drm_framebuffer.h>
-#include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_print.h>
 #include <drm/drm_probe_helper.h>
 #include <drm/drm_writeback.h>
@@ -78,7 +77,7 @@ static int vflipq_wb_prepare_job(struct drm_writeback_connector *wb,
 		goto err_free;
 	}
 
-	ret = vflipq_fb_vmap(job->fb, vjob->map, vjob->data);
+	ret = vflipq_fb_vmap(job->fb, vjob->data);
 	if (ret)
 		goto err_free;
 
