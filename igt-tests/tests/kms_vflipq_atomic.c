@@ -352,13 +352,20 @@ igt_main
 		igt_assert_eq_u64(f[0].size, PAGES * 4096ull);
 		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
 		base = vmaps_of(PAGES);
+		/*
+		 * Blocking commits: the reference the old plane state holds
+		 * on the framebuffer that left the screen is dropped at the
+		 * end of commit_tail().  A nonblocking commit runs that in
+		 * its worker after the event is sent, so the client could
+		 * count the mapping before or after it goes; a blocking one
+		 * runs it before the ioctl returns.
+		 */
 		for (int i = 0; i < 20; i++) {
 			drmModeAtomicReq *req = vfq_req_new();
 
 			vfq_req_plane(req, dev.fd, p->primary, p->crtc_id,
 				      f[i & 1].fb_id, 0, 0, W, H);
 			igt_assert_eq(vfq_req_commit(dev.fd, req,
-						     DRM_MODE_ATOMIC_NONBLOCK |
 						     DRM_MODE_PAGE_FLIP_EVENT,
 						     (void *)(uintptr_t)(0x2000 + i)),
 				      0);
