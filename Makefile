@@ -21,6 +21,9 @@
 #   make KERNEL=7.2 ...   same against Linux 7.2 (sid's linux-source-7.2), 7.3
 #                         likewise (experimental); built once with gcc-12
 #   make KERNEL=debug ... module/vm-check/demo/vm-cmd on the debug kernel
+#   make repeat SUBTESTS='glob ...' [RUNS=20]  the selected in-tree subtests
+#                         (globs on binary@subtest), each RUNS times in one VM:
+#                         a new or changed test must hold every run
 #   make fuzz ITER=N SEED=S  the ioctl fuzzer in the VM (userspace/fuzz)
 #   make mutate           mutation check: every mutant of tests/mutants.txt
 #                         must turn its tests red (host ones also run in
@@ -60,7 +63,7 @@ USER_PLOT := userspace/plot
 
 .PHONY: all deps kernel module igt igt-tests userspace sparse checkpatch host-tests \
 	check vm-check demo bench trace vm-cmd clean distclean help debug-kernel check-debug \
-	mutate mutate-host clients kernel-doc
+	mutate mutate-host clients kernel-doc repeat
 
 all: module igt-tests userspace
 
@@ -117,6 +120,15 @@ mutate-host: deps
 # Only the VM part (assumes "make all" was done).
 vm-check: kernel
 	@$(S)/vm-run.sh --kernel $(KERNEL) --job tests
+
+# A flaky subtest fails CI at random while passing most single runs: a new or
+# changed one runs here RUNS times in a row first (VFLIPQ_REPEAT in
+# scripts/guest/run-tests); the run fails if any run of it failed.
+SUBTESTS ?=
+RUNS ?= 20
+repeat: all
+	@test -n '$(SUBTESTS)' || { echo "make repeat: SUBTESTS='<binary>@<subtest> ...' is needed" >&2; exit 2; }
+	@VFLIPQ_TESTS='$(SUBTESTS)' VFLIPQ_REPEAT='$(RUNS)' $(S)/vm-run.sh --kernel $(KERNEL) --job tests
 
 # The debug test kernel (scripts/source-kernel.sh, cached in
 # $(VFLIPQ_CACHE)/debug-kernel), then vflipq built against it and the whole igt

@@ -16,7 +16,8 @@
 # Env: VM_TIMEOUT (hard limit for the whole VM run, s, default 900),
 #      VFLIPQ_SUBTEST_TIMEOUT (default 120), VFLIPQ_TESTS (globs on
 #      "binary@subtest"), VFLIPQ_SHARD (I/N: this VM's share of the subtests,
-#      scripts/vm-shards.sh), VFLIPQ_ABORT_ON_OOPS (default 1), VM_MEM (default
+#      scripts/vm-shards.sh), VFLIPQ_REPEAT (runs of each subtest, default 1:
+#      make repeat), VFLIPQ_ABORT_ON_OOPS (default 1), VM_MEM (default
 #      2G), VM_SMP (default 2), VM_APPEND (extra kernel command line),
 #      VM_STALL (MS:PERIOD: stop QEMU for MS ms every PERIOD s, host stalls on
 #      purpose), VM_SILENCE_TIMEOUT (stop the VM after that many seconds without
@@ -100,6 +101,7 @@ mkdir -p "$work/job"
 		printf 'export VFLIPQ_SUBTEST_TIMEOUT=%q\n' "${VFLIPQ_SUBTEST_TIMEOUT:-120}"
 		printf 'export VFLIPQ_TESTS=%q\n' "${VFLIPQ_TESTS:-}"
 		printf 'export VFLIPQ_SHARD=%q\n' "${VFLIPQ_SHARD:-}"
+		printf 'export VFLIPQ_REPEAT=%q\n' "${VFLIPQ_REPEAT:-1}"
 		printf 'export VFLIPQ_ABORT_ON_OOPS=%q\n' "${VFLIPQ_ABORT_ON_OOPS:-1}"
 		if [ $debug = 1 ]; then
 			printf 'export FUZZ_ITER=%q FUZZ_SEED=%q FUZZ_TIMEOUT=%q\n' \
@@ -157,7 +159,7 @@ fi
 # cores starve each other's emulated timers and make paced tests miss vblanks.
 vm_lock
 msg "booting $KVER ($job job, timeout ${VM_TIMEOUT}s); console: $resdir/console.log"
-show_re='^(PASS|FAIL|SKIP|ABORT:?) |^[0-9]+ passed, |^VFLIPQ-INIT|^(demo|igt): |^(\[ *[0-9.]+\] )?\[[0-9]+/[0-9]+\] |Kernel panic|^run-tests: (timeout|kernel oops|\(re\)loading|reloading|modprobe)'
+show_re='^(PASS|FAIL|SKIP|ABORT:?|REPEAT) |^[0-9]+ passed, |^VFLIPQ-INIT|^(demo|igt): |^(\[ *[0-9.]+\] )?\[[0-9]+/[0-9]+\] |Kernel panic|^run-tests: (timeout|kernel oops|\(re\)loading|reloading|modprobe)'
 tboot=$(now_s)
 # QEMU runs in the background writing into a FIFO, so that we know its pid and
 # can stop it when interrupted or when the console goes silent
