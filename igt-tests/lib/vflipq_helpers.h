@@ -386,8 +386,9 @@ int vfq_screen_check_frames(struct vfq_crc *crc, int fd, uint32_t crtc_id,
  * Nonblocking mode set of @pipe (off before) to @mode with @fb, done on
  * return.  *@seq, *@ns: the first vblank GET_SEQUENCE answered after the
  * CRTC's vblanks came on; [*@lo, *@hi]: CLOCK_MONOTONIC times between which
- * the CRTC was enabled.  False when the first poll already saw vblanks (no
- * window).
+ * the CRTC was enabled (its grid's origin stamped): from the request of the
+ * mode set to that first answer.  False when the first poll already saw
+ * vblanks (no window).
  */
 bool vfq_pipe_on_window(struct vfq_dev *dev, int pipe,
 			const drmModeModeInfo *mode, uint32_t fb,

@@ -470,7 +470,7 @@ static void check_grid(struct vfq_dev *d, bool aligned)
 		 * A window wider than a period, or (aligned) one that holds
 		 * a multiple of it, cannot place the origin: that attempt is
 		 * repeated, 40 attempts at most for both CRTCs (a slow poll
-		 * under a loaded host; an aligned window of ~2 ms holds a
+		 * under a loaded host; an aligned window of a few ms holds a
 		 * multiple of 16.7 ms about one time in eight).
 		 */
 		for (;;) {
