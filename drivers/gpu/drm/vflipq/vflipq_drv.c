@@ -244,15 +244,26 @@ static void vflipq_debugfs_init(struct drm_minor *minor)
 	.major			= VFLIPQ_UAPI_VERSION_MAJOR, \
 	.minor			= VFLIPQ_UAPI_VERSION_MINOR
 
+/*
+ * Sync objects, timelines included, on both kinds of device: compositors
+ * move the fences of explicit sync (linux-drm-syncobj-v1) through the
+ * display device's timelines (IN_FENCE_FD from an acquire point, the out
+ * fence into a release point) and look for DRM_CAP_SYNCOBJ_TIMELINE there.
+ * The DRM core implements them whole; vflipq's part is the fences.
+ */
+#define VFLIPQ_DRIVER_SYNCOBJ	(DRIVER_SYNCOBJ | DRIVER_SYNCOBJ_TIMELINE)
+
 static const struct drm_driver vflipq_driver = {
-	.driver_features	= DRIVER_MODESET | DRIVER_ATOMIC | DRIVER_GEM,
+	.driver_features	= DRIVER_MODESET | DRIVER_ATOMIC | DRIVER_GEM |
+				  VFLIPQ_DRIVER_SYNCOBJ,
 	.master_drop		= vflipq_master_drop,
 	VFLIPQ_DRIVER_COMMON,
 };
 
 /* A render-only adapter: buffers to render into and share, no display. */
 static const struct drm_driver vflipq_render_driver = {
-	.driver_features	= DRIVER_GEM | DRIVER_RENDER,
+	.driver_features	= DRIVER_GEM | DRIVER_RENDER |
+				  VFLIPQ_DRIVER_SYNCOBJ,
 	VFLIPQ_DRIVER_COMMON,
 };
 

@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Explicit sync the way Wayland compositors do it (linux-drm-syncobj-v1):
+ * the client owns two timeline sync objects, made on its render device
+ * (here a vflipq render-only adapter) and handed to the compositor as file
+ * descriptors.  The compositor imports them on the display device, turns
+ * the acquire point into the IN_FENCE_FD of the flip that shows the
+ * buffer, and puts the flip's out-fence into the release point.  What is
+ * judged: the screen (CRC per vblank) keeps the old image while the acquire
+ * point is unsignalled, and each release point signals with its flip, at
+ * the flip's vblank (the fence's timestamp is the event's), in order.
+ */
+#include <fcntl.h>
+#include <linux/dma-buf.h>
+#include <linux/sync_file.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/utsname.h>
+
+#include "igt.h"
+#include "vflipq_helpers.h"
+#include "vgem_drm.h"
+
+IGT_TEST_DESCRIPTION("vflipq and timeline sync objects: acquire and release "
+		     "points of a compositor's explicit sync");
+
+#define W 640
+#define H 480
+#define FLIPS 8
+
+/* 6.6's DRM_IOCTL_SYNCOBJ_EVENTFD, which bookworm's libdrm predates. */
+#ifndef DRM_IOCTL_SYNCOBJ_EVENTFD
+struct drm_syncobj_eventfd {
+	__u32 handle;
+	__u32 flags;
+	__u64 point;
+	__s32 fd;
+	__u32 pad;
+};
+
+#define DRM_IOCTL_SYNCOBJ_EVENTFD DRM_IOWR(0xCF, struct drm_syncobj_eventfd)
+#endif
+
+static struct vfq_dev dev;
+static drmModeModeInfo mode;
+static struct vfq_fb fb[2];
+static int client = -1;		/* the render-only adapter's render node */
+static int vgem = -1;
+
+static uint64_t cap(int fd, uint64_t which)
+{
+	uint64_t v = 0;
+
+	igt_assert_eq(drmGetCap(fd, which, &v), 0);
+	return v;
+}
+
+/* The render node of the card @card_fd is the primary node of. */
+static int open_render_node(int card_fd)
+{
+	char *path = drmGetRenderDeviceNameFromFd(card_fd);
+	int fd;
+
+	igt_assert_f(path, "the render-only adapter has no render node\n");
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	igt_assert_f(fd >= 0, "%s: %s\n", path, strerror(errno));
+	free(path);
+	return fd;
+}
+
+static uint32_t timeline_new(int fd)
+{
+	uint32_t h = 0;
+
+	igt_assert_eq(drmSyncobjCreate(fd, 0, &h), 0);
+	return h;
+}
+
+/* The client's timeline @h as the compositor's handle on @to. */
+static uint32_t share(int from, uint32_t h, int to)
+{
+	uint32_t out = 0;
+	int obj;
+
+	igt_assert_eq(drmSyncobjHandleToFD(from, h, &obj), 0);
+	igt_assert_eq(drmSyncobjFDToHandle(to, obj, &out), 0);
+	close(obj);
+	return out;
+}
+
+/* Point @point of timeline @h takes the fence of sync_file @sf. */
+static void import_point(int fd, uint32_t h, uint64_t point, int sf)
+{
+	uint32_t tmp = timeline_new(fd);
+
+	igt_assert_eq(drmSyncobjImportSyncFile(fd, tmp, sf), 0);
+	igt_assert_eq(drmSyncobjTransfer(fd, h, point, tmp, 0, 0), 0);
+	drmSyncobjDestroy(fd, tmp);
+}
+
+/* A sync_file of point @point of timeline @h (which must have a fence). */
+static int export_point(int fd, uint32_t h, uint64_t point)
+{
+	uint32_t tmp = timeline_new(fd);
+	int sf = -1;
+
+	igt_assert_eq(drmSyncobjTransfer(fd, tmp, 0, h, point, 0), 0);
+	igt_assert_eq(drmSyncobjExportSyncFile(fd, tmp, &sf), 0);
+	drmSyncobjDestroy(fd, tmp);
+	igt_assert_fd(sf);
+	return sf;
+}
+
+/* The last signalled point of @h. */
+static uint64_t signalled(int fd, uint32_t h)
+{
+	uint64_t p = 0;
+
+	igt_assert_eq(drmSyncobjQuery(fd, &h, &p, 1), 0);
+	return p;
+}
+
+/* A sync_file of an unsignalled vgem fence: the client's rendering. */
+static int render_fence(struct vfq_fb *bo, uint32_t *fence)
+{
+	struct drm_vgem_fence_attach a = {
+		.handle = bo->handle, .flags = VGEM_FENCE_WRITE };
+	struct dma_buf_export_sync_file ex = {
+		.flags = DMA_BUF_SYNC_WRITE, .fd = -1 };
+	int dmabuf;
+
+	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_ATTACH, &a);
+	*fence = a.out_fence;
+	igt_assert_eq(drmPrimeHandleToFD(vgem, bo->handle, DRM_CLOEXEC,
+					 &dmabuf), 0);
+	do_ioctl(dmabuf, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &ex);
+	close(dmabuf);
+	igt_assert_fd(ex.fd);
+	return ex.fd;
+}
+
+static void render_done(uint32_t fence)
+{
+	struct drm_vgem_fence_signal sig = { .fence = fence };
+
+	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig);
+}
+
+/*
+ * The compositor's flip of @d's first primary to @fb_id: @in_fd as
+ * IN_FENCE_FD (< 0: none), its out-fence returned.
+ */
+static int flip_on(struct vfq_dev *d, uint32_t fb_id, int in_fd,
+		   uint64_t tag)
+{
+	struct vfq_pipe *p = &d->pipe[0];
+	drmModeAtomicReq *req = vfq_req_new();
+	int32_t out = -1;
+
+	vfq_req_set(req, d->fd, p->primary, DRM_MODE_OBJECT_PLANE, "FB_ID",
+		    fb_id);
+	if (in_fd >= 0)
+		vfq_req_set(req, d->fd, p->primary, DRM_MODE_OBJECT_PLANE,
+			    "IN_FENCE_FD", in_fd);
+	vfq_req_set(req, d->fd, p->crtc_id, DRM_MODE_OBJECT_CRTC,
+		    "OUT_FENCE_PTR", (uint64_t)(uintptr_t)&out);
+	igt_assert_eq(vfq_req_commit(d->fd, req, DRM_MODE_ATOMIC_NONBLOCK |
+				     DRM_MODE_PAGE_FLIP_EVENT,
+				     (void *)(uintptr_t)tag), 0);
+	igt_assert_fd(out);
+	return out;
+}
+
+static struct vfq_event flip_event_on(int fd, uint64_t tag)
+{
+	struct vfq_event ev;
+
+	igt_assert_eq(vfq_read_event(fd, 1000, &ev), 1);
+	igt_assert_eq_u32(ev.type, DRM_EVENT_FLIP_COMPLETE);
+	igt_assert_eq_u64(ev.user_data, tag);
+	return ev;
+}
+
+static struct vfq_event flip_event(uint64_t tag)
+{
+	return flip_event_on(dev.fd, tag);
+}
+
+/* The one fence inside sync_file @sf (a timeline point's chain unwraps). */
+static struct sync_fence_info fence_info(int sf)
+{
+	struct sync_fence_info fi = {};
+	struct sync_file_info info = {};
+
+	do_ioctl(sf, SYNC_IOC_FILE_INFO, &info);
+	igt_assert_f(info.num_fences == 1, "%u fences in a release point\n",
+		     info.num_fences);
+	info.sync_fence_info = (uint64_t)(uintptr_t)&fi;
+	do_ioctl(sf, SYNC_IOC_FILE_INFO, &info);
+	return fi;
+}
+
+/*
+ * Frames @first .. @first + @n - 1 must show marker @want; frames without a
+ * CRC (the composer merged them, driver.rst "CRC") judge nothing, but one
+ * at least must be judged.
+ */
+static void expect_screen(struct vfq_screen *s, uint64_t first, int n,
+			  int want, const char *what)
+{
+	int marker[16], judged = 0;
+
+	igt_assert(n <= 16);
+	vfq_screen_record(s, first, n, marker);
+	for (int i = 0; i < n; i++) {
+		igt_assert_f(marker[i] == VFQ_SCREEN_NO_CRC ||
+			     marker[i] == want,
+			     "%s: vblank %llu shows fb %d, not fb %d\n", what,
+			     (unsigned long long)(first + i), marker[i], want);
+		judged += marker[i] != VFQ_SCREEN_NO_CRC;
+	}
+	igt_assert_f(judged, "%s: no CRC for vblanks %llu-%llu\n", what,
+		     (unsigned long long)first,
+		     (unsigned long long)(first + n - 1));
+}
+
+static void screen_on(struct vfq_screen *s)
+{
+	const uint32_t ids[2] = { fb[0].fb_id, fb[1].fb_id };
+
+	vfq_pipe_on(&dev, 0, &mode, fb[0].fb_id);
+	vfq_screen_learn(s, &dev, 0, ids, 2, W, H);	/* fb[0] shown */
+	vfq_drain_events(dev.fd, 50);
+}
+
+static bool kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int a = 0, b = 0;
+
+	igt_assert_eq(uname(&u), 0);
+	igt_assert_eq(sscanf(u.release, "%d.%d", &a, &b), 2);
+	return a > major || (a == major && b >= minor);
+}
+
+static void test_caps(int card_fd)
+{
+	uint64_t point = 3;
+	uint32_t h, shared;
+
+	igt_assert_eq_u64(cap(dev.fd, DRM_CAP_SYNCOBJ), 1);
+	igt_assert_eq_u64(cap(dev.fd, DRM_CAP_SYNCOBJ_TIMELINE), 1);
+	igt_assert_eq_u64(cap(card_fd, DRM_CAP_SYNCOBJ), 1);
+	igt_assert_eq_u64(cap(card_fd, DRM_CAP_SYNCOBJ_TIMELINE), 1);
+	igt_assert_eq_u64(cap(client, DRM_CAP_SYNCOBJ_TIMELINE), 1);
+	/* a CPU-signalled point, seen through the display device */
+	h = timeline_new(client);
+	igt_assert_eq(drmSyncobjTimelineSignal(client, &h, &point, 1), 0);
+	shared = share(client, h, dev.fd);
+	igt_assert_eq_u64(signalled(dev.fd, shared), 3);
+	drmSyncobjDestroy(dev.fd, shared);
+	drmSyncobjDestroy(client, h);
+}
+
+/* The client's two timelines, and the compositor's handles of them. */
+struct timelines {
+	uint32_t acq, rel;	/* on the client's render node */
+	uint32_t c_acq, c_rel;	/* on the display device */
+	int c_fd;
+};
+
+static void timelines_init(struct timelines *t, int display_fd)
+{
+	t->acq = timeline_new(client);
+	t->rel = timeline_new(client);
+	t->c_fd = display_fd;
+	t->c_acq = share(client, t->acq, display_fd);
+	t->c_rel = share(client, t->rel, display_fd);
+}
+
+/* The compositor's handles go first: its display device may be gone. */
+static void timelines_fini(struct timelines *t)
+{
+	if (t->c_fd >= 0) {
+		drmSyncobjDestroy(t->c_fd, t->c_acq);
+		drmSyncobjDestroy(t->c_fd, t->c_rel);
+	}
+	drmSyncobjDestroy(client, t->acq);
+	drmSyncobjDestroy(client, t->rel);
+}
+
+/*
+ * Frame @point of the loop: the client renders into @bo (an unsignalled
+ * vgem fence, *@rend, in acquire point @point); the compositor flips @d's
+ * primary to @fb_id with that point as IN_FENCE_FD and puts the flip's
+ * out-fence into release point @point.  The flip is held until
+ * render_done(*@rend), so the out-fence is still unsignalled when it goes
+ * into the timeline (the DRM core flattens a signalled one into a stub
+ * fence on the way) and when the client looks at it: the release point
+ * holds vflipq's fence, pending.  Once signalled, a fence's names no
+ * longer tell (7.x names every signalled fence "detached-driver"); its
+ * time does (check_released()).
+ */
+static void frame_submit(struct vfq_dev *d, struct timelines *t,
+			 uint64_t point, uint32_t fb_id, uint64_t tag,
+			 struct vfq_fb *bo, uint32_t *rend)
+{
+	int sf = render_fence(bo, rend), in_fd, out_fd;
+	struct sync_fence_info fi;
+
+	import_point(client, t->acq, point, sf);
+	close(sf);
+	in_fd = export_point(d->fd, t->c_acq, point);
+	out_fd = flip_on(d, fb_id, in_fd, tag);
+	close(in_fd);
+	import_point(d->fd, t->c_rel, point, out_fd);
+	close(out_fd);
+
+	sf = export_point(client, t->rel, point);
+	fi = fence_info(sf);
+	close(sf);
+	igt_assert_f(fi.status == 0 && strcmp(fi.driver_name, "vflipq") == 0 &&
+		     fi.obj_name[0],
+		     "release point %llu of a held flip: fence of \"%s\", "
+		     "timeline \"%s\", status %d\n", (unsigned long long)point,
+		     fi.driver_name, fi.obj_name, fi.status);
+}
+
+/*
+ * Release point @point, after its flip's event @ev: the client's timeline
+ * has signalled exactly up to it, and its fence signalled at the event's
+ * vblank (a stub, or any fence signalled at another instant, fails).
+ */
+static void check_released(struct timelines *t, uint64_t point,
+			   const struct vfq_event *ev)
+{
+	struct sync_fence_info fi;
+	int sf;
+
+	igt_assert_eq(drmSyncobjTimelineWait(client, &t->rel, &point, 1,
+					     vfq_now_ns() + 1000000000ull, 0,
+					     NULL), 0);
+	igt_assert_eq_u64(signalled(client, t->rel), point);
+	sf = export_point(client, t->rel, point);
+	fi = fence_info(sf);
+	close(sf);
+	igt_assert_eq(fi.status, 1);
+	/* 6.x asks the driver; 7.x answers for every signalled fence */
+	igt_assert_f(strcmp(fi.driver_name, "vflipq") == 0 ||
+		     (strcmp(fi.driver_name, "detached-driver") == 0 &&
+		      strcmp(fi.obj_name, "signaled-timeline") == 0),
+		     "release point %llu signalled: fence of \"%s\", "
+		     "timeline \"%s\"\n", (unsigned long long)point,
+		     fi.driver_name, fi.obj_name);
+	/* the event has microseconds, the fence nanoseconds */
+	igt_assert_f(fi.timestamp_ns / 1000 == ev->ts_ns / 1000,
+		     "release point %llu signalled at %llu ns, its flip's "
+		     "vblank was at %llu ns\n", (unsigned long long)point,
+		     (unsigned long long)fi.timestamp_ns,
+		     (unsigned long long)ev->ts_ns);
+}
+
+static void test_acquire(void)
+{
+	struct vfq_screen scr;
+	struct timelines t;
+	struct vfq_event ev;
+	struct vfq_fb bo;
+	uint32_t rend;
+	uint64_t seq0;
+
+	igt_assert_eq(vfq_bo_create(vgem, 64, 64, DRM_FORMAT_XRGB8888, &bo),
+		      0);
+	screen_on(&scr);
+	timelines_init(&t, dev.fd);
+	frame_submit(&dev, &t, 1, fb[1].fb_id, 0x5c, &bo, &rend);
+	seq0 = vfq_crtc_sequence(dev.fd, dev.pipe[0].crtc_id);
+	expect_screen(&scr, seq0 + 1, 8, 0, "acquire point unsignalled");
+	igt_assert_f(vfq_read_event(dev.fd, 0, &ev) == 0,
+		     "the flip completed before its acquire point signalled\n");
+	igt_assert_eq_u64(signalled(dev.fd, t.c_acq), 0);
+	igt_assert_eq_u64(signalled(client, t.rel), 0);
+
+	render_done(rend);
+	igt_assert_eq(drmSyncobjTimelineWait(dev.fd, &t.c_acq,
+					     (uint64_t[]){ 1 }, 1,
+					     vfq_now_ns() + 1000000000ull, 0,
+					     NULL), 0);
+	ev = flip_event(0x5c);
+	igt_assert_lt_u64(seq0 + 8, ev.sequence);
+	expect_screen(&scr, ev.sequence, 2, 1, "acquire point signalled");
+	check_released(&t, 1, &ev);
+	vfq_screen_stop(&scr);
+	timelines_fini(&t);
+	vfq_fb_destroy(&bo);
+	vfq_dev_reset(&dev);
+}
+
+static void test_release_points(void)
+{
+	struct vfq_screen scr;
+	struct timelines t;
+	struct vfq_fb bo;
+
+	igt_assert_eq(vfq_bo_create(vgem, 64, 64, DRM_FORMAT_XRGB8888, &bo),
+		      0);
+	screen_on(&scr);
+	timelines_init(&t, dev.fd);
+	for (int i = 0; i < FLIPS; i++) {
+		uint64_t point = i + 1;
+		int shown = (i + 1) & 1;
+		struct vfq_event ev;
+		uint32_t rend;
+
+		frame_submit(&dev, &t, point, fb[shown].fb_id, 0x100 + i, &bo,
+			     &rend);
+		/* held by its acquire point: the last release is the last */
+		igt_assert_eq_u64(signalled(client, t.rel), point - 1);
+		render_done(rend);
+		ev = flip_event(0x100 + i);
+		check_released(&t, point, &ev);
+		expect_screen(&scr, ev.sequence, 2, shown, "flip released");
+	}
+	vfq_screen_stop(&scr);
+	timelines_fini(&t);
+	vfq_fb_destroy(&bo);
+	vfq_dev_reset(&dev);
+}
+
+/* The release point as compositors wait on it: an eventfd (6.6). */
+static void test_release_eventfd(void)
+{
+	struct drm_syncobj_eventfd ef = { .point = 1 };
+	struct vfq_screen scr;
+	struct timelines t;
+	struct vfq_event ev;
+	struct pollfd pfd;
+	struct vfq_fb bo;
+	uint64_t seq_at_release;
+	uint32_t rend;
+
+	igt_require_f(kernel_at_least(6, 6),
+		      "DRM_IOCTL_SYNCOBJ_EVENTFD came with Linux 6.6\n");
+	igt_assert_eq(vfq_bo_create(vgem, 64, 64, DRM_FORMAT_XRGB8888, &bo),
+		      0);
+	screen_on(&scr);
+	timelines_init(&t, dev.fd);
+	frame_submit(&dev, &t, 1, fb[1].fb_id, 0x5e, &bo, &rend);
+	/* the client waits for release point 1 without blocking */
+	ef.handle = t.rel;
+	ef.fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	igt_assert_fd(ef.fd);
+	do_ioctl(client, DRM_IOCTL_SYNCOBJ_EVENTFD, &ef);
+	pfd = (struct pollfd){ .fd = ef.fd, .events = POLLIN };
+	/* 12 frames at 60 Hz with the flip held by its acquire point */
+	igt_assert_f(poll(&pfd, 1, 200) == 0,
+		     "release point signalled while its flip was held\n");
+
+	render_done(rend);
+	igt_assert_f(poll(&pfd, 1, 1000) == 1,
+		     "release point not signalled within 1 s of the flip's "
+		     "acquire point\n");
+	seq_at_release = vfq_crtc_sequence(dev.fd, dev.pipe[0].crtc_id);
+	ev = flip_event(0x5e);
+	igt_assert_f(seq_at_release >= ev.sequence,
+		     "release point signalled at vblank %llu, before its "
+		     "flip's vblank %llu\n",
+		     (unsigned long long)seq_at_release,
+		     (unsigned long long)ev.sequence);
+	expect_screen(&scr, ev.sequence, 2, 1, "flip released");
+	vfq_screen_stop(&scr);
+	close(ef.fd);
+	timelines_fini(&t);
+	vfq_fb_destroy(&bo);
+	vfq_dev_reset(&dev);
+}
+
+/*
+ * The release point's fence is held by the client's timeline, on the
+ * client's device, after the display device that made it is removed: the
+ * fence's name and lock are vflipq's (locking.rst, "Out-fences of removed
+ * devices"), so waiting, querying and exporting it must still work (and
+ * KASAN, on the debug kernel, sees every access).
+ */
+static void test_release_outlives_display(void)
+{
+	static const char *const attrs[] = {
+		"crtcs", "1", "modes", "640x480@60", NULL,
+	};
+	struct timelines t;
+	struct vfq_event ev;
+	drmModeModeInfo m;
+	struct vfq_fb f, bo;
+	struct vfq_dev d;
+	uint32_t rend;
+
+	igt_assert_eq(vfq_bo_create(vgem, 64, 64, DRM_FORMAT_XRGB8888, &bo),
+		      0);
+	vfq_dev_init(&d, vfq_open_card(vfq_cfs_create("igt-syncobj-display",
+						      attrs)));
+	vfq_get_mode(d.fd, d.pipe[0].conn_id, W, H, 60, &m);
+	vfq_fb_create(d.fd, W, H, DRM_FORMAT_XRGB8888, &f);
+	vfq_pipe_on(&d, 0, &m, f.fb_id);
+	timelines_init(&t, d.fd);
+	frame_submit(&d, &t, 1, f.fb_id, 0x0d, &bo, &rend);
+	render_done(rend);
+	ev = flip_event_on(d.fd, 0x0d);
+
+	/* the display device goes: only the client's timeline holds it */
+	drmSyncobjDestroy(d.fd, t.c_acq);
+	drmSyncobjDestroy(d.fd, t.c_rel);
+	t.c_fd = -1;
+	vfq_fb_destroy(&f);
+	vfq_dev_fini(&d);
+	igt_assert_eq(vfq_cfs_write("igt-syncobj-display", "enabled", "0"),
+		      1);
+	igt_assert_eq(vfq_cfs_rmdir("igt-syncobj-display"), 0);
+
+	check_released(&t, 1, &ev);
+	timelines_fini(&t);
+	vfq_fb_destroy(&bo);
+}
+
+igt_main
+{
+	int card_fd = -1;
+
+	igt_fixture {
+		static const char *const attrs[] = { "crtcs", "0", NULL };
+
+		vfq_dev_init(&dev, vfq_open_default());
+		vfq_dev_reset(&dev);
+		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb[0]);
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb[1]);
+		vfq_fb_fill(&fb[0], vfq_rgb8(200, 30, 30));
+		vfq_fb_fill(&fb[1], vfq_rgb8(30, 30, 200));
+		vgem = vfq_open_driver("vgem");
+		igt_assert_f(vgem >= 0, "no vgem card: %s\n",
+			     strerror(-vgem));
+		igt_require(vfq_cfs_available());
+		vfq_cfs_cleanup();
+		card_fd = vfq_open_card(vfq_cfs_create("igt-syncobj-client",
+						       attrs));
+		igt_assert_fd(card_fd);
+		client = open_render_node(card_fd);
+	}
+
+	igt_describe("DRM_CAP_SYNCOBJ and DRM_CAP_SYNCOBJ_TIMELINE on the "
+		     "display device and the render-only adapter (both nodes); "
+		     "a timeline made on the render node is the display "
+		     "device's too");
+	igt_subtest("caps")
+		test_caps(card_fd);
+
+	igt_describe("A flip whose IN_FENCE_FD comes from the client's "
+		     "acquire point keeps the old image on screen until the "
+		     "client's rendering signals the point");
+	igt_subtest("acquire-point-gates-flip")
+		test_acquire();
+
+	igt_describe("Each flip's out-fence in the client's release timeline: "
+		     "the point signals with its flip, in order, its time the "
+		     "vblank of the flip's event, the new image on screen");
+	igt_subtest("release-points-at-vblanks")
+		test_release_points();
+
+	igt_describe("The client's eventfd on its release point stays quiet "
+		     "while the flip is held and fires once the flip's vblank "
+		     "has come");
+	igt_subtest("release-point-eventfd")
+		test_release_eventfd();
+
+	igt_describe("A release point whose fence came from a display device "
+		     "that has been removed since: waited for, queried and "
+		     "exported by the client");
+	igt_subtest("release-point-outlives-display")
+		test_release_outlives_display();
+
+	igt_fixture {
+		close(client);
+		close(card_fd);
+		vfq_cfs_cleanup();
+		close(vgem);
+		vfq_fb_destroy(&fb[0]);
+		vfq_fb_destroy(&fb[1]);
+		vfq_dev_fini(&dev);
+	}
+}
