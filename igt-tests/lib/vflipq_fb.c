@@ -9,6 +9,7 @@
 
 #include "fourcc.h"
 #include "vflipq_helpers.h"
+#include "vgem_drm.h"
 
 /* Names, bytes per pixel, depth and alpha: userspace/common/fourcc.c. */
 const char *vfq_format_name(uint32_t format)
@@ -124,6 +125,22 @@ static void rgb_to_yuv601(struct vfq_color c, int *y, int *u, int *v)
 }
 
 /* ---- buffers ------------------------------------------------------ */
+
+uint32_t vfq_vgem_fence_write(int vgem, uint32_t handle)
+{
+	struct drm_vgem_fence_attach a = {
+		.handle = handle, .flags = VGEM_FENCE_WRITE };
+
+	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_ATTACH, &a);
+	return a.out_fence;
+}
+
+void vfq_vgem_fence_signal(int vgem, uint32_t fence)
+{
+	struct drm_vgem_fence_signal sig = { .fence = fence };
+
+	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig);
+}
 
 int vfq_bo_create(int fd, int w, int h, uint32_t format, struct vfq_fb *fb)
 {

@@ -250,6 +250,13 @@ bool vfq_format_has_alpha(uint32_t format);
 
 /* Dumb buffer for a w x h @format fb, mapped; no ADDFB.  0 or -errno. */
 int vfq_bo_create(int fd, int w, int h, uint32_t format, struct vfq_fb *fb);
+/*
+ * A render adapter's rendering in progress: an unsignalled write fence of
+ * vgem (@vgem, its card) on its buffer @handle, until signalled.  Both
+ * assert; the first returns the fence's id.
+ */
+uint32_t vfq_vgem_fence_write(int vgem, uint32_t handle);
+void vfq_vgem_fence_signal(int vgem, uint32_t fence);
 /* ADDFB2 of the buffer with @modifier (LINEAR: no modifier flag); 0/-errno. */
 int vfq_fb_add(struct vfq_fb *fb, uint64_t modifier, bool with_modifier);
 /*

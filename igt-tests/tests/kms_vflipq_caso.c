@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "vflipq_helpers.h"
-#include "vgem_drm.h"
 
 #define W 640
 #define H 480
@@ -509,8 +508,7 @@ static void test_implicit_fence(void)
 {
 	struct adapter *a = display(3);
 	int vgem = vfq_open_driver("vgem");
-	struct drm_vgem_fence_attach fa = { .flags = VGEM_FENCE_WRITE };
-	struct drm_vgem_fence_signal fs = { };
+	uint32_t fence;
 	struct drm_vflipq_set_log sl = { };
 	struct drm_vflipq_set_irq_target it = { };
 	struct drm_vflipq_update_log ul = { };
@@ -534,8 +532,7 @@ static void test_implicit_fence(void)
 		.plane_id = sl.plane_id, .target = 1 };
 	do_ioctl(a->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET, &it);
 
-	fa.handle = bo.handle;
-	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_ATTACH, &fa);
+	fence = vfq_vgem_fence_write(vgem, bo.handle);
 	p = (struct drm_vflipq_flip_plane){ .plane_id = sl.plane_id,
 		.fb_id = xfb, .present_id = 1 };
 	s = (struct drm_vflipq_flip_submit){ .crtc_id = sl.crtc_id,
@@ -553,8 +550,7 @@ static void test_implicit_fence(void)
 	check_screen(a, &black, 0);
 
 	signalled = vfq_now_ns();
-	fs.fence = fa.out_fence;
-	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_SIGNAL, &fs);
+	vfq_vgem_fence_signal(vgem, fence);
 	{
 		struct pollfd pfd = { .fd = a->dev.fd, .events = POLLIN };
 
@@ -588,8 +584,7 @@ static void test_implicit_fence_atomic(void)
 {
 	struct adapter *a = display(3);
 	int vgem = vfq_open_driver("vgem");
-	struct drm_vgem_fence_attach fa = { .flags = VGEM_FENCE_WRITE };
-	struct drm_vgem_fence_signal fs = { };
+	uint32_t fence;
 	struct vfq_event ev;
 	struct vfq_fb bo, black;
 	struct vfq_crc crc;
@@ -604,8 +599,7 @@ static void test_implicit_fence_atomic(void)
 	igt_assert_eq(vfq_bo_create(vgem, W, H, DRM_FORMAT_XRGB8888, &bo), 0);
 	vfq_fb_pattern(&bo, 47);
 	igt_assert_eq(import_fb(a->dev.fd, &bo, bo.pitch, 0, &xfb), 0);
-	fa.handle = bo.handle;
-	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_ATTACH, &fa);
+	fence = vfq_vgem_fence_write(vgem, bo.handle);
 	vfq_drain_events(a->dev.fd, 0);
 	igt_assert_eq(put_on_primary(a, xfb, W, H,
 				     DRM_MODE_ATOMIC_NONBLOCK |
@@ -618,8 +612,7 @@ static void test_implicit_fence_atomic(void)
 	}
 	igt_assert_eq(vfq_read_event(a->dev.fd, 0, &ev), 0);
 
-	fs.fence = fa.out_fence;
-	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_SIGNAL, &fs);
+	vfq_vgem_fence_signal(vgem, fence);
 	igt_assert_eq(vfq_read_event(a->dev.fd, 2000, &ev), 1);
 	vfq_crc_stop(&crc);
 	check_screen(a, &bo, 0);
@@ -636,8 +629,7 @@ static void test_copy_waits(void)
 {
 	struct adapter *a = display(1);
 	int vgem = vfq_open_driver("vgem");
-	struct drm_vgem_fence_attach fa = { .flags = VGEM_FENCE_WRITE };
-	struct drm_vgem_fence_signal fs = { };
+	uint32_t fence;
 	struct pollfd pfd = { .events = POLLIN };
 	struct vfq_fb bo, local;
 	uint32_t xfb;
@@ -648,14 +640,12 @@ static void test_copy_waits(void)
 	igt_assert_eq(import_fb(a->dev.fd, &bo, bo.pitch, 0, &xfb), 0);
 	vfq_fb_create(a->dev.fd, W, H, DRM_FORMAT_XRGB8888, &local);
 
-	fa.handle = bo.handle;
-	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_ATTACH, &fa);
+	fence = vfq_vgem_fence_write(vgem, bo.handle);
 	igt_assert_eq(copy(a->dev.fd, xfb, local.fb_id, W, H, W, H, &pfd.fd),
 		      0);
 	/* Not before the render adapter signals. */
 	igt_assert_eq(poll(&pfd, 1, 300), 0);
-	fs.fence = fa.out_fence;
-	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_SIGNAL, &fs);
+	vfq_vgem_fence_signal(vgem, fence);
 	wait_fence(pfd.fd);
 	{
 		struct vfq_color e = vfq_fb_get(&bo, 13, 17);

@@ -19,7 +19,6 @@
 
 #include "igt.h"
 #include "vflipq_helpers.h"
-#include "vgem_drm.h"
 
 IGT_TEST_DESCRIPTION("vflipq and timeline sync objects: acquire and release "
 		     "points of a compositor's explicit sync");
@@ -123,14 +122,11 @@ static uint64_t signalled(int fd, uint32_t h)
 /* A sync_file of an unsignalled vgem fence: the client's rendering. */
 static int render_fence(struct vfq_fb *bo, uint32_t *fence)
 {
-	struct drm_vgem_fence_attach a = {
-		.handle = bo->handle, .flags = VGEM_FENCE_WRITE };
 	struct dma_buf_export_sync_file ex = {
 		.flags = DMA_BUF_SYNC_WRITE, .fd = -1 };
 	int dmabuf;
 
-	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_ATTACH, &a);
-	*fence = a.out_fence;
+	*fence = vfq_vgem_fence_write(vgem, bo->handle);
 	igt_assert_eq(drmPrimeHandleToFD(vgem, bo->handle, DRM_CLOEXEC,
 					 &dmabuf), 0);
 	do_ioctl(dmabuf, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &ex);
@@ -141,9 +137,7 @@ static int render_fence(struct vfq_fb *bo, uint32_t *fence)
 
 static void render_done(uint32_t fence)
 {
-	struct drm_vgem_fence_signal sig = { .fence = fence };
-
-	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig);
+	vfq_vgem_fence_signal(vgem, fence);
 }
 
 /*

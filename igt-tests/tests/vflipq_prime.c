@@ -10,7 +10,6 @@
 
 #include "igt.h"
 #include "vflipq_helpers.h"
-#include "vgem_drm.h"
 
 IGT_TEST_DESCRIPTION("vflipq dma-buf import/export with vgem");
 
@@ -52,23 +51,6 @@ static uint32_t from_dmabuf(int fd, int dmabuf)
 	return handle;
 }
 
-/* An unsignalled write fence on a vgem buffer; returns its id. */
-static uint32_t vgem_fence(uint32_t handle)
-{
-	struct drm_vgem_fence_attach a = {
-		.handle = handle, .flags = VGEM_FENCE_WRITE };
-
-	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_ATTACH, &a);
-	return a.out_fence;
-}
-
-static void vgem_signal(uint32_t fence)
-{
-	struct drm_vgem_fence_signal sig = { .fence = fence };
-
-	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig);
-}
-
 /*
  * A nonblocking flip of the primary to @fb (with @in_fence as IN_FENCE_FD
  * when >= 0) must not complete before vgem @fence is signalled.
@@ -89,7 +71,7 @@ static void check_flip_waits(struct vfq_fb *fb, int in_fence, uint32_t fence)
 		      0);
 	igt_assert_f(vfq_read_event(dev.fd, 300, &ev) == 0,
 		     "flip completed before its fence was signalled\n");
-	vgem_signal(fence);
+	vfq_vgem_fence_signal(vgem, fence);
 	igt_assert_eq(vfq_read_event(dev.fd, 1000, &ev), 1);
 	igt_assert_eq_u32(ev.type, DRM_EVENT_FLIP_COMPLETE);
 	igt_assert_eq_u64(ev.user_data, 0x77);
@@ -274,7 +256,7 @@ igt_main
 		dmabuf = to_dmabuf(vgem, bo.handle);
 		wrap_import(from_dmabuf(dev.fd, dmabuf), &bo, &fb);
 		vfq_pipe_on(&dev, 0, &mode, first.fb_id);
-		fence = vgem_fence(bo.handle);
+		fence = vfq_vgem_fence_write(vgem, bo.handle);
 		check_flip_waits(&fb, -1, fence);
 		vfq_dev_reset(&dev);
 		close(dmabuf);
@@ -297,7 +279,7 @@ igt_main
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &b);
 		vfq_pipe_on(&dev, 0, &mode, a.fb_id);
 		/* a sync_file of an unsignalled vgem fence */
-		fence = vgem_fence(bo.handle);
+		fence = vfq_vgem_fence_write(vgem, bo.handle);
 		dmabuf = to_dmabuf(vgem, bo.handle);
 		do_ioctl(dmabuf, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &ex);
 		igt_assert_fd(ex.fd);
