@@ -1,7 +1,12 @@
-# vflipq top-level Makefile: host deps, kernel headers, out-of-tree module,
-# igt tests, userspace tools, and the QEMU test VM.
+# vflipq top-level Makefile: the out-of-tree module, the in-tree tests,
+# userspace, and the QEMU test VM.
 #
-#   make [all]            deps + kernel + module + igt tests + userspace
+#   make [all]            the module, igt tests and userspace, against KDIR
+#                         (default: the running kernel's build tree, else the
+#                         KERNEL test kernel already in the cache); installs
+#                         and downloads nothing ("make deps" does)
+#   make deps             Debian's packages and the KERNEL test kernel
+#                         (downloaded, or for debug/7.x built from source)
 #   make check            host unit tests + all igt subtests in the VM
 #   make igt              upstream IGT (sid's igt-gpu-tools) under igt_runner in
 #                         the VM, judged against igt/xfails/; IGT_TESTS=ci for
@@ -9,8 +14,7 @@
 #   make check-debug      all igt subtests on the debug kernel (KASAN, lockdep,
 #                         kmemleak, UBSAN, ...; built once from linux-source);
 #                         FUZZ_ITER=1000000 [FUZZ_SEED=S] adds a long fuzzer pass;
-#                         SHARDS=2 runs it in two VMs at once (half the time
-#                         on two idle cores)
+#                         SHARDS=2 runs it in two VMs at once
 #   make demo             boot the VM, run modetest, vflipq-capture and
 #                         present-demo (libpresent, hybrid pair) -> out/
 #   make bench            vflipq vs vkms benchmarks in one VM boot -> out/bench.*
@@ -36,18 +40,26 @@
 #   make sparse | checkpatch | kernel-doc | clean | help
 #                         (checkpatch runs kernel-doc -Wall too)
 #
+# "make -C <kdir> M=$PWD" builds the module as for any out-of-tree module.
 # Kernels, .debs and the linux-source tree are cached in $(VFLIPQ_CACHE)
 # (default ~/.cache/vflipq); build products go to build/, results to out/.
 
+# Plain "make" (no KERNEL=, no KDIR=) builds against the running kernel's
+# build tree when there is one; the VM targets always use the test kernel.
+HOST_KDIR := /lib/modules/$(shell uname -r)/build
+ifeq ($(origin KERNEL)$(origin KDIR),undefinedundefined)
+ifneq ($(wildcard $(HOST_KDIR)/Makefile),)
+KDIR := $(HOST_KDIR)
+endif
+endif
 KERNEL ?= 6.12
 VFLIPQ_CACHE ?= $(HOME)/.cache/vflipq
 export VFLIPQ_CACHE KERNEL
 
 S := $(CURDIR)/scripts
 BUILD := $(CURDIR)/build
-# KDIR: by default the header tree of $(KERNEL) unpacked in the cache
-# (scripts/kernel.sh); "make module KDIR=/path/to/headers" builds against
-# another prepared tree instead (module/sparse only; the VM needs the cache).
+# KDIR: "make module KDIR=/path/to/headers" builds against another prepared
+# tree (module/sparse only: the VM targets build for the test kernel).
 ifdef KDIR
 export KDIR
 endif
@@ -63,21 +75,32 @@ USER_PLOT := userspace/plot
 
 .PHONY: all deps kernel module igt igt-tests userspace sparse checkpatch host-tests \
 	check vm-check demo bench trace vm-cmd clean distclean help debug-kernel check-debug \
-	mutate mutate-host clients kernel-doc repeat
+	mutate mutate-host clients kernel-doc repeat build-deps vm-module vm-build
 
 all: module igt-tests userspace
 
+# What plain "make" needs is checked, never installed.
+build-deps:
+	@$(S)/deps.sh --check
+
 deps:
 	@$(S)/deps.sh
-
-kernel: deps
 	@$(S)/kernel.sh fetch $(KERNEL) >/dev/null
 
-module: kernel
-	@$(S)/build-module.sh $(KERNEL)
+kernel: deps
 
-sparse: kernel
-	@$(S)/build-module.sh --sparse $(KERNEL)
+module: build-deps
+	@$(S)/build-module.sh --cached $(KERNEL)
+
+sparse: build-deps
+	@$(S)/build-module.sh --sparse --cached $(KERNEL)
+
+# What every VM target needs: the packages, the test kernel, the module
+# built for it (never for KDIR), the tests and userspace.
+vm-module: kernel
+	@env -u KDIR $(S)/build-module.sh $(KERNEL)
+
+vm-build: vm-module igt-tests userspace
 
 # checkpatch.pl --strict and kernel-doc -Wall on the driver.
 checkpatch: deps
@@ -88,14 +111,14 @@ kernel-doc: deps
 	@$(S)/kernel-doc.sh
 
 # The in-tree IGT-style tests (igt-tests/) -> build/igt/bin.
-igt-tests: deps
+igt-tests: build-deps
 	@if [ -f $(IGT_DIR)/Makefile ]; then \
 		$(MAKE) -C $(IGT_DIR) BUILD=$(BUILD)/igt; \
 	else echo "[vflipq] $(IGT_DIR)/Makefile not there yet, skipping igt tests"; fi
 
 # libpresent, tools, benchmarks, fuzzer: meson.build, built in build/meson
 # and installed into build/userspace/ (bin/ goes into the VM).
-userspace: deps
+userspace: build-deps
 	@BUILD=$(BUILD) $(S)/meson.sh build
 
 # Host unit tests: "meson test" with ASan+UBSan and without (tests/unit,
@@ -104,7 +127,7 @@ host-tests: deps
 	@BUILD=$(BUILD) $(S)/host-tests.sh
 
 # Host unit tests + the VM run; the last line is "N passed, M failed, K skipped".
-check: all mutate-host
+check: vm-build mutate-host
 	@BUILD=$(BUILD) $(S)/check.sh $(KERNEL)
 
 # Mutation check (scripts/mutate.py, tests/mutants.txt): host mutants take a
@@ -126,7 +149,7 @@ vm-check: kernel
 # scripts/guest/run-tests); the run fails if any run of it failed.
 SUBTESTS ?=
 RUNS ?= 20
-repeat: all
+repeat: vm-build
 	@test -n '$(SUBTESTS)' || { echo "make repeat: SUBTESTS='<binary>@<subtest> ...' is needed" >&2; exit 2; }
 	@VFLIPQ_TESTS='$(SUBTESTS)' VFLIPQ_REPEAT='$(RUNS)' $(S)/vm-run.sh --kernel $(KERNEL) --job tests
 
@@ -145,24 +168,24 @@ check-debug: debug-kernel igt-tests userspace
 	@$(S)/build-module.sh debug
 	@FUZZ_ITER='$(FUZZ_ITER)' FUZZ_SEED='$(FUZZ_SEED)' $(S)/vm-shards.sh $(SHARDS) --kernel debug --job tests
 
-demo: all
+demo: vm-build
 	@$(S)/vm-run.sh --kernel $(KERNEL) --job demo
 	@$(USER_PLOT)/present_timing.py out/present-timing.csv out/present-timing.png
 
 # Debian's real clients against vflipq (scripts/guest/clients); the clients'
 # files are cached in $(VFLIPQ_CACHE)/clients (scripts/mkclients.sh).
-clients: all
+clients: vm-build
 	@$(S)/vm-run.sh --kernel $(KERNEL) --job clients
 
 # Upstream IGT in the VM (scripts/igt.sh): DRIVER=vflipq|vkms,
 # IGT_TESTS=all|ci|'regex...', IGT_TIMEOUT (per test, s).
 DRIVER ?= vflipq
 IGT_TESTS ?= all
-igt: all
+igt: vm-build
 	@DRIVER='$(DRIVER)' IGT_TESTS='$(value IGT_TESTS)' BUILD=$(BUILD) $(S)/igt.sh $(KERNEL)
 
 # Benchmarks against vkms (built from linux-source): out/bench.{json,md}, PNGs.
-bench: all
+bench: vm-build
 	@BUILD=$(BUILD) $(S)/bench.sh $(KERNEL)
 
 # DKMS (dkms.conf, scripts/dkms.sh): the source tree "dkms add" takes, the
@@ -174,7 +197,7 @@ dkms-src:
 	@$(S)/dkms.sh src
 dkms-tarball:
 	@$(S)/dkms.sh tarball
-dkms-check: deps kernel igt-tests userspace
+dkms-check: kernel igt-tests userspace
 	@$(S)/dkms-check.sh $(KERNEL)
 
 # Boots to /init and power-offs of $(KERNEL) (scripts/boot-soak.sh): N of them,
@@ -188,12 +211,12 @@ boot-soak: kernel
 # The flip queue's trace events, drm_vblank_event and the copy engine's
 # fences recorded during the demo -> out/vflipq-trace.systrace (Perfetto),
 # out/trace-timeline.png (Documentation/vflipq/tracing.rst).
-trace: all
+trace: vm-build
 	@BUILD=$(BUILD) $(S)/trace.sh $(KERNEL)
 
 # Run one command in the VM:  make vm-cmd CMD='modetest -M vflipq -c'
 # IGT=1 adds upstream IGT:  make vm-cmd IGT=1 CMD='vflipq-igt run kms_addfb_basic'
-vm-cmd: all
+vm-cmd: vm-build
 	@V=1 $(if $(IGT),VM_EXTRA_CPIO="$$($(S)/igt.sh --cpio)") \
 		$(S)/vm-run.sh --kernel $(KERNEL) --cmd '$(CMD)'
 
@@ -215,7 +238,7 @@ help:
 ITER ?= 100000
 SEED ?= 1
 .PHONY: fuzz
-fuzz: all
+fuzz: vm-build
 	@V=1 VM_TIMEOUT=$${VM_TIMEOUT:-$$(( $(ITER) / 1000 + 600 ))} \
 		$(S)/vm-run.sh --kernel $(KERNEL) \
 		--cmd 'vflipq-fuzz --seed $(SEED) --iterations $(ITER)'

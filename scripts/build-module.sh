@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build vflipq.ko out of tree for one kernel.
 #
-#   scripts/build-module.sh [--sparse] SERIES
+#   scripts/build-module.sh [--sparse] [--cached] SERIES
 #
 # Copies Kbuild, drivers/ and uapi/ from $MODSRC (default: the repo top) into
 # build/<kver>/module/ (only files whose content changed, so kbuild's
@@ -11,11 +11,21 @@
 # C=2 (sparse on every file, scripts/sparse.sh picks one the tree accepts)
 # and sparse warnings fail the build as well, as does a tree that rejects it.
 # KDIR may be given in the environment to build against another tree.
+# --cached: the tree of SERIES only if the cache already holds it (plain
+# "make": no apt, no download, no kernel build); without it the test kernel
+# is fetched or built first.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-sparse=0
-if [ "${1:-}" = --sparse ]; then sparse=1; shift; fi
+sparse=0 cached=0
+while [ $# -gt 1 ]; do
+	case $1 in
+	--sparse) sparse=1 ;;
+	--cached) cached=1 ;;
+	*) break ;;
+	esac
+	shift
+done
 series=${1:?usage: $0 [--sparse] SERIES}
 MODSRC=${MODSRC:-$VFLIPQ_TOP}
 BUILD=${BUILD:-$VFLIPQ_TOP/build}
@@ -24,6 +34,14 @@ if [ -n "${KDIR:-}" ]; then
 	[ -f "$KDIR/Makefile" ] || die "KDIR=$KDIR has no Makefile"
 	KVER=$(cat "$KDIR/include/config/kernel.release" 2>/dev/null) ||
 		die "cannot read $KDIR/include/config/kernel.release"
+elif [ $cached = 1 ]; then
+	envs=$("$VFLIPQ_TOP/scripts/kernel.sh" cached "$series") || {
+		msg "no kernel tree to build vflipq against: none at /lib/modules/$(uname -r)/build, and no KERNEL=$series test kernel in $VFLIPQ_CACHE."
+		msg "Get one with 'make deps' (Debian's packages and the 6.12 test kernel) or 'make KERNEL=$series deps',"
+		msg "or name a prepared tree: 'make KDIR=/path/to/linux-headers'."
+		exit 2
+	}
+	eval "$envs"
 else
 	eval "$("$VFLIPQ_TOP/scripts/kernel.sh" env "$series")"
 fi

@@ -4,8 +4,21 @@
 #   scripts/deps.sh            what the build and the tests need
 #   scripts/deps.sh clients    the real clients of "make clients", whose files
 #                              scripts/mkclients.sh copies into the VM
+#   scripts/deps.sh --check    what plain "make" needs: says which packages
+#                              are missing and fails, installs nothing
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+if [ "${1:-}" = --check ]; then
+	# The module (gcc, make, pahole for BTF), igt-tests and userspace.
+	need=(gcc make dwarves libdrm-dev pkg-config meson ninja-build libpng-dev)
+	missing=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${need[@]}" 2>/dev/null |
+		awk '$2 == "installed" { print $1 }' | sort | comm -13 - <(printf '%s\n' "${need[@]}" | sort))
+	[ -z "$missing" ] && exit 0
+	msg "missing packages for the build: $(echo $missing)"
+	msg "'make deps' installs them (apt), as 'make check' and 'make demo' do"
+	exit 2
+fi
 
 PKGS=(gcc-12 make bc dwarves kmod cpio xz-utils busybox-static qemu-system-x86
       libdrm-dev libdrm-tests sparse pkg-config linux-source-6.12 flex bison

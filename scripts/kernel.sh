@@ -6,6 +6,9 @@
 #   scripts/kernel.sh env SERIES     same as fetch (kept for readability)
 #   scripts/kernel.sh get SERIES VAR print one variable (KVER KDIR KROOT VMLINUZ)
 #   scripts/kernel.sh resolve SERIES print the kernel ABI name apt would pick
+#   scripts/kernel.sh cached SERIES  print the env file of the newest tree of
+#                                    SERIES already in the cache, without apt,
+#                                    a download or a build (exit 3: none)
 #
 # SERIES: 6.12 -> newest linux-image-6.12.*+deb12-amd64-unsigned apt knows;
 #         6.1  -> the version linux-headers-amd64 depends on;
@@ -19,7 +22,19 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 cmd=${1:-}; series=${2:-}
-[ -n "$cmd" ] && [ -n "$series" ] || die "usage: $0 fetch|env|get|resolve SERIES [VAR]"
+[ -n "$cmd" ] && [ -n "$series" ] || die "usage: $0 fetch|env|get|resolve|cached SERIES [VAR]"
+# cached: what plain "make" builds against; it never installs or downloads.
+if [ "$cmd" = cached ]; then
+	case $series in
+	debug) envs=("$VFLIPQ_CACHE"/debug-kernel/*/env) ;;
+	[7-9].[0-9]|[7-9].[0-9][0-9]) envs=("$VFLIPQ_CACHE"/source-kernel/"$series"/*/env) ;;
+	*) envs=("$VFLIPQ_CACHE"/kernels/"$series".*/env) ;;
+	esac
+	newest=$(ls -t "${envs[@]}" 2>/dev/null | head -n1 || true)
+	[ -n "$newest" ] || exit 3
+	cat "$newest"
+	exit 0
+fi
 # SERIES "debug" (linux-source-6.12 with KASAN, lockdep, kmemleak, ...) and
 # the 7.x release kernels are built from source by scripts/source-kernel.sh,
 # which builds them if needed: sid's 7.x images are built with gcc-16, and
