@@ -40,6 +40,10 @@
 #   make sparse | checkpatch | kernel-doc | clean | help
 #                         (checkpatch runs kernel-doc -Wall too)
 #
+# Every VM target takes LOAD=hogs:N[,stall:MS:PERIOD]: N host CPU hogs beside
+# the VM (and QEMU stopped MS ms every PERIOD s, as VM_STALL=MS:PERIOD), to
+# see what a busy CI runner does.
+#
 # "make -C <kdir> M=$PWD" builds the module as for any out-of-tree module.
 # Kernels, .debs and the linux-source tree are cached in $(VFLIPQ_CACHE)
 # (default ~/.cache/vflipq); build products go to build/, results to out/.
@@ -55,6 +59,9 @@ endif
 KERNEL ?= 6.12
 VFLIPQ_CACHE ?= $(HOME)/.cache/vflipq
 export VFLIPQ_CACHE KERNEL
+# Load beside every VM (scripts/vm-run.sh): hogs:N[,stall:MS:PERIOD].
+LOAD ?=
+export LOAD
 
 S := $(CURDIR)/scripts
 BUILD := $(CURDIR)/build

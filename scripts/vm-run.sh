@@ -20,7 +20,9 @@
 #      make repeat), VFLIPQ_ABORT_ON_OOPS (default 1), VM_MEM (default
 #      2G), VM_SMP (default 2), VM_APPEND (extra kernel command line),
 #      VM_STALL (MS:PERIOD: stop QEMU for MS ms every PERIOD s, host stalls on
-#      purpose), VM_SILENCE_TIMEOUT (stop the VM after that many seconds without
+#      purpose), LOAD (hogs:N[,stall:MS:PERIOD]: N CPU-bound processes on
+#      the host beside QEMU, at its priority, for the whole run; the stall
+#      part is VM_STALL), VM_SILENCE_TIMEOUT (stop the VM after that many seconds without
 #      console output; tests job default: subtest timeout + 120, else off),
 #      V=1 (show the whole console), VM_EXTRA_CPIO (archives appended to the
 #      initramfs, space separated; the igt job's sysroot), VM_LOCK (default 1: wait for any other
@@ -157,6 +159,24 @@ else
 fi
 # One VM at a time per machine (VM_LOCK=0 to skip): two TCG guests on two
 # cores starve each other's emulated timers and make paced tests miss vblanks.
+# LOAD=hogs:N[,stall:MS:PERIOD]: what a busy CI runner does to the VM, on
+# purpose.  The hogs are plain busy loops at QEMU's own priority, started
+# with it and stopped with it.
+hogs=0
+if [ -n "${LOAD:-}" ]; then
+	IFS=, read -ra load_parts <<<"$LOAD"
+	for part in "${load_parts[@]}"; do
+		case $part in
+		hogs:*)
+			hogs=${part#hogs:}
+			[[ $hogs =~ ^[0-9]+$ ]] || die "LOAD=$LOAD: want hogs:N" ;;
+		stall:*)
+			VM_STALL=${part#stall:} ;;
+		*)
+			die "LOAD=$LOAD: want hogs:N[,stall:MS:PERIOD]" ;;
+		esac
+	done
+fi
 vm_lock
 msg "booting $KVER ($job job, timeout ${VM_TIMEOUT}s); console: $resdir/console.log"
 show_re='^(PASS|FAIL|SKIP|ABORT:?|REPEAT) |^[0-9]+ passed, |^VFLIPQ-INIT|^(demo|igt): |^(\[ *[0-9.]+\] )?\[[0-9]+/[0-9]+\] |Kernel panic|^run-tests: (timeout|kernel oops|\(re\)loading|reloading|modprobe)'
@@ -167,7 +187,7 @@ tboot=$(now_s)
 mkfifo "$work/console.fifo"
 timeout --foreground -k 10 "$VM_TIMEOUT" "${qemu[@]}" </dev/null >"$work/console.fifo" 2>&1 &
 qpid=$!
-stall_pid=""
+stall_pid="" hog_pids=""
 # VM_STALL=MS:PERIOD: stop QEMU for MS milliseconds every PERIOD seconds, the
 # way a busy host deschedules it.  The guest's clock runs on through the stop,
 # so its timers fire late all at once: what a slower or shared CI machine
@@ -188,8 +208,15 @@ if [ -n "${VM_STALL:-}" ]; then
 	stall_pid=$!
 	msg "VM_STALL: QEMU stopped for ${VM_STALL%%:*} ms every ${VM_STALL#*:} s"
 fi
-trap 'kill $qpid $stall_pid 2>/dev/null || true; rm -rf "$work"' EXIT
-trap 'kill $qpid $stall_pid 2>/dev/null || true; exit 130' INT TERM
+# shellcheck disable=SC2086 # hog_pids: a list
+trap 'kill $qpid $stall_pid $hog_pids 2>/dev/null || true; rm -rf "$work"' EXIT
+# shellcheck disable=SC2086
+trap 'kill $qpid $stall_pid $hog_pids 2>/dev/null || true; exit 130' INT TERM
+for ((i = 0; i < hogs; i++)); do
+	(exec bash -c 'while :; do :; done') &
+	hog_pids+=" $!"
+done
+[ "$hogs" = 0 ] || msg "LOAD: $hogs CPU hog(s) beside the VM"
 silent=0
 exec 8>"$resdir/console.log"
 while :; do
