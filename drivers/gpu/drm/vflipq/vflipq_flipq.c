@@ -14,6 +14,7 @@
  * Lock order: modeset locks -> out->lock -> event_lock -> engine_lock.
  */
 
+#include <linux/delay.h>
 #include <linux/dma-resv.h>
 #include <linux/math64.h>
 #include <linux/seq_file.h>
@@ -405,10 +406,11 @@ static bool fq_send_one(struct drm_device *drm, struct vflipq_output *out,
 
 /*
  * Send the raised interrupts, oldest first, from any context (the engine's
- * hrtimers included, with @gfp GFP_ATOMIC).  The owner is read and the
- * events queued on its file under engine_lock, which
- * vflipq_flipq_file_gone() takes to let go of the file before the DRM core
- * releases the file's events: nothing is sent to a file after that.
+ * hrtimers included).  @gfp must not sleep: it allocates under spinlocks.
+ * The owner is read and the events queued on its file under engine_lock,
+ * which vflipq_flipq_file_gone() takes to let go of the file before the
+ * DRM core releases the file's events: nothing is sent to a file after
+ * that.
  *
  * Return: false if some are left (an allocation failed).
  */
@@ -433,12 +435,20 @@ static bool fq_send_events(struct vflipq_output *out, gfp_t gfp)
 	return !n;
 }
 
+/*
+ * The events that could not go out where they were raised: a catch-up
+ * under engine_lock (vflipq_flipq_sync_locked()) or a failed atomic
+ * allocation.  fq_send_events() allocates under the event and engine
+ * spinlocks, so never with a sleeping allocation; a failed one is retried
+ * a millisecond or two later, outside them.
+ */
 static void vflipq_fq_work(struct work_struct *work)
 {
 	struct vflipq_output *out =
 		container_of(work, struct vflipq_output, flipq.work);
 
-	fq_send_events(out, GFP_KERNEL);
+	while (!fq_send_events(out, GFP_ATOMIC | __GFP_NOWARN))
+		usleep_range(1000, 2000);
 }
 
 /**
@@ -447,7 +457,7 @@ static void vflipq_fq_work(struct work_struct *work)
  *
  * Any context, outside engine_lock: the engine's timers call it in hard
  * interrupt context.  Sending at once spares a worker's wake-up per event;
- * the worker (GFP_KERNEL) sends what an atomic allocation could not.
+ * the worker retries what an atomic allocation could not send.
  */
 void vflipq_flipq_send_events(struct vflipq_output *out)
 {
