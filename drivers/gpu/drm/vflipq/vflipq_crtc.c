@@ -41,6 +41,27 @@ ktime_t vflipq_grid_floor(const struct vflipq_output *out, ktime_t t)
 }
 
 /*
+ * Emulated interrupt latency: the engine's timer fires this long after
+ * each vblank of a fixed-rate grid.  Real vblank interrupts come late when
+ * the CPU is busy or, in a VM, not running at all; this makes every one
+ * late on purpose, so that a test sees what a starved machine does to the
+ * commits that come in between, on any host.
+ */
+static unsigned int vblank_irq_delay_us;
+module_param(vblank_irq_delay_us, uint, 0644);
+MODULE_PARM_DESC(vblank_irq_delay_us, "Emulated vblank interrupt latency in microseconds, for tests of late interrupts (at most 100000, default 0)");
+
+/* When the engine's timer fires for the vblank at @vblank. */
+static ktime_t vflipq_engine_irq_time(const struct vflipq_output *out,
+				      ktime_t vblank)
+{
+	if (out->vrr)
+		return vblank;
+	return ktime_add_us(vblank, min(READ_ONCE(vblank_irq_delay_us),
+					100000U));
+}
+
+/*
  * The last vblank the engine reported, or (engine stopped, or asleep until
  * a vblank the flip queue asked for) the last one of its grid.  Under
  * engine_lock.
@@ -52,9 +73,7 @@ ktime_t vflipq_engine_last_vblank(const struct vflipq_output *out)
 		return vflipq_grid_floor(out, ktime_get());
 	if (out->vrr)
 		return out->phase;
-	/* Forwarded before the vblank was handled: step back. */
-	return ktime_sub_ns(hrtimer_get_expires(&out->vblank_timer),
-			    out->period_ns);
+	return out->last_vblank;
 }
 
 /* Whether the engine has work; under engine_lock. */
@@ -96,7 +115,7 @@ static ktime_t vflipq_engine_next(struct vflipq_output *out,
 void vflipq_engine_kick_locked(struct vflipq_output *out)
 {
 	struct hrtimer *timer = &out->vblank_timer;
-	ktime_t next;
+	ktime_t now_vblank, next;
 
 	lockdep_assert_held(&out->engine_lock);
 	if (!vflipq_engine_needed(out))
@@ -105,8 +124,11 @@ void vflipq_engine_kick_locked(struct vflipq_output *out)
 		if (!out->engine_lazy)
 			return;
 		vflipq_flipq_sync_locked(out);
-		next = vflipq_engine_next(out,
-					  vflipq_grid_floor(out, ktime_get()));
+		now_vblank = vflipq_grid_floor(out, ktime_get());
+		out->last_vblank = now_vblank;
+		next = vflipq_engine_irq_time(out,
+					      vflipq_engine_next(out,
+								 now_vblank));
 		/*
 		 * Not queued: the callback runs, and either waits for this
 		 * lock and then finds the timer queued (it leaves it alone),
@@ -117,13 +139,15 @@ void vflipq_engine_kick_locked(struct vflipq_output *out)
 			hrtimer_start(timer, next, HRTIMER_MODE_ABS);
 		return;
 	}
-	next = vflipq_grid_floor(out, ktime_get());
+	now_vblank = vflipq_grid_floor(out, ktime_get());
 	/* With VRR the frames repeated while asleep were vblanks too. */
-	vflipq_vrr_vblank(out, next);
-	next = ktime_add_ns(next, vflipq_vrr_grid_period(out));
+	vflipq_vrr_vblank(out, now_vblank);
+	out->last_vblank = now_vblank;
+	next = ktime_add_ns(now_vblank, vflipq_vrr_grid_period(out));
 	out->engine_running = true;
 	out->engine_lazy = false;
-	hrtimer_start(timer, next, HRTIMER_MODE_ABS);
+	hrtimer_start(timer, vflipq_engine_irq_time(out, next),
+		      HRTIMER_MODE_ABS);
 }
 
 /*
@@ -132,12 +156,11 @@ void vflipq_engine_kick_locked(struct vflipq_output *out)
  * network queue's interrupt so): the event then wakes a task that sleeps on
  * the CPU taking the interrupt, without an inter-processor interrupt.  Under
  * TCG, where QEMU runs both vCPUs in one host thread, such a wake-up waits
- * for the other vCPU's turn: about 0.5 ms after the event was sent, against
- * 0.1 ms for a local one (2026-11-28, Documentation/vflipq/driver.rst,
- * "Where the vblank interrupt runs").  Called in the client's context
- * under engine_lock: an hrtimer started again with the same expiry moves to
- * the calling CPU; one whose callback is running is left alone, its
- * callback re-arms it where it runs.
+ * for the other vCPU's turn (Documentation/vflipq/driver.rst, "Where the
+ * vblank interrupt runs").  Called in the client's context under
+ * engine_lock: an hrtimer started again with the same expiry moves to the
+ * calling CPU; one whose callback is running is left alone, its callback
+ * re-arms it where it runs.
  */
 void vflipq_engine_follow_locked(struct vflipq_output *out)
 {
@@ -172,6 +195,226 @@ void vflipq_engine_update(struct vflipq_output *out)
 	spin_unlock_irqrestore(&out->engine_lock, flags);
 }
 
+/**
+ * struct vflipq_vblank_step - one vblank, from the engine to its consumers
+ * @vblank: the vblank reported
+ * @passed: vblanks of the grid since the one reported before
+ * @report: the DRM core wants vblank interrupts
+ * @compose: somebody wants the frame composed (CRC, writeback)
+ * @fq_work: the flip queue raised interrupts
+ * @frame: the DRM vblank count of @vblank, once reported
+ * @gen: &vflipq_flipq.scanout_gen of @snap
+ * @snap: the flip-queue images of @vblank (references)
+ */
+struct vflipq_vblank_step {
+	ktime_t vblank;
+	u64 passed;
+	bool report;
+	bool compose;
+	bool fq_work;
+	u64 frame;
+	u64 gen;
+	struct vflipq_fq_buf *snap[VFQ_MAX_PLANES];
+};
+
+enum vflipq_engine_result {
+	VFLIPQ_ENGINE_STOP,	/* the timer stays off (or was moved) */
+	VFLIPQ_ENGINE_IDLE,	/* no vblank since the last one reported */
+	VFLIPQ_ENGINE_VBLANK,	/* @step holds a new vblank */
+};
+
+/* With VRR on the frame repeats at the range's maximum; from the timer. */
+static void vflipq_engine_advance_vrr(struct vflipq_output *out,
+				      struct vflipq_vblank_step *step)
+{
+	struct hrtimer *timer = &out->vblank_timer;
+	u64 p = vflipq_vrr_grid_period(out);
+	u64 k;
+
+	step->passed = hrtimer_forward_now(timer, ns_to_ktime(p));
+	step->vblank = ktime_sub_ns(hrtimer_get_expires(timer), p);
+	/*
+	 * The queue refuses flips while VRR is on (the frame ends when a
+	 * flip comes); those queued before latch at the engine's own
+	 * vblanks, the missed ones caught up in order.
+	 */
+	for (k = min_t(u64, step->passed, VFLIPQ_MAX_CATCH_UP); k-- > 1;) {
+		step->fq_work |= vflipq_flipq_tick(out,
+						   ktime_sub_ns(step->vblank,
+								k * p));
+		if (out->period_changed)
+			break;
+	}
+	if (!out->period_changed)
+		step->fq_work |= vflipq_flipq_tick(out, step->vblank);
+	if (out->period_changed)
+		hrtimer_set_expires(timer, ktime_add_ns(step->vblank,
+							out->period_ns));
+}
+
+/*
+ * A fixed-rate grid at @now: queued flips latch at every vblank since the
+ * last one handled, in order (a flip may change the grid on the way); the
+ * DRM core and the composer hear of the last one.  False if none passed.
+ */
+static bool vflipq_engine_advance_fixed(struct vflipq_output *out,
+					ktime_t now,
+					struct vflipq_vblank_step *step)
+{
+	step->fq_work = vflipq_flipq_catch_up(out, ktime_to_ns(now));
+	step->vblank = vflipq_grid_floor(out, now);
+	if (!ktime_after(step->vblank, out->last_vblank))
+		return false;
+	step->passed = div64_u64(ktime_to_ns(ktime_sub(step->vblank,
+						       out->last_vblank)),
+				 out->period_ns ?: 1);
+	out->last_vblank = step->vblank;
+	return true;
+}
+
+/*
+ * The engine's own part of a vblank, under engine_lock: whether it runs
+ * on, which vblank passed, the flips latched there and the images to
+ * compose.  @from_timer: the engine's timer, which is re-armed; else a
+ * commit bringing the engine up to date (vflipq_engine_sync_locked()).
+ * The caller holds &vflipq_output.lock (composer_users).
+ */
+static enum vflipq_engine_result
+vflipq_engine_advance(struct vflipq_output *out, bool from_timer,
+		      struct vflipq_vblank_step *step)
+{
+	struct hrtimer *timer = &out->vblank_timer;
+	enum vflipq_engine_result ret = VFLIPQ_ENGINE_VBLANK;
+
+	lockdep_assert_held(&out->lock);
+	memset(step, 0, sizeof(*step));
+	spin_lock(&out->engine_lock);
+	if (from_timer) {
+		if (!vflipq_engine_needed(out)) {
+			out->engine_running = false;
+			out->engine_lazy = false;
+			ret = VFLIPQ_ENGINE_STOP;
+			goto unlock;
+		}
+		/* A kick moved the timer of the sleeping engine. */
+		if (hrtimer_is_queued(timer)) {
+			ret = VFLIPQ_ENGINE_STOP;
+			goto unlock;
+		}
+		out->timer_expirations++;
+		WRITE_ONCE(out->engine_cpu, smp_processor_id());
+	} else if (!out->engine_running || out->engine_lazy || out->vrr) {
+		ret = VFLIPQ_ENGINE_IDLE;
+		goto unlock;
+	}
+
+	if (out->vrr) {
+		vflipq_engine_advance_vrr(out, step);
+	} else {
+		if (!vflipq_engine_advance_fixed(out, ktime_get(), step))
+			ret = VFLIPQ_ENGINE_IDLE;
+		if (from_timer) {
+			ktime_t next = vflipq_engine_next(out, out->last_vblank);
+
+			hrtimer_set_expires(timer,
+					    vflipq_engine_irq_time(out, next));
+		}
+	}
+	out->period_changed = false;
+	if (ret != VFLIPQ_ENGINE_VBLANK)
+		goto unlock;
+
+	vflipq_vrr_vblank(out, step->vblank);
+	step->report = out->vblank_wanted;
+	if (step->report)
+		out->vblank_irqs++;
+	step->compose = out->composer_users > 0;
+	if (step->compose)
+		step->gen = vflipq_flipq_snapshot_locked(out, step->snap);
+unlock:
+	spin_unlock(&out->engine_lock);
+	return ret;
+}
+
+/*
+ * Tell the DRM core of the vblank (the events of commits flushed before it
+ * go out) and pick the state whose frame it is, both under
+ * &vflipq_output.lock, which a commit holds from its catch-up to arming its
+ * event and handing the composer its state (vflipq_crtc_atomic_flush()):
+ * the frame of a vblank shows the state its events announce.
+ *
+ * Return: the state to compose for this vblank, or NULL.
+ */
+static struct vflipq_crtc_state *
+vflipq_engine_report(struct vflipq_output *out, struct vflipq_vblank_step *step)
+{
+	lockdep_assert_held(&out->lock);
+	if (step->passed > 1)
+		drm_dbg_driver(out->crtc.dev, "crtc %u: %llu vblanks in one\n",
+			       out->index, step->passed);
+	if (step->report)
+		drm_crtc_handle_vblank(&out->crtc);
+	if (!step->compose || !out->composer_state)
+		return NULL;
+	step->frame = drm_crtc_accurate_vblank_count(&out->crtc);
+	return out->composer_state;
+}
+
+/*
+ * Queue the composition of @state's frame at @step's vblank.  @if_current:
+ * only while @state is still the composer's (the engine's timer); a commit
+ * that just replaced it (vflipq_crtc_atomic_flush()) queues it in any case,
+ * before its commit tail waits for or defers behind the compositions of
+ * the outgoing state.
+ */
+static void vflipq_engine_compose(struct vflipq_output *out,
+				  struct vflipq_crtc_state *state,
+				  struct vflipq_vblank_step *step,
+				  bool if_current)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&out->composer_lock, flags);
+	/*
+	 * Keep the oldest frame the pending composition covers, unless a
+	 * queued flip changed the image since: the earlier frames showed an
+	 * image nobody will compose, they get no CRC.
+	 */
+	if (!state->crc_pending || state->frame_gen != step->gen) {
+		state->frame_start = step->frame;
+		for (i = 0; i < VFQ_MAX_PLANES; i++)
+			swap(step->snap[i], state->frame_scanout[i]);
+	}
+	state->frame_end = step->frame;
+	state->frame_gen = step->gen;
+	state->crc_pending = true;
+	spin_unlock_irqrestore(&out->composer_lock, flags);
+
+	/*
+	 * Only while @state is still the composer's, when @if_current: a commit
+	 * that switched away from it may have queued the cleanup of its
+	 * planes behind the compositions queued so far (async flips,
+	 * vflipq_async.c), or flushed them before freeing it; a composition
+	 * queued after that would read freed memory.  The frames taken above
+	 * then get no CRC.
+	 */
+	spin_lock_irqsave(&out->lock, flags);
+	if (!if_current || out->composer_state == state)
+		queue_work(out->composer_wq, &state->composer_work);
+	spin_unlock_irqrestore(&out->lock, flags);
+}
+
+/* The flip-queue images the step still holds; the last ones go to a worker. */
+static void vflipq_vblank_step_put(struct vflipq_vblank_step *step)
+{
+	unsigned int i;
+
+	for (i = 0; i < VFQ_MAX_PLANES; i++)
+		if (step->snap[i])
+			vflipq_fq_buf_put(step->snap[i]);
+}
+
 /*
  * The display engine: one expiry per vblank on an absolute grid.  It stops
  * itself when nobody needs it; nothing ever cancels it synchronously while
@@ -181,132 +424,26 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 {
 	struct vflipq_output *out =
 		container_of(timer, struct vflipq_output, vblank_timer);
-	struct drm_crtc *crtc = &out->crtc;
-	struct vflipq_crtc_state *state;
-	bool fence_cookie, composer, vblank, fq_work = false;
-	ktime_t now_vblank;
-	u64 overrun, k, gen, p;
-
-	spin_lock(&out->engine_lock);
-	if (!vflipq_engine_needed(out)) {
-		out->engine_running = false;
-		out->engine_lazy = false;
-		spin_unlock(&out->engine_lock);
-		return HRTIMER_NORESTART;
-	}
-	/* A kick moved the timer of the sleeping engine and did its work. */
-	if (hrtimer_is_queued(timer)) {
-		spin_unlock(&out->engine_lock);
-		return HRTIMER_NORESTART;
-	}
-	out->timer_expirations++;
-	WRITE_ONCE(out->engine_cpu, smp_processor_id());
-	vblank = out->vblank_wanted;
-	if (vblank)
-		out->vblank_irqs++;
-	if (out->vrr) {
-		p = vflipq_vrr_grid_period(out);
-		overrun = hrtimer_forward_now(timer, ns_to_ktime(p));
-		now_vblank = ktime_sub_ns(hrtimer_get_expires(timer), p);
-		/*
-		 * The queue refuses flips while VRR is on (the frame ends
-		 * when a flip comes); those queued before latch at the
-		 * engine's own vblanks, the missed ones caught up in order.
-		 */
-		for (k = min_t(u64, overrun, VFLIPQ_MAX_CATCH_UP); k-- > 1;) {
-			fq_work |= vflipq_flipq_tick(out,
-						     ktime_sub_ns(now_vblank,
-								  k * p));
-			if (out->period_changed)
-				break;
-		}
-		if (!out->period_changed)
-			fq_work |= vflipq_flipq_tick(out, now_vblank);
-		if (out->period_changed)
-			hrtimer_set_expires(timer,
-					    ktime_add_ns(now_vblank,
-							 out->period_ns));
-	} else {
-		ktime_t now = ktime_get();
-		ktime_t late = ktime_sub(now, hrtimer_get_expires(timer));
-
-		/*
-		 * Queued flips latch here, before anybody composes this
-		 * frame, on every vblank since the last one handled: the
-		 * engine may have slept through some, or this interrupt
-		 * comes frames late.  A flip may change the grid on the way.
-		 */
-		fq_work = vflipq_flipq_catch_up(out, ktime_to_ns(now));
-		now_vblank = vflipq_grid_floor(out, now);
-		overrun = div64_u64(ktime_to_ns(late), out->period_ns ?: 1) + 1;
-		hrtimer_set_expires(timer, vflipq_engine_next(out, now_vblank));
-	}
-	out->period_changed = false;
-	vflipq_vrr_vblank(out, now_vblank);
-	spin_unlock(&out->engine_lock);
-
-	if (fq_work)
-		vflipq_flipq_send_events(out);
-
-	if (overrun != 1)
-		drm_dbg_driver(crtc->dev, "crtc %u: vblank timer overrun %llu\n",
-			       out->index, overrun);
+	struct vflipq_crtc_state *state = NULL;
+	struct vflipq_vblank_step step;
+	enum vflipq_engine_result ret;
+	bool fence_cookie;
 
 	fence_cookie = dma_fence_begin_signalling();
-
 	spin_lock(&out->lock);
-	if (vblank)
-		drm_crtc_handle_vblank(crtc);
-	state = out->composer_state;
-	composer = out->composer_users > 0;
+	ret = vflipq_engine_advance(out, true, &step);
+	if (ret == VFLIPQ_ENGINE_VBLANK)
+		state = vflipq_engine_report(out, &step);
 	spin_unlock(&out->lock);
 
-	if (state && composer) {
-		u64 frame = drm_crtc_accurate_vblank_count(crtc);
-		struct vflipq_fq_buf *snap[VFQ_MAX_PLANES];
-		unsigned int i;
-
-		/* The images of this vblank, however late it is composed. */
-		gen = vflipq_flipq_snapshot(out, snap);
-
-		spin_lock(&out->composer_lock);
-		/*
-		 * Keep the oldest frame the pending composition covers, unless
-		 * a queued flip changed the image since: the earlier frames
-		 * showed an image nobody will compose, they get no CRC.
-		 */
-		if (!state->crc_pending || state->frame_gen != gen) {
-			state->frame_start = frame;
-			for (i = 0; i < VFQ_MAX_PLANES; i++)
-				swap(snap[i], state->frame_scanout[i]);
-		}
-		state->frame_end = frame;
-		state->frame_gen = gen;
-		state->crc_pending = true;
-		spin_unlock(&out->composer_lock);
-
-		/* The last references go to a worker (vflipq_fq_buf_put()). */
-		for (i = 0; i < VFQ_MAX_PLANES; i++)
-			if (snap[i])
-				vflipq_fq_buf_put(snap[i]);
-
-		/*
-		 * Only while @state is still the composer's: a commit that
-		 * switched away from it may have queued the cleanup of its
-		 * planes behind the compositions queued so far (async flips,
-		 * vflipq_async.c), or flushed them before freeing it; a
-		 * composition queued after that would read freed memory.  The
-		 * frames taken above then get no CRC.
-		 */
-		spin_lock(&out->lock);
-		if (out->composer_state == state)
-			queue_work(out->composer_wq, &state->composer_work);
-		spin_unlock(&out->lock);
-	}
-
+	if (step.fq_work)
+		vflipq_flipq_send_events(out);
+	if (state)
+		vflipq_engine_compose(out, state, &step, true);
+	vflipq_vblank_step_put(&step);
 	dma_fence_end_signalling(fence_cookie);
 
-	return HRTIMER_RESTART;
+	return ret == VFLIPQ_ENGINE_STOP ? HRTIMER_NORESTART : HRTIMER_RESTART;
 }
 
 /* Called by the vblank core with vblank_time_lock held: never wait here. */
@@ -702,14 +839,25 @@ void vflipq_crtc_finish_writeback(struct drm_crtc_state *old)
  * several CRTCs in one commit: the helpers begin every CRTC before
  * flushing any, and the first flush would re-enable interrupts under the
  * second CRTC's lock, which that CRTC's vblank timer takes.)
+ *
+ * The commit latches at the first vblank after this flush.  A vblank that
+ * passed before it but whose interrupt has not run yet (a busy CPU, a
+ * vCPU the host did not run) is handled here first, with the old state:
+ * otherwise that late interrupt would send this commit's event stamped
+ * with a vblank from before the commit, and compose the new state as the
+ * frame of a vblank that showed the old one.
  */
 static void vflipq_crtc_atomic_flush(struct drm_crtc *crtc,
 				     struct drm_atomic_state *state)
 {
 	struct vflipq_output *out = crtc_to_output(crtc);
+	struct vflipq_crtc_state *old = NULL;
+	struct vflipq_vblank_step step;
 	unsigned long flags;
 
 	spin_lock_irqsave(&out->lock, flags);
+	if (vflipq_engine_advance(out, false, &step) == VFLIPQ_ENGINE_VBLANK)
+		old = vflipq_engine_report(out, &step);
 	if (crtc->state->event) {
 		spin_lock(&crtc->dev->event_lock);
 		if (drm_crtc_vblank_get(crtc) != 0) {
@@ -734,6 +882,12 @@ static void vflipq_crtc_atomic_flush(struct drm_crtc *crtc,
 	}
 	out->composer_state = to_vflipq_crtc_state(crtc->state);
 	spin_unlock_irqrestore(&out->lock, flags);
+
+	if (step.fq_work)
+		vflipq_flipq_send_events(out);
+	if (old)
+		vflipq_engine_compose(out, old, &step, false);
+	vflipq_vblank_step_put(&step);
 
 	vflipq_vrr_commit(out, crtc->state);
 }

@@ -206,7 +206,7 @@ struct vflipq_crtc_state {
  * @vblank_timer: the display engine: expires at every vblank of the grid
  * @engine_lock: the display engine's lock: protects @engine_running,
  *	@engine_lazy, @vblank_wanted, @active, @vrr, @period_ns, @phase, @phase_seq,
- *	@period_changed, @mode, @timer_expirations, @vblank_irqs and
+ *	@last_vblank, @period_changed, @mode, @timer_expirations, @vblank_irqs and
  *	@flipq.  Innermost lock (nothing else is taken under it, nothing
  *	sleeps); taken in hard interrupt context by the engine's timers and
  *	under the vblank core's locks; never held while calling into the
@@ -226,6 +226,10 @@ struct vflipq_crtc_state {
  *	instant, or with vblank_align the last multiple of @period_ns
  *	before), or the last change of frame duration
  * @phase_seq: grid sequence number of @phase
+ * @last_vblank: the last vblank of the fixed-rate grid the engine handled,
+ *	which the DRM vblank counter and timestamp report while it runs; a
+ *	vblank that passed is reported only once handled, by the engine's
+ *	timer or by a commit that comes first (vflipq_crtc_atomic_flush())
  * @period_changed: a queued flip changed @period_ns at this vblank
  * @vrr: variable refresh is on (VRR_ENABLED): the grid's period is
  *	VFLIPQ_VRR_MAX_NS and @phase the last vblank (vflipq_vrr.c)
@@ -284,6 +288,7 @@ struct vflipq_output {
 	u64 period_ns;
 	ktime_t phase;
 	u64 phase_seq;
+	ktime_t last_vblank;
 	bool period_changed;
 	bool vrr;
 	struct drm_display_mode mode;

@@ -297,20 +297,23 @@ u64 vflipq_flipq_wake(struct vflipq_output *out)
 }
 
 /**
- * vflipq_flipq_sync_locked - bring a sleeping engine's queue up to now
+ * vflipq_flipq_sync_locked - bring the queue up to now
  * @out: output
  *
  * Anybody who reads or changes the queue calls this first under
- * engine_lock: while the engine sleeps between the vblanks the queue asked
- * for (&vflipq_output.engine_lazy), what it would have latched meanwhile is
- * latched here, with the vblanks' timestamps.  Interrupts raised on the way
- * (the engine's timer is running late) go to the worker: the caller holds
+ * engine_lock: what the engine would have latched at the vblanks that
+ * passed since it last ran is latched here, with the vblanks' timestamps.
+ * The engine may sleep between the vblanks the queue asked for
+ * (&vflipq_output.engine_lazy), or its interrupt may come late (a busy
+ * CPU, a vCPU the host did not run): a flip queued now must not latch at
+ * a vblank before it, as it would once that late interrupt caught up.
+ * Interrupts raised on the way go to the worker: the caller holds
  * engine_lock, under which no event can be sent.
  */
 void vflipq_flipq_sync_locked(struct vflipq_output *out)
 {
 	lockdep_assert_held(&out->engine_lock);
-	if (out->engine_lazy &&
+	if (out->engine_running && !out->vrr &&
 	    vflipq_flipq_catch_up(out, ktime_get_ns()))
 		queue_work(out->vdev->fq_wq, &out->flipq.work);
 }
@@ -466,32 +469,28 @@ void vflipq_flipq_send_events(struct vflipq_output *out)
 }
 
 /**
- * vflipq_flipq_snapshot - the images the queue shows at this vblank
- * @out: output
+ * vflipq_flipq_snapshot_locked - the images the queue shows at this vblank
+ * @out: output, its queue caught up to the vblank
  * @snap: one reference per plane the queue put an image on, else NULL
  *
  * Taken by the engine for the composition of this vblank, however late it
- * runs.  Any context; takes engine_lock.
+ * runs, in the same hold of engine_lock that caught the queue up to the
+ * vblank: a later catch-up may already latch the flips of the next one.
  *
  * Return: &vflipq_flipq.scanout_gen the images belong to.
  */
-u64 vflipq_flipq_snapshot(struct vflipq_output *out,
-			  struct vflipq_fq_buf **snap)
+u64 vflipq_flipq_snapshot_locked(struct vflipq_output *out,
+				 struct vflipq_fq_buf **snap)
 {
-	unsigned long flags;
 	unsigned int i;
-	u64 gen;
 
-	spin_lock_irqsave(&out->engine_lock, flags);
-	vflipq_flipq_sync_locked(out);
-	gen = out->flipq.scanout_gen;
+	lockdep_assert_held(&out->engine_lock);
 	for (i = 0; i < VFQ_MAX_PLANES; i++) {
 		snap[i] = out->flipq.scanout[i];
 		if (snap[i])
 			kref_get(&snap[i]->ref);
 	}
-	spin_unlock_irqrestore(&out->engine_lock, flags);
-	return gen;
+	return out->flipq.scanout_gen;
 }
 
 struct vflipq_fq_buf *vflipq_flipq_scanout_get(struct vflipq_output *out,

@@ -147,8 +147,8 @@ u64 vflipq_flipq_wake(struct vflipq_output *out);
 void vflipq_flipq_sync_locked(struct vflipq_output *out);
 void vflipq_flipq_send_events(struct vflipq_output *out);
 bool vflipq_flipq_needed(struct vflipq_output *out);
-u64 vflipq_flipq_snapshot(struct vflipq_output *out,
-			  struct vflipq_fq_buf **snap);
+u64 vflipq_flipq_snapshot_locked(struct vflipq_output *out,
+				 struct vflipq_fq_buf **snap);
 u64 vflipq_flipq_snap_period(struct vflipq_output *out, u64 duration_ns);
 void vflipq_flipq_debugfs_show(struct seq_file *m, struct vflipq_output *out);
 void vflipq_flipq_mode_set(struct vflipq_output *out);

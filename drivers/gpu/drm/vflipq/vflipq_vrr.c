@@ -106,6 +106,7 @@ void vflipq_vrr_commit(struct vflipq_output *out,
 	out->engine_lazy = false;
 	out->phase_seq = vflipq_vrr_frame_at(out, last);
 	out->phase = last;
+	out->last_vblank = last;
 	out->vrr = vrr && out->active;
 	/* The queue schedules on the fixed grid, which restarts here. */
 	if (!out->vrr)
