@@ -79,6 +79,15 @@ for t in "$VFLIPQ_TOP"/tests/scripts/*.sh; do
 	set -e
 	count "$t" "$log" "$rc"
 done
+# README.md's libpresent example must compile (and link, once libpresent is
+# built): one test, "readme-example: N passed, M failed".
+ran=1
+log=$BUILD/host-tests-readme-example.log
+set +e
+BUILD=$BUILD "$VFLIPQ_TOP/scripts/readme-example.sh" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+count "scripts/readme-example.sh" "$log" "$rc"
 summary="$pass passed, $fail failed, $skip skipped"
 echo "$summary" >"$BUILD/host-tests.summary"
 [ $ran = 1 ] || msg "host tests: none found"
