@@ -17,9 +17,8 @@
 #
 # Env: BENCH_QUICK=1 (short runs), BENCH_ONLY='composer latency flipq memory
 #      memcpy' (subset; the JSON then lacks the others and the run fails),
-#      VM_TIMEOUT (default 1200: the whole run takes 14-15 minutes, and the
-#      2026-11-29 06:32 run ran out of the 900 s it had, in its second-last
-#      benchmark), VM_SILENCE_TIMEOUT (default 360), VM_MEM, VM_SMP, V=1
+#      VM_TIMEOUT (default 1200: the whole run takes 14-15 minutes, and 900 s
+#      is not always enough), VM_SILENCE_TIMEOUT (default 360), VM_MEM, VM_SMP, V=1
 #      (whole console).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

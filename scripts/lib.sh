@@ -61,7 +61,7 @@ apt_ready() {
 # x86) a vCPU can go on executing a stale translation of kernel text that
 # another vCPU has just patched (static keys, static calls: the kernel's int3
 # protocol, text_poke_bp(), is correct on hardware), and the guest dies of
-# "Oops: int3" at a patch site (see README.md, "The test VM").  VM_TCG_THREAD=multi
+# "Oops: int3" at a patch site (Documentation/vflipq/testing.rst, "The test VM").  VM_TCG_THREAD=multi
 # and VM_CPU=... override them (e.g. to reproduce that).
 vm_accel() { echo "tcg,thread=${VM_TCG_THREAD:-single}"; }
 vm_cpu() { echo "${VM_CPU:-max}"; }
@@ -80,7 +80,8 @@ vm_smp() {
 # the IO-APIC by counting more than 4 ticks within 40e9/HZ TSC cycles (about
 # 60 ms of host time); under TCG the TSC is the host's, so a QEMU that the
 # loaded host does not run for that long sees too few ticks on every route it
-# tries and panics: "IO-APIC + timer doesn't work!" (README.md, "The test
-# VM").  Guests of KVM, Hyper-V and VMware skip the check for that reason.
+# tries and panics: "IO-APIC + timer doesn't work!"
+# (Documentation/vflipq/testing.rst, "The test VM").  Guests of KVM,
+# Hyper-V and VMware skip the check for that reason.
 # shellcheck disable=SC2034 # used by the scripts that source this file
 VM_BASE_APPEND="console=ttyS0 panic=-1 quiet loglevel=4 log_buf_len=16M printk.devkmsg=on no_timer_check"

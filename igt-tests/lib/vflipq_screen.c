@@ -148,7 +148,7 @@ bool vfq_pipe_on_window(struct vfq_dev *dev, int pipe,
 	 * Not the last refusal: atomic_enable stamps the grid's origin, then
 	 * turns vblank on (drm_crtc_vblank_on(), outside the engine's lock),
 	 * and a vCPU that loses the host in between leaves an origin before
-	 * polls that were still refused (2.8 ms before the last one, once).
+	 * polls that were still refused (by up to a few ms).
 	 */
 	*lo = asked;
 	*hi = r1;

@@ -682,7 +682,7 @@ igt_main
 	 * Made-up modes must have a refresh rate the vblank engine can keep,
 	 * 1-240 Hz like configfs modes (driver.rst).  IGT's kms_invalid_mode
 	 * sets a clock of INT_MAX kHz and a vscan whose product with the
-	 * totals overflows 32 bits; both used to be accepted.
+	 * totals overflows 32 bits; both must be refused.
 	 */
 	igt_describe("Made-up modes: refresh rates outside 1-240 Hz are "
 		     "refused, the limits themselves accepted");
@@ -889,8 +889,8 @@ igt_main
 		 * vblank), so one return before the vblank proves the move
 		 * did not wait: the debug kernel, whose ioctls KASAN and
 		 * lockdep slow down to a good part of a frame, is judged by
-		 * that exact rule (8 of 16 returned after the vblank there,
-		 * 2026-11-27).  Elsewhere the move must also be quick: two of
+		 * that exact rule (about half of its 16 return after the
+		 * vblank).  Elsewhere the move must also be quick: two of
 		 * sixteen may see the flip's vblank pass for another reason,
 		 * since under TCG the test itself can be descheduled for a
 		 * whole frame between the flip and reading the counter.

@@ -24,8 +24,8 @@ IGT_TEST_DESCRIPTION("vflipq variable refresh (vrr_capable, VRR_ENABLED)");
  * latency, a millisecond or two on an idle TCG guest and a few under the
  * load of parallel jobs.  A whole minimum frame (the mode's period) is
  * where it stops being "at commit time" and becomes "at the next vblank".
- * The debug kernel gets two: its commit tail under KASAN took 20 and 24 ms
- * (CI runs of 2026-11-25), and it keeps time in 4 ms steps (no ACPI, so
+ * The debug kernel gets two: its commit tail under KASAN can take 20-24 ms
+ * in CI, and it keeps time in 4 ms steps (no ACPI, so
  * no HPET: refined-jiffies, README "Test kernels"); still far from the
  * 100 ms repeat a flip that did not land at its commit would wait for.
  */
@@ -180,8 +180,8 @@ static void test_clamp_min(void)
 		/*
 		 * The frame ends when the commit is applied, and the test sees
 		 * only when it was made: the KASAN kernel's commit tail can
-		 * apply it after the minimum (measured: 24 ms after the vblank
-		 * for a commit made at 4 ms).  There the vblank must still
+		 * apply it after the minimum (24 ms after the vblank for a
+		 * commit made at 4 ms).  There the vblank must still
 		 * never come before the minimum, and come with the commit.
 		 */
 		if (getenv("VFLIPQ_DEBUG_KERNEL") &&

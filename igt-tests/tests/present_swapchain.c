@@ -249,19 +249,16 @@ static void check_path(const char *render, const char *display, uint32_t w, uint
  * @min_on_target of 40 frames.  The flip queue: every frame submitted
  * before the vblank it is due at must show there, exactly; @min_on_target
  * frames must have been (a frame submitted later is the process' lateness,
- * not the driver's).  Measured on 6.12 (2026-11-25) with other helpers'
- * VMs running beside this one, without the VM lock (load average 4-15 on
- * the 2 host cores): 31, 39, 39, 40 of 40 in time, 35 to 40 on target; 20
- * leaves room for that load and still judges half the frames.
+ * not the driver's).  With other VMs loading both host cores, 35 to 40 of
+ * 40 land on target; 20 leaves room for that load and still judges half
+ * the frames.
  *
  * The atomic fallback has one flip in flight: the process must receive
  * each flip's event, draw and commit, and the commit's worker must run,
- * within one period.  38 of 40 on a loaded host with the VM lock (session
- * 4), 34 on the debug kernel; without the lock, several VMs at once: 8,
- * 12, 13, 16, 24, 26, 39 of 40 with CRC capture on, 14, 32, 38, 40 without
- * it.  So 30 (three quarters) holds for one VM at a time, as the harness
- * runs them, and tells targets from no targets; two VMs on the two cores
- * break it, with or without the oracle.
+ * within one period.  One VM at a time on a loaded host (as the harness
+ * runs them) lands 34 (debug kernel) to 38 of 40, so 30 (three quarters)
+ * holds and tells targets from no targets; two VMs on the two host cores
+ * can drop it to 8, with or without the oracle.
  */
 /*
  * The CRC of fill()'s frame @i on a @w x @h screen (opaque XRGB8888), at

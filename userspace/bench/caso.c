@@ -36,8 +36,8 @@
  * number: the charged time is then that much too high, and by how much
  * differs between the paths (a host scheduler preempts a busier QEMU
  * more), which subtracting the render step's share would only guess at.
- * The old whole-VM busy time (wall time x CPUs minus /proc/stat idle +
- * iowait) stays beside it as a cross-check.
+ * The whole-VM busy time (wall time x CPUs minus /proc/stat idle +
+ * iowait) is reported beside it as a cross-check.
  *
  *   vflipq-bench caso [--render caso-render] [--display caso-display]
  *                     [--presents 150] [--rate 30] [--reps 3]

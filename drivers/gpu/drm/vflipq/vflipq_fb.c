@@ -2,12 +2,12 @@
 /*
  * Framebuffers that stay mapped.  The scan-out engine is the CPU, so every
  * framebuffer that reaches a plane, the flip queue, the copy engine or a
- * writeback job needs a kernel mapping.  Taken per use, a swap chain paid
- * for a vmap() of its whole buffer at each flip (a buffer that left the
- * screen had lost its mapping) and the commit worker for a vunmap() when it
- * left: under TCG about 0.4 ms of CPU per flip of a 1080p buffer
- * (Documentation/vflipq/driver.rst, "Framebuffer mappings").  A framebuffer
- * is now mapped at its first use and unmapped when it is destroyed.
+ * writeback job needs a kernel mapping.  Taken per use, a swap chain would
+ * pay for a vmap() of its whole buffer at each flip (a buffer that left the
+ * screen would have lost its mapping) and the commit worker for a vunmap()
+ * when it left: under TCG about 0.4 ms of CPU per flip of a 1080p buffer
+ * (Documentation/vflipq/driver.rst, "Framebuffer mappings").  So a
+ * framebuffer is mapped at its first use and unmapped when it is destroyed.
  */
 
 #include <linux/mutex.h>

@@ -43,8 +43,8 @@
 /*
  * Retired buffers are released and freed in batches, a worker run per device
  * at most every VFLIPQ_FQ_FREE_DELAY, instead of one run per buffer: 32 lit
- * CRTCs retire 1920 buffers a second, and each run was a kworker wake-up
- * (2026-11-28, Documentation/vflipq/flip-queue.rst, "Buffer lifetime").
+ * CRTCs retire 1920 buffers a second, and each run is a kworker wake-up
+ * (Documentation/vflipq/flip-queue.rst, "Buffer lifetime").
  * The delay bounds how long a framebuffer outlives its last use here;
  * whoever needs them gone now calls vflipq_fq_free_flush().
  */

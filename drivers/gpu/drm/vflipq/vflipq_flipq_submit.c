@@ -292,8 +292,9 @@ static int fq_copy_planes(struct drm_vflipq_flip_plane *req, u64 ptr,
  * One submission of a call: what was asked and what it became.  Its
  * planes' entries live in one array for the whole call (fq_jobs_planes()),
  * sized by the planes the submissions name: a job with room for
- * VFQ_MAX_PLANES was 1.6 KiB, and a batch of 16 single-plane flips went to
- * the page allocator (and init_on_alloc cleared its 32 KiB) on every call.
+ * VFQ_MAX_PLANES would be 1.6 KiB, and a batch of 16 single-plane flips
+ * would go to the page allocator (and init_on_alloc clear its 32 KiB) on
+ * every call.
  * Not zeroed as a whole: fq_job_init() sets what is read before being
  * written.
  */

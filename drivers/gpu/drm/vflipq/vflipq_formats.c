@@ -457,7 +457,7 @@ static void read_rgb565(const struct vflipq_src *src, int x, int y,
  * pixel's alpha byte is always 0xff, so only the first pixel's, which
  * meets the running CRC, needs a lookup; the others' are the constant
  * crc_alpha[] (under TCG a lookup is most of a pixel's time: four pixels
- * take 13 lookups instead of 16, measured on the composer benchmark).
+ * take 13 lookups instead of 16).
  * crc_fold[] serves the 16-bit pixel of an opaque 8-bit format, the bytes
  * ff ff r r g g b b (v * 257 repeats the byte): in that slice-by-8 step
  * the last four bytes do not depend on the running CRC, so their two
