@@ -410,6 +410,33 @@ bool vfq_pipe_on_window(struct vfq_dev *dev, int pipe,
 bool vfq_pipe_on_origin(struct vfq_dev *dev, int pipe,
 			const drmModeModeInfo *mode, uint32_t fb,
 			uint64_t period, uint64_t *seq, uint64_t *ns);
+/*
+ * The display's reports checked against rules that hold at any load
+ * (vflipq_truth.c), one checker per CRTC: every event's vblank lies at or
+ * before its arrival and (a flip) at or after the flip's start; sequence
+ * numbers strictly increase (async flips: repeat) and agree with the
+ * timestamps on the CRTC's grid of @period ns (0: no fixed grid, VRR).
+ */
+enum vfq_truth_kind {
+	VFQ_TRUTH_FLIPS,	/* shown at a vblank after the flip */
+	VFQ_TRUTH_ASYNC,	/* shown at once, the last vblank reported */
+};
+struct vfq_truth {
+	uint32_t crtc_id;
+	uint64_t period;
+	enum vfq_truth_kind kind;
+	bool seen;
+	uint64_t seq, ts;	/* the newest vblank reported */
+};
+void vfq_truth_init(struct vfq_truth *t, uint32_t crtc_id, uint64_t period,
+		    enum vfq_truth_kind kind);
+/* The event @ev of a flip started at @t_start and read at @t_read. */
+void vfq_truth_event(struct vfq_truth *t, const char *what, uint64_t t_start,
+		     const struct vfq_event *ev, uint64_t t_read);
+/* A vblank known otherwise (vfq_vblank_grid()): the next event is after it. */
+void vfq_truth_vblank(struct vfq_truth *t, uint64_t seq, uint64_t ts);
+/* The frame duration of @mode as the DRM core computes it, ns. */
+uint64_t vfq_mode_period(const drmModeModeInfo *mode);
 /* The CRTC's last vblank: DRM counter and CLOCK_MONOTONIC time. */
 void vfq_vblank_grid(int fd, uint32_t crtc_id, uint64_t *seq, uint64_t *ns);
 

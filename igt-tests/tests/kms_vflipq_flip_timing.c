@@ -31,6 +31,8 @@ struct track {
 	uint64_t seq[MAX_SAMPLES], ts[MAX_SAMPLES], recv[MAX_SAMPLES];
 	struct vfq_fb fb[2];
 	int cur;
+	uint64_t t_start;	/* of the flip in flight, 0 for vblank events */
+	struct vfq_truth truth;
 };
 
 static struct vfq_dev dev;
@@ -51,6 +53,7 @@ static double percentile(double *v, int n, double pct)
 
 static void record(struct track *t, const struct vfq_event *ev)
 {
+	vfq_truth_event(&t->truth, "event", t->t_start, ev, vfq_now_ns());
 	if (t->n < MAX_SAMPLES) {
 		t->seq[t->n] = ev->sequence;
 		t->ts[t->n] = ev->ts_ns;
@@ -159,6 +162,8 @@ static struct track *track_setup(int i, int w, int h, int r)
 	t->pipe = i;
 	vfq_get_mode(dev.fd, dev.pipe[i].conn_id, w, h, r, &t->mode);
 	t->period_ns = 1e9 / vfq_mode_hz(&t->mode);
+	vfq_truth_init(&t->truth, dev.pipe[i].crtc_id,
+		       vfq_mode_period(&t->mode), VFQ_TRUTH_FLIPS);
 	for (int k = 0; k < 2; k++)
 		vfq_fb_create(dev.fd, t->mode.hdisplay, t->mode.vdisplay,
 			      DRM_FORMAT_XRGB8888, &t->fb[k]);
@@ -200,6 +205,7 @@ static void queue_flip(struct track *t)
 	int ret;
 
 	t->cur ^= 1;
+	t->t_start = vfq_now_ns();
 	vfq_req_set(req, dev.fd, dev.pipe[t->pipe].primary,
 		    DRM_MODE_OBJECT_PLANE, "FB_ID", t->fb[t->cur].fb_id);
 	ret = vfq_req_commit(dev.fd, req, DRM_MODE_ATOMIC_NONBLOCK |
@@ -211,9 +217,11 @@ static void queue_flip(struct track *t)
 
 static void queue_vblank(struct track *t)
 {
-	int ret = vfq_wait_vblank(dev.fd, t->pipe, DRM_VBLANK_RELATIVE |
-				  DRM_VBLANK_EVENT, 1, t->pipe + 1, NULL, NULL);
+	int ret;
 
+	t->t_start = 0;
+	ret = vfq_wait_vblank(dev.fd, t->pipe, DRM_VBLANK_RELATIVE |
+			      DRM_VBLANK_EVENT, 1, t->pipe + 1, NULL, NULL);
 	igt_assert_f(ret == 0, "vblank event on CRTC %d: %s\n", t->pipe,
 		     strerror(-ret));
 }
