@@ -138,15 +138,92 @@ cat "$work/base.cpio" $clients_cpio ${VM_EXTRA_CPIO:-} "$work/job.cpio" >"$work/
 truncate -s "${VM_DISK_SIZE:-1G}" "$work/disk.img"
 
 append=$VM_BASE_APPEND
+# A wedged guest gets an NMI from the harness (vm_postmortem): it panics
+# with the stack of what each CPU was doing instead of staying silent.
+# nokaslr: the vCPUs' addresses then match the kernel's System.map.
+append+=" unknown_nmi_panic panic_print=0x40 nokaslr"
 [ $debug = 1 ] && append+=" loglevel=5 kasan.fault=panic vflipq_debug_kernel=1"
 append+=" ${VM_APPEND:-}"
 smp=$(vm_smp "$KROOT/boot/config-$KVER")
 qemu=(qemu-system-x86_64 -accel "$(vm_accel)" -cpu "$(vm_cpu)" -nodefaults -display none
-	-serial stdio -monitor none -no-reboot
+	-serial stdio -monitor "unix:$work/monitor.sock,server=on,wait=off" -no-reboot
 	-m "${VM_MEM:-2G}" -smp "$smp"
 	-kernel "$VMLINUZ" -initrd "$work/initramfs.cpio" -append "$append"
 	-drive "file=$work/disk.img,format=raw,if=virtio")
 echo "${qemu[*]}" >"$resdir/qemu-cmdline.txt"
+
+# vm_postmortem: what a guest that went silent was doing, from outside it:
+# QEMU's monitor dumps every vCPU's registers ($resdir/vcpus.txt), each
+# vCPU's RIP is named from the kernel's System.map, and an NMI asks the
+# guest itself for its stacks (unknown_nmi_panic).  A vCPU that never
+# answers the monitor is reported as such.
+vm_postmortem() {
+	python3 - "$work/monitor.sock" "$KROOT/boot/System.map-$KVER" \
+		"$resdir/vcpus.txt" <<'PY'
+import bisect, re, socket, sys, time
+
+sock, smap, dump = sys.argv[1:4]
+
+def hmp(s, cmd, wait):
+    s.sendall(cmd.encode() + b'\n')
+    out, end = b'', time.time() + wait
+    while time.time() < end:
+        try:
+            d = s.recv(65536)
+        except socket.timeout:
+            break
+        if not d:
+            break
+        out += d
+    return re.sub(r'\x1b\[[0-9;]*[A-Za-z]', '', out.decode(errors='replace'))
+
+try:
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(2)
+    s.connect(sock)
+    hmp(s, '', 1)
+    text = hmp(s, 'info cpus', 3) + hmp(s, 'info registers -a', 5)
+    hmp(s, 'nmi', 1)
+except OSError as e:
+    print(f'[vflipq] post-mortem: QEMU monitor: {e}')
+    sys.exit(0)
+open(dump, 'w').write(text)
+syms = []
+try:
+    for line in open(smap):
+        a, t, n = line.split()[:3]
+        if t in 'tTwW':
+            syms.append((int(a, 16), n))
+except OSError:
+    pass
+syms.sort()
+addrs = [a for a, _ in syms]
+cpus = re.findall(r'RIP=([0-9a-f]{16}) .*?CPL=(\d).*?HLT=(\d)', text)
+if not cpus:
+    print('[vflipq] post-mortem: no vCPU answered the monitor (QEMU itself stuck?)')
+for cpu, (rip, cpl, hlt) in enumerate(cpus):
+    r = int(rip, 16)
+    i = bisect.bisect_right(addrs, r) - 1
+    if cpl != '0':
+        name = 'user space'
+    elif 0 <= i < len(syms) - 1:
+        name = f'{syms[i][1]}+{r - syms[i][0]:#x}'
+    else:
+        name = 'kernel, no symbols'   # Debian ships a placeholder map
+    if hlt == '1':
+        name += ', halted'
+    print(f'[vflipq] post-mortem: vCPU {cpu} at {rip} ({name})')
+print(f'[vflipq] post-mortem: registers in {dump}; NMI sent')
+PY
+}
+
+# The post-mortem's one-line summary for the verdict.
+vcpu_summary() {
+	local l
+	l=$(sed -n 's/^\[vflipq\] post-mortem: vCPU \([0-9]*\) at [0-9a-f]* (\(.*\))$/\1: \2/p' \
+		"$resdir/console.log" 2>/dev/null | paste -sd ' ' -)
+	[ -z "$l" ] || echo " (vCPUs $l)"
+}
 
 # Console silence limit: the guest runner prints at least every subtest
 # timeout (+ kill grace), so a longer silence means the guest is wedged.
@@ -217,7 +294,7 @@ for ((i = 0; i < hogs; i++)); do
 	hog_pids+=" $!"
 done
 [ "$hogs" = 0 ] || msg "LOAD: $hogs CPU hog(s) beside the VM"
-silent=0
+silent=0 silence0=$silence
 exec 8>"$resdir/console.log"
 while :; do
 	r=0
@@ -226,9 +303,20 @@ while :; do
 	else
 		IFS= read -r line || r=$?
 	fi
-	if [ $r -gt 128 ]; then
+	if [ $r -gt 128 ] && [ $silent = 0 ]; then
+		# First the post-mortem, then a little more console for the
+		# guest's answer to the NMI.
 		silent=1
-		echo "[vflipq] no console output for ${silence}s: stopping the VM" | tee -a /dev/fd/8 >&2
+		pm="[vflipq] no console output for ${silence}s: dumping the vCPUs, NMI to the guest"
+		pm+=$'\n'$(vm_postmortem)
+		printf '%s\n' "$pm" >&8
+		printf '%s\n' "$pm" >&2
+		silence=20
+		continue
+	fi
+	if [ $r -gt 128 ]; then
+		echo "[vflipq] stopping the VM" >&8
+		echo "[vflipq] stopping the VM" >&2
 		kill $qpid 2>/dev/null
 		cat >/dev/null # drain until QEMU is gone
 		break
@@ -283,7 +371,7 @@ if grep -q '^ABORT: ' "$console"; then
 fi
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 	if [ $silent = 1 ]; then
-		problems+=("hang: no console output for ${silence}s")
+		problems+=("hang: no console output for ${silence0}s$(vcpu_summary)")
 	else
 		problems+=("timeout: the VM did not finish within ${VM_TIMEOUT}s (hang?)")
 	fi
