@@ -29,6 +29,13 @@ OUT=${OUT:-$VFLIPQ_TOP/out}
 t0=$(now_s)
 
 vkms_ko=$("$VFLIPQ_TOP/scripts/bench-vkms.sh" "$series")
+# vflipq with its composer's code aligned for QEMU's TCG (Kbuild,
+# VFLIPQ_TCG_ALIGN), in a build directory of its own: the tests keep the
+# default build.
+VFLIPQ_TCG_ALIGN=y "$VFLIPQ_TOP/scripts/build-module.sh" "$series" >&2
+kver=$("$VFLIPQ_TOP/scripts/kernel.sh" get "$series" KVER)
+bench_ko=$BUILD/$kver/module-tcg-align/drivers/gpu/drm/vflipq/vflipq.ko
+[ -f "$bench_ko" ] || die "$bench_ko not built"
 [ -x "$BUILD/userspace/bin/vflipq-bench" ] ||
 	die "vflipq-bench not built (run: make userspace)"
 
@@ -38,6 +45,7 @@ guest_cmd+=" vflipq-bench-run"
 
 pgrep -f '^qemu-system' >/dev/null &&
 	warn "another QEMU is running on this machine: the numbers will be disturbed"
+[ -z "${LOAD:-}" ] || warn "LOAD=$LOAD: the numbers are disturbed on purpose"
 mkdir -p "$OUT"
 log=$BUILD/bench-vm.log
 # Sample, every 5 s, how many other QEMUs run on this machine (ours has
@@ -56,7 +64,7 @@ contention=$BUILD/bench-contention.txt
 monitor=$!
 trap 'kill $monitor 2>/dev/null || true' EXIT
 set +e
-EXTRA_KO="$vkms_ko" VM_TIMEOUT=${VM_TIMEOUT:-1200} VM_SILENCE_TIMEOUT=${VM_SILENCE_TIMEOUT:-360} \
+VFLIPQ_KO="$bench_ko" EXTRA_KO="$vkms_ko" VM_TIMEOUT=${VM_TIMEOUT:-1200} VM_SILENCE_TIMEOUT=${VM_SILENCE_TIMEOUT:-360} \
 	VM_APPEND="${VM_APPEND:-} vflipq_bench=1" \
 	"$VFLIPQ_TOP/scripts/vm-run.sh" --kernel "$series" --cmd "$guest_cmd" 2>&1 |
 	tee "$log" | grep -Ev '^(PASS|FAIL|SKIP) vm$|^[0-9]+ passed, '
@@ -90,6 +98,9 @@ set +e
 	${BENCH_QUICK:+$( [ "${BENCH_QUICK}" = 1 ] && echo --quick)}
 rrc=$?
 set -e
+[ -z "${LOAD:-}" ] || [ ! -f "$OUT/bench.md" ] ||
+	printf '\nRun with LOAD=%s beside it: every number is disturbed on purpose.\n' \
+		"$LOAD" >>"$OUT/bench.md"
 
 fail=0
 if [ $rrc != 0 ]; then

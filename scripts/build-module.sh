@@ -11,6 +11,8 @@
 # C=2 (sparse on every file, scripts/sparse.sh picks one the tree accepts)
 # and sparse warnings fail the build as well, as does a tree that rejects it.
 # KDIR may be given in the environment to build against another tree.
+# VFLIPQ_TCG_ALIGN=y (make bench): the composer's code aligned for QEMU's
+# TCG (Kbuild), built into build/<kver>/module-tcg-align.
 # --cached: the tree of SERIES only if the cache already holds it (plain
 # "make": no apt, no download, no kernel build); without it the test kernel
 # is fetched or built first.
@@ -48,6 +50,7 @@ fi
 [ -f "$MODSRC/Kbuild" ] || die "$MODSRC/Kbuild missing (driver sources not there yet?)"
 
 out=$BUILD/$KVER/module
+[ "${VFLIPQ_TCG_ALIGN:-}" = y ] && out+=-tcg-align
 mkdir -p "$out"
 # One build per directory at a time (several make invocations may share it).
 exec 9>"$BUILD/$KVER/.module.lock"
@@ -79,6 +82,7 @@ echo "$manifest_new" >"$out/.vflipq-manifest"
 # --- build ------------------------------------------------------------------
 log=$out/build.log
 args=(-C "$KDIR" M="$out" W=1 modules)
+[ "${VFLIPQ_TCG_ALIGN:-}" = y ] && args+=(VFLIPQ_TCG_ALIGN=y)
 if [ $sparse = 1 ]; then
 	# A sparse the tree accepts (7.x: newer than bookworm's; scripts/sparse.sh).
 	args+=(C=2 CHECK="$("$VFLIPQ_TOP/scripts/sparse.sh" "$KDIR")")
