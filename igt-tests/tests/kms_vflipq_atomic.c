@@ -110,17 +110,33 @@ static void pipe0_on_with_overlay(void)
 	drmModeDestroyPropertyBlob(dev.fd, blob);
 }
 
-static struct vfq_event wait_flip(uint32_t crtc, uint64_t user_data)
+/*
+ * The flip event of a flip started at @t_start, checked by the CRTC's
+ * vflipq_truth checker.  Mode sets restart the grid within a subtest, so
+ * the checker holds the rules that survive them (no grid period).
+ */
+static struct vfq_event wait_flip(uint32_t crtc, uint64_t user_data,
+				  uint64_t t_start)
 {
+	static struct vfq_truth truth[VFQ_MAX_CRTCS];
+	struct vfq_truth *t = NULL;
 	struct vfq_event ev;
+	uint64_t t_read;
 
 	igt_assert_f(vfq_read_event(dev.fd, 1000, &ev) == 1,
 		     "no event within 1 s\n");
+	t_read = vfq_now_ns();
 	igt_assert_eq_u32(ev.type, DRM_EVENT_FLIP_COMPLETE);
 	igt_assert_eq_u32(ev.crtc_id, crtc);
 	igt_assert_eq_u64(ev.user_data, user_data);
-	igt_assert(ev.ts_ns <= vfq_now_ns());
-	igt_assert(ev.ts_ns + 1000000000ull > vfq_now_ns());
+	igt_assert(ev.ts_ns + 1000000000ull > t_read);
+	for (int i = 0; i < dev.n_pipes; i++)
+		if (dev.pipe[i].crtc_id == crtc)
+			t = &truth[i];
+	igt_assert(t);
+	if (t->crtc_id != crtc)
+		vfq_truth_init(t, crtc, 0, VFQ_TRUTH_FLIPS);
+	vfq_truth_event(t, "flip", t_start, &ev, t_read);
 	return ev;
 }
 
@@ -306,7 +322,7 @@ igt_main
 	igt_describe("Nonblocking flips complete with an event each, in order");
 	igt_subtest("nonblocking-flip-events") {
 		struct vfq_pipe *p = &dev.pipe[0];
-		uint64_t last_seq = 0, last_ts = 0;
+		uint64_t last_seq = 0, last_ts = 0, t0;
 
 		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
 		for (int i = 0; i < 20; i++) {
@@ -316,12 +332,13 @@ igt_main
 
 			vfq_req_set(req, dev.fd, p->primary, OBJ_PLANE, "FB_ID",
 				    fb->fb_id);
+			t0 = vfq_now_ns();
 			igt_assert_eq(vfq_req_commit(dev.fd, req,
 						     DRM_MODE_ATOMIC_NONBLOCK |
 						     DRM_MODE_PAGE_FLIP_EVENT,
 						     (void *)(uintptr_t)(0x1000 + i)),
 				      0);
-			ev = wait_flip(p->crtc_id, 0x1000 + i);
+			ev = wait_flip(p->crtc_id, 0x1000 + i, t0);
 			if (i) {
 				igt_assert_lt_u64(last_seq, ev.sequence);
 				igt_assert_lt_u64(last_ts, ev.ts_ns);
@@ -363,13 +380,15 @@ igt_main
 		for (int i = 0; i < 20; i++) {
 			drmModeAtomicReq *req = vfq_req_new();
 
+			uint64_t t0 = vfq_now_ns();
+
 			vfq_req_plane(req, dev.fd, p->primary, p->crtc_id,
 				      f[i & 1].fb_id, 0, 0, W, H);
 			igt_assert_eq(vfq_req_commit(dev.fd, req,
 						     DRM_MODE_PAGE_FLIP_EVENT,
 						     (void *)(uintptr_t)(0x2000 + i)),
 				      0);
-			wait_flip(p->crtc_id, 0x2000 + i);
+			wait_flip(p->crtc_id, 0x2000 + i, t0);
 			igt_assert_eq(vmaps_of(PAGES), base + (i ? 2 : 1));
 		}
 		/* f[0] is not on screen, f[1] is: RmFB turns its plane off. */
@@ -389,6 +408,7 @@ igt_main
 		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
 		for (int i = 0; i < 10; i++) {
 			struct vfq_fb *fb = (i & 1) ? &fb_a : &fb_b;
+			uint64_t t0 = vfq_now_ns();
 			struct vfq_event ev;
 
 			igt_assert_eq(drmModePageFlip(dev.fd, p->crtc_id,
@@ -396,7 +416,7 @@ igt_main
 						      DRM_MODE_PAGE_FLIP_EVENT,
 						      (void *)(uintptr_t)(0x2000 + i)),
 				      0);
-			ev = wait_flip(p->crtc_id, 0x2000 + i);
+			ev = wait_flip(p->crtc_id, 0x2000 + i, t0);
 			igt_assert_lt_u64(last_seq, ev.sequence);
 			last_seq = ev.sequence;
 			igt_assert_eq_u64(vfq_prop_get(dev.fd, p->primary,
@@ -416,6 +436,7 @@ igt_main
 	igt_subtest("dpms") {
 		struct vfq_pipe *p = &dev.pipe[0];
 		uint32_t dpms = vfq_prop_id(dev.fd, p->conn_id, OBJ_CONN, "DPMS");
+		uint64_t t0;
 
 		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
 		igt_assert_eq_u64(vfq_prop_get(dev.fd, p->conn_id, OBJ_CONN,
@@ -443,10 +464,11 @@ igt_main
 					       "ACTIVE"), 1);
 		check_crtc_mode(0, &mode);
 		vfq_assert_running(dev.fd, 0);
+		t0 = vfq_now_ns();
 		igt_assert_eq(drmModePageFlip(dev.fd, p->crtc_id, fb_b.fb_id,
 					      DRM_MODE_PAGE_FLIP_EVENT,
 					      (void *)0x3000), 0);
-		wait_flip(p->crtc_id, 0x3000);
+		wait_flip(p->crtc_id, 0x3000, t0);
 		vfq_dev_reset(&dev);
 	}
 
@@ -832,7 +854,7 @@ igt_main
 		for (int i = 0; i < loops; i++) {
 			const int *to = pos[(i + 1) & 1];
 			struct vfq_fb *fb = (i & 1) ? &fb_a : &fb_b;
-			uint64_t after;
+			uint64_t after, t0;
 			uint32_t vbl;
 			struct vfq_event ev;
 
@@ -840,6 +862,7 @@ igt_main
 			igt_assert_eq(vfq_wait_vblank(dev.fd, p->index,
 						      DRM_VBLANK_RELATIVE, 1,
 						      0, &vbl, NULL), 0);
+			t0 = vfq_now_ns();
 			if (i & 2) {
 				igt_assert_eq(drmModePageFlip(dev.fd,
 							      p->crtc_id,
@@ -861,7 +884,7 @@ igt_main
 			igt_assert_eq(drmModeMoveCursor(dev.fd, p->crtc_id,
 							to[0], to[1]), 0);
 			after = vfq_crtc_sequence(dev.fd, p->crtc_id);
-			ev = wait_flip(p->crtc_id, 0x3000 + i);
+			ev = wait_flip(p->crtc_id, 0x3000 + i, t0);
 			igt_debug("flip %d: aligned at %u, cursor back at %llu, "
 				  "flip at %llu\n", i, vbl,
 				  (unsigned long long)after,
