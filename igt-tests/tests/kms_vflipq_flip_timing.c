@@ -255,6 +255,31 @@ static void run_all(bool flips)
 	}
 }
 
+/*
+ * A vblank answered to a wait or query on the CRTC of @t: on the grid of
+ * every other answer (vflipq_truth.c; a query may repeat the last one).
+ */
+static void vblank_reply(struct vfq_truth *t, const char *what, uint64_t seq,
+			 uint64_t ns)
+{
+	struct vfq_event ev = { .crtc_id = t->crtc_id, .sequence = seq,
+				.ts_ns = ns };
+
+	vfq_truth_event(t, what, 0, &ev, vfq_now_ns());
+}
+
+/*
+ * A wait answered later than the vblank it asked for: allowed (a starved
+ * VM handles several vblanks at once and answers with the last), and
+ * reported.
+ */
+static void report_late(int pipe, const char *what, uint64_t vblanks)
+{
+	if (vblanks > 3)
+		igt_info("CRTC %d: %s answered %" PRIu64 " vblanks after the "
+			 "one asked for\n", pipe, what, vblanks);
+}
+
 static void wait_vblanks(int pipe)
 {
 	struct track *t = &tracks[pipe];
@@ -263,15 +288,20 @@ static void wait_vblanks(int pipe)
 	uint64_t t0, t1;
 	struct vfq_event ev;
 	uint64_t seq, ns;
+	struct vfq_truth truth;
 	int n = 0;
 
+	vfq_truth_init(&truth, dev.pipe[pipe].crtc_id,
+		       vfq_mode_period(&t->mode), VFQ_TRUTH_ASYNC);
 	/* blocking relative waits */
 	igt_assert_eq(vfq_wait_vblank(dev.fd, pipe, DRM_VBLANK_RELATIVE, 1, 0,
 				      &s0, &t0), 0);
+	vblank_reply(&truth, "relative wait", s0, t0);
 	for (int i = 0; i < 40; i++) {
 		igt_assert_eq(vfq_wait_vblank(dev.fd, pipe,
 					      DRM_VBLANK_RELATIVE, 1, 0,
 					      &s1, &t1), 0);
+		vblank_reply(&truth, "relative wait", s1, t1);
 		igt_assert_f(s1 > s0, "CRTC %d: sequence %u after %u\n", pipe,
 			     s1, s0);
 		igt_assert_f(t1 > t0, "CRTC %d: timestamp went back\n", pipe);
@@ -287,13 +317,13 @@ static void wait_vblanks(int pipe)
 	/* absolute wait */
 	igt_assert_eq(vfq_wait_vblank(dev.fd, pipe, DRM_VBLANK_RELATIVE, 0, 0,
 				      &s0, &t0), 0);
+	vblank_reply(&truth, "query", s0, t0);
 	target = s0 + 6;
 	igt_assert_eq(vfq_wait_vblank(dev.fd, pipe, DRM_VBLANK_ABSOLUTE,
 				      target, 0, &s1, &t1), 0);
+	vblank_reply(&truth, "absolute wait", s1, t1);
 	igt_assert_lte_u32(target, s1);
-	igt_assert_lte_u32(s1, target + 3);
-	igt_assert(fabs((double)(t1 - t0) - (s1 - s0) * t->period_ns) <=
-		   0.5 * t->period_ns + TOLERANCE * (s1 - s0) * t->period_ns);
+	report_late(pipe, "absolute wait", s1 - target);
 
 	/* vblank event */
 	igt_assert_eq(vfq_wait_vblank(dev.fd, pipe, DRM_VBLANK_RELATIVE |
@@ -302,22 +332,24 @@ static void wait_vblanks(int pipe)
 	igt_assert_eq(vfq_read_event(dev.fd, 1000, &ev), 1);
 	igt_assert_eq_u32(ev.type, DRM_EVENT_VBLANK);
 	igt_assert_eq_u64(ev.user_data, 0xabc0 + pipe);
-	igt_assert_eq_u32(ev.crtc_id, dev.pipe[pipe].crtc_id);
+	vfq_truth_event(&truth, "vblank event", 0, &ev, vfq_now_ns());
 	igt_assert_lte_u64(target, ev.sequence);
-	igt_assert_lte_u64(ev.sequence, target + 3);
+	report_late(pipe, "vblank event", ev.sequence - target);
 
 	/* CRTC sequence ioctls */
 	igt_assert_eq(drmCrtcGetSequence(dev.fd, dev.pipe[pipe].crtc_id,
 					 &seq, &ns), 0);
-	igt_assert((uint32_t)seq - s1 < 100);
+	vblank_reply(&truth, "GET_SEQUENCE", seq, ns);
 	igt_assert_eq(drmCrtcQueueSequence(dev.fd, dev.pipe[pipe].crtc_id,
 					   DRM_CRTC_SEQUENCE_RELATIVE, 2,
 					   &seq, 0xdef0 + pipe), 0);
 	igt_assert_eq(vfq_read_event(dev.fd, 1000, &ev), 1);
 	igt_assert_eq_u32(ev.type, DRM_EVENT_CRTC_SEQUENCE);
 	igt_assert_eq_u64(ev.user_data, 0xdef0 + pipe);
+	ev.crtc_id = dev.pipe[pipe].crtc_id;	/* this event names none */
+	vfq_truth_event(&truth, "CRTC sequence event", 0, &ev, vfq_now_ns());
 	igt_assert_lte_u64(seq, ev.sequence);
-	igt_assert_lte_u64(ev.sequence, seq + 3);
+	report_late(pipe, "CRTC sequence event", ev.sequence - seq);
 }
 
 #define TRACEFS "/sys/kernel/tracing/"
