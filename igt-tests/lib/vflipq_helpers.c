@@ -526,6 +526,12 @@ double vfq_mode_hz(const drmModeModeInfo *m)
 	return m->clock * 1000.0 / ((double)m->htotal * m->vtotal);
 }
 
+/* As drm_calc_timestamping_constants() computes framedur_ns. */
+uint64_t vfq_mode_period(const drmModeModeInfo *mode)
+{
+	return (uint64_t)mode->htotal * mode->vtotal * 1000000 / mode->clock;
+}
+
 uint32_t vfq_mode_blob(int fd, const drmModeModeInfo *mode)
 {
 	uint32_t id = 0;

@@ -156,6 +156,8 @@ void vfq_get_mode(int fd, uint32_t conn, int w, int h, int refresh,
 		  drmModeModeInfo *mode);
 /* Exact refresh rate of a mode in Hz. */
 double vfq_mode_hz(const drmModeModeInfo *mode);
+/* The frame duration of @mode as the DRM core computes it, ns. */
+uint64_t vfq_mode_period(const drmModeModeInfo *mode);
 uint32_t vfq_mode_blob(int fd, const drmModeModeInfo *mode);
 
 /*
@@ -435,8 +437,6 @@ void vfq_truth_event(struct vfq_truth *t, const char *what, uint64_t t_start,
 		     const struct vfq_event *ev, uint64_t t_read);
 /* A vblank known otherwise (vfq_vblank_grid()): the next event is after it. */
 void vfq_truth_vblank(struct vfq_truth *t, uint64_t seq, uint64_t ts);
-/* The frame duration of @mode as the DRM core computes it, ns. */
-uint64_t vfq_mode_period(const drmModeModeInfo *mode);
 /* The CRTC's last vblank: DRM counter and CLOCK_MONOTONIC time. */
 void vfq_vblank_grid(int fd, uint32_t crtc_id, uint64_t *seq, uint64_t *ns);
 

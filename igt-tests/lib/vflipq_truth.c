@@ -84,8 +84,3 @@ void vfq_truth_vblank(struct vfq_truth *t, uint64_t seq, uint64_t ts)
 	t->seq = seq;
 	t->ts = ts;
 }
-
-uint64_t vfq_mode_period(const drmModeModeInfo *mode)
-{
-	return (uint64_t)mode->htotal * mode->vtotal * 1000000 / mode->clock;
-}

@@ -501,7 +501,7 @@ static void check_grid(struct vfq_dev *d, bool aligned)
 	igt_assert_eq(vfq_vblank_aligned(d->fd), aligned);
 	vfq_get_mode(d->fd, d->pipe[0].conn_id, 1920, 1080, 60, &mode);
 	/* drm_calc_timestamping_constants()'s frame duration */
-	period = (uint64_t)mode.htotal * mode.vtotal * 1000000 / mode.clock;
+	period = vfq_mode_period(&mode);
 	for (int i = 0; i < 2; i++)
 		vfq_fb_create(d->fd, 1920, 1080, DRM_FORMAT_XRGB8888, &fb[i]);
 	vfq_dev_reset(d);

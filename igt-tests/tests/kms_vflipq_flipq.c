@@ -205,7 +205,7 @@ static void pipe_up(void)
 	vfq_dev_reset(&dev);
 	vfq_pipe_on(&dev, 0, &mode, fbs[0].fb_id);
 	/* The DRM vblank core's integer frame duration, as the engine uses. */
-	period = (uint64_t)mode.htotal * mode.vtotal * 1000000 / mode.clock;
+	period = vfq_mode_period(&mode);
 }
 
 /*
@@ -472,7 +472,7 @@ static void test_on_screen_rewrite(void)
 	struct fq_log log;
 
 	vfq_get_mode(dev.fd, dev.pipe[0].conn_id, 1920, 1080, 60, &big);
-	p = (uint64_t)big.htotal * big.vtotal * 1000000 / big.clock;
+	p = vfq_mode_period(&big);
 	for (k = 0; k < 4; k++) {
 		vfq_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_XRGB8888, &f[k]);
 		memset(f[k].map, grey[k], f[k].size);

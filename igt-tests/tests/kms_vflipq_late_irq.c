@@ -82,6 +82,31 @@ static uint64_t flip(int fb, bool legacy)
 }
 
 /*
+ * The end of a subtest: flips went into the window, and the CRCs show
+ * frame i from the vblank @shown[i] on (0 of them is marker 0's).
+ */
+static void judge(struct vfq_screen *screen, int in_window,
+		  const uint64_t *shown, const uint32_t *crc_of)
+{
+	int decided;
+
+	igt_info("%d of %d flips issued between a vblank and its interrupt\n",
+		 in_window, FLIPS);
+	/*
+	 * Without flips in the window nothing was tested: the loop issues
+	 * every flip there unless the test was not run in time for it.
+	 */
+	igt_assert_f(in_window > 0, "no flip was issued between a vblank "
+		     "and its interrupt\n");
+	decided = vfq_screen_check_frames(&screen->crc, dev.fd,
+					  dev.pipe[0].crtc_id, period, shown,
+					  crc_of, FLIPS + 1);
+	igt_info("%d frame changes decided by CRCs\n", decided);
+	igt_assert_f(decided > 0, "no frame change decided by a CRC\n");
+	vfq_screen_stop(screen);
+}
+
+/*
  * Flip FLIPS times, each flip issued half the interrupt delay after a
  * nominal vblank, before that vblank's interrupt ran (*@in_window counts
  * the flips that were): each event must carry a vblank at or after its
@@ -96,7 +121,7 @@ static void flips_after_vblank(bool legacy, unsigned int delay_us)
 	struct vfq_event ev, prev;
 	const uint32_t ids[2] = { fbs[0].fb_id, fbs[1].fb_id };
 	struct vfq_truth truth;
-	int i, decided, in_window = 0;
+	int i, in_window = 0;
 	char what[32];
 
 	vfq_screen_learn(&screen, &dev, 0, ids, 2, mode.hdisplay,
@@ -138,22 +163,9 @@ static void flips_after_vblank(bool legacy, unsigned int delay_us)
 		prev = ev;
 	}
 	set_irq_delay(0);
-	igt_info("%d of %d flips issued between a vblank and its interrupt; "
-		 "%" PRIu64 " shown later than the vblank after the next\n",
-		 in_window, FLIPS, late);
-	/*
-	 * Without flips in the window nothing was tested: the loop issues
-	 * every flip there unless the test was not run in time for it.
-	 */
-	igt_assert_f(in_window > 0, "no flip landed between a vblank and "
-		     "its interrupt\n");
-
-	decided = vfq_screen_check_frames(&screen.crc, dev.fd,
-					  dev.pipe[0].crtc_id, period, shown,
-					  crc_of, FLIPS + 1);
-	igt_info("%d frame changes decided by CRCs\n", decided);
-	igt_assert_f(decided > 0, "no frame change decided by a CRC\n");
-	vfq_screen_stop(&screen);
+	igt_info("%" PRIu64 " flips shown later than the vblank after the "
+		 "next\n", late);
+	judge(&screen, in_window, shown, crc_of);
 }
 
 /*
@@ -173,7 +185,7 @@ static void queued_flips_after_vblank(unsigned int delay_us)
 	const volatile struct drm_vflipq_log_entry *log, *e;
 	uint32_t crc_of[FLIPS + 1];
 	struct vfq_screen screen;
-	int i, decided, in_window = 0;
+	int i, in_window = 0;
 
 	vfq_screen_learn(&screen, &dev, 0, ids, 2, mode.hdisplay,
 			 mode.vdisplay);
@@ -242,16 +254,7 @@ static void queued_flips_after_vblank(unsigned int delay_us)
 	 * of the last flip before the CRCs are matched against it.
 	 */
 	usleep(3 * period / 1000);
-	igt_info("%d of %d flips queued between a vblank and its interrupt\n",
-		 in_window, FLIPS);
-	igt_assert_f(in_window > 0, "no flip was queued between a vblank and "
-		     "its interrupt\n");
-	decided = vfq_screen_check_frames(&screen.crc, dev.fd,
-					  dev.pipe[0].crtc_id, period, shown,
-					  crc_of, FLIPS + 1);
-	igt_info("%d frame changes decided by CRCs\n", decided);
-	igt_assert_f(decided > 0, "no frame change decided by a CRC\n");
-	vfq_screen_stop(&screen);
+	judge(&screen, in_window, shown, crc_of);
 	munmap((void *)(uintptr_t)log, sl.size);
 	drmIoctl(dev.fd, DRM_IOCTL_GEM_CLOSE, &(struct drm_gem_close){
 		.handle = sl.handle });

@@ -309,9 +309,7 @@ igt_main
 		vfq_dev_init(&dev, vfq_open_default());
 		vfq_dev_reset(&dev);
 		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
-		/* drm_calc_timestamping_constants() */
-		min_ns = (uint64_t)mode.htotal * mode.vtotal * 1000000ull /
-			 mode.clock;
+		min_ns = vfq_mode_period(&mode);
 		for (int i = 0; i < 2; i++) {
 			vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888,
 				      &fbs[i]);

@@ -347,7 +347,7 @@ static void queue_child(int fd, const struct ids *id, const drmModeModeInfo *m,
 
 	alarm(secs + 60);
 	srand(seed);
-	period = (uint64_t)m->htotal * m->vtotal * 1000000ull / m->clock;
+	period = vfq_mode_period(m);
 	for (int i = 0; i < 4; i++)
 		if (!(fbs[i] = c_fb(fd, W, H, 0x10 * (i + 1))))
 			FAIL("crtc %u: fb: %s\n", id->crtc, strerror(errno));
