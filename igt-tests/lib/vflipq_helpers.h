@@ -22,6 +22,7 @@
 
 #include <igt.h>
 
+#include "truth.h"
 #include "vflipq_drm.h"
 
 /*
@@ -414,29 +415,27 @@ bool vfq_pipe_on_origin(struct vfq_dev *dev, int pipe,
 			uint64_t period, uint64_t *seq, uint64_t *ns);
 /*
  * The display's reports checked against rules that hold at any load
- * (vflipq_truth.c), one checker per CRTC: every event's vblank lies at or
- * before its arrival and (a flip) at or after the flip's start; sequence
- * numbers strictly increase (async flips: repeat) and agree with the
- * timestamps on the CRTC's grid of @period ns (0: no fixed grid, VRR).
+ * (userspace/common/truth.h), asserted (vflipq_truth.c): one checker per
+ * CRTC for events and presented frames, one per flip-queue plane for its
+ * log.  Every event's vblank lies at or before its arrival and (a flip) at
+ * or after the flip's start; sequence numbers strictly increase (async
+ * flips: repeat) and agree with the timestamps on the CRTC's grid of
+ * @period ns (0: no fixed grid, VRR).
  */
-enum vfq_truth_kind {
-	VFQ_TRUTH_FLIPS,	/* shown at a vblank after the flip */
-	VFQ_TRUTH_ASYNC,	/* shown at once, the last vblank reported */
-};
-struct vfq_truth {
-	uint32_t crtc_id;
-	uint64_t period;
-	enum vfq_truth_kind kind;
-	bool seen;
-	uint64_t seq, ts;	/* the newest vblank reported */
-};
-void vfq_truth_init(struct vfq_truth *t, uint32_t crtc_id, uint64_t period,
-		    enum vfq_truth_kind kind);
 /* The event @ev of a flip started at @t_start and read at @t_read. */
 void vfq_truth_event(struct vfq_truth *t, const char *what, uint64_t t_start,
 		     const struct vfq_event *ev, uint64_t t_read);
+/* A frame started at @t_start reported shown at the vblank of @ts. */
+void vfq_truth_shown(struct vfq_truth *t, const char *what, uint64_t t_start,
+		     uint64_t ts, uint64_t t_read);
+/* A frame presented at @t_call for @target, reported shown at @ts. */
+void vfq_truth_frame(struct vfq_truth *t, const char *what, uint64_t t_call,
+		     uint64_t target, uint64_t ts, uint64_t t_read);
 /* A vblank known otherwise (vfq_vblank_grid()): the next event is after it. */
 void vfq_truth_vblank(struct vfq_truth *t, uint64_t seq, uint64_t ts);
+/* A flip-queue log entry read at @t_read. */
+void vfq_truth_logged(struct vfq_truth_queue *q, const char *what,
+		      uint64_t id, uint64_t ts, uint64_t t_read);
 /* The CRTC's last vblank: DRM counter and CLOCK_MONOTONIC time. */
 void vfq_vblank_grid(int fd, uint32_t crtc_id, uint64_t *seq, uint64_t *ns);
 
