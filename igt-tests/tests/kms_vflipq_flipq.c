@@ -33,10 +33,82 @@ static uint64_t period;
 
 struct fq_log {
 	uint32_t handle;
+	uint32_t plane;
 	uint32_t n;
 	const struct drm_vflipq_log_entry *e;
 	size_t size;
 };
+
+/*
+ * What each plane was asked to show, for the load-proof rules its log
+ * must obey (vfq_truth_logged()): every flip this file submits on dev.fd
+ * goes through fq_ioctl(), every log is judged when it is put.
+ */
+#define FQ_TRUTH_PLANES 4
+static struct vfq_truth_queue fq_truth[FQ_TRUTH_PLANES];
+static int fq_truth_n;
+
+/* The grid the CRTC runs at now (a subtest may set its own mode). */
+static uint64_t fq_crtc_period(void)
+{
+	drmModeCrtcPtr c = drmModeGetCrtc(dev.fd, dev.pipe[0].crtc_id);
+	uint64_t p = c && c->mode_valid ? vfq_mode_period(&c->mode) : 0;
+
+	drmModeFreeCrtc(c);
+	return p;
+}
+
+static struct vfq_truth_queue *fq_truth_of(uint32_t plane)
+{
+	for (int i = 0; i < fq_truth_n; i++)
+		if (fq_truth[i].plane_id == plane)
+			return &fq_truth[i];
+	igt_assert(fq_truth_n < FQ_TRUTH_PLANES);
+	vfq_truth_queue_init(&fq_truth[fq_truth_n], dev.pipe[0].crtc_id, plane,
+			     fq_crtc_period());
+	return &fq_truth[fq_truth_n++];
+}
+
+static void fq_truth_record(const struct drm_vflipq_flip_submit *s,
+			    uint64_t t_submit)
+{
+	const char *p = (const char *)(uintptr_t)s->planes_ptr;
+
+	for (uint32_t i = 0; i < s->num_planes; i++) {
+		const struct drm_vflipq_flip_plane *fp =
+			(const void *)(p + (size_t)i * s->plane_size);
+		struct vfq_truth_queue *q = fq_truth_of(fp->plane_id);
+
+		/* a refresh change moves the grid: judge the rest without */
+		if (s->duration_ns)
+			q->grid.period = 0;
+		vfq_truth_queue_submit(q, fp->present_id, s->target_ns,
+				       t_submit,
+				       fp->mode == VFLIPQ_FLIP_IMMEDIATE);
+	}
+}
+
+/* FLIPQ_SUBMIT or FLIPQ_SUBMIT_MANY on dev.fd, recorded; 0 or -1 (errno) */
+static int fq_ioctl(unsigned long req, void *arg)
+{
+	uint64_t t_submit = vfq_now_ns();
+	int ret = ioctl(dev.fd, req, arg);
+
+	if (req == DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT && !ret) {
+		fq_truth_record(arg, t_submit);
+	} else if (req == DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY) {
+		const struct drm_vflipq_flip_submit_many *a = arg;
+		const char *sp = (const char *)(uintptr_t)a->submits_ptr;
+		int err = errno;
+
+		for (uint32_t i = 0; i < a->num_queued; i++)
+			fq_truth_record((const void *)(sp + (size_t)i *
+						       a->submit_size),
+					t_submit);
+		errno = err;
+	}
+	return ret;
+}
 
 static uint32_t crtc(void)
 {
@@ -57,20 +129,52 @@ static void fq_log_set(uint32_t plane, uint32_t n, struct fq_log *log)
 
 	do_ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG, &s);
 	igt_assert(s.handle);
+	/* a new log starts at index 0, with the flips submitted from now on */
+	vfq_truth_queue_init(fq_truth_of(plane), crtc(), plane,
+			     fq_crtc_period());
 	igt_assert(s.size >= n * sizeof(struct drm_vflipq_log_entry));
 	map.handle = s.handle;
 	do_ioctl(dev.fd, DRM_IOCTL_MODE_MAP_DUMB, &map);
 	p = mmap(NULL, s.size, PROT_READ, MAP_SHARED, dev.fd, map.offset);
 	igt_assert(p != MAP_FAILED);
 	log->handle = s.handle;
+	log->plane = plane;
 	log->n = n;
 	log->e = p;
 	log->size = s.size;
 }
 
+/*
+ * The complete entries of @log (up to first_free), oldest first, against
+ * the rules: the newest lap only, as a wrapped log's older entries may be
+ * rewritten while they are read.
+ */
+static void fq_log_truth(const struct fq_log *log)
+{
+	struct vfq_truth_queue *q = fq_truth_of(log->plane);
+	struct drm_vflipq_update_log u = { .crtc_id = crtc(),
+					   .plane_id = log->plane };
+	uint64_t t_read;
+	char what[64];
+
+	/* the log may already be gone with a closed client or a mode set */
+	if (drmIoctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_UPDATE_LOG, &u))
+		return;
+	t_read = vfq_now_ns();
+	for (uint32_t i = 0; i < u.first_free && i < log->n; i++) {
+		const struct drm_vflipq_log_entry *e = &log->e[i];
+
+		snprintf(what, sizeof(what), "plane %u log entry %u", log->plane,
+			 i);
+		vfq_truth_logged(q, what, e->present_id, e->timestamp_ns, t_read);
+	}
+}
+
 static void fq_log_put(struct fq_log *log)
 {
 	struct drm_gem_close c = { .handle = log->handle };
+
+	fq_log_truth(log);
 
 	munmap((void *)log->e, log->size);
 	drmIoctl(dev.fd, DRM_IOCTL_GEM_CLOSE, &c);
@@ -88,7 +192,7 @@ static int fq_submit_one(const struct drm_vflipq_flip_plane *p,
 		.plane_size = plane_size,
 	};
 	/* Not drmIoctl(): it retries EAGAIN, hiding the drain hints. */
-	int ret = ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s) ? -errno : 0;
+	int ret = fq_ioctl(DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s) ? -errno : 0;
 
 	if (out)
 		*out = s;
@@ -1346,7 +1450,7 @@ static void test_interlocked(void)
 			.target_ns = t0 + (2 * k + 1) * period + period / 3,
 			.planes_ptr = (uintptr_t)p, .num_planes = 2,
 			.plane_size = sizeof(p[0]) };
-		igt_assert_eq(ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s),
+		igt_assert_eq(fq_ioctl(DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s),
 			      0);
 	}
 	/* Cancelling one plane of an interlocked flip splits it. */
@@ -1741,7 +1845,7 @@ static int fq_submit_many_irq(struct many *m, uint32_t n, uint32_t irq_plane,
 		.irq_plane_id = irq_plane, .irq_target = target,
 	};
 	/* ioctl(2): the drain hints of EAGAIN are the caller's. */
-	int ret = ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a) ?
+	int ret = fq_ioctl(DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a) ?
 		  -errno : 0;
 
 	*queued = a.num_queued;
@@ -1831,7 +1935,7 @@ static void test_many_interlocked(void)
 			.plane_size = sizeof(p[0]) };
 	a = (struct drm_vflipq_flip_submit_many){ .submits_ptr = (uintptr_t)s,
 		.num_submits = 3, .submit_size = sizeof(s[0]) };
-	igt_assert_eq(ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a),
+	igt_assert_eq(fq_ioctl(DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a),
 		      0);
 	igt_assert_eq(a.num_queued, 3);
 	igt_assert(fq_wait_event(2000, &ev));
@@ -1896,7 +2000,7 @@ static void test_many_shared(void)
 			.plane_size = sizeof(p[0]) };
 	a = (struct drm_vflipq_flip_submit_many){ .submits_ptr = (uintptr_t)s,
 		.num_submits = 4, .submit_size = sizeof(s[0]) };
-	igt_assert_eq(ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a),
+	igt_assert_eq(fq_ioctl(DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a),
 		      0);
 	igt_assert_eq(a.num_queued, 4);
 	igt_assert(fq_wait_event(2000, &ev));
@@ -1922,7 +2026,7 @@ static void test_many_shared(void)
 		s[k].target_ns = vfq_now_ns() + 10ull * 1000000000 + k;
 	a.num_submits = 2;
 	a.num_queued = 0;
-	igt_assert_eq(ioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a) ?
+	igt_assert_eq(fq_ioctl(DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &a) ?
 		      -errno : 0, -EAGAIN);
 	igt_assert_eq(a.num_queued, 1);
 	igt_assert_eq(s[1].drain_flags, VFLIPQ_DRAIN_NEEDED);
