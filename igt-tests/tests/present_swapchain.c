@@ -99,11 +99,13 @@ static void fill(struct present_swapchain *sc, unsigned int frame)
  * @returned[i] (unless NULL): when frame i's present returned, i.e. it was
  * submitted.
  */
-static void run_frames_timed(struct present_swapchain *sc, int n, unsigned int interval,
-			     uint64_t *returned)
+static void run_frames_called(struct present_swapchain *sc, int n, unsigned int interval,
+			      uint64_t *called, uint64_t *returned)
 {
 	for (int i = 0; i < n; i++) {
 		fill(sc, i);
+		if (called)
+			called[i] = vfq_now_ns();
 		igt_assert_f(present_swapchain_present(sc, interval, 0) == 0, "present: %s\n",
 			     present_swapchain_last_error(sc));
 		if (returned)
@@ -117,9 +119,56 @@ static void run_frames_timed(struct present_swapchain *sc, int n, unsigned int i
 		     present_swapchain_last_error(sc));
 }
 
+static void run_frames_timed(struct present_swapchain *sc, int n, unsigned int interval,
+			     uint64_t *returned)
+{
+	run_frames_called(sc, n, interval, NULL, returned);
+}
+
 static void run_frames(struct present_swapchain *sc, int n, unsigned int interval)
 {
 	run_frames_timed(sc, n, interval, NULL);
+}
+
+/*
+ * The chain's last @n frames against the load-proof rules (vflipq_truth):
+ * each shown at or after its target and (with @called, the times of the
+ * @n present calls) after its present call, at a vblank of the grid of
+ * @period ns (0: the refresh changed, any later time), after the frame
+ * before.  Cancelled frames have no time.
+ */
+static void check_truth(struct present_swapchain *sc, const uint64_t *called, int n,
+			uint64_t period)
+{
+	uint64_t t[128], a[128], t_read;
+	struct vfq_truth truth;
+	char what[32];
+	int got;
+
+	igt_assert(n <= 128);
+	got = present_swapchain_timing(sc, t, a, n);
+	t_read = vfq_now_ns();
+	igt_assert_eq(got, n);
+	vfq_truth_init(&truth, 0, period, VFQ_TRUTH_FLIPS);
+	for (int i = 0; i < n; i++) {
+		if (!a[i])
+			continue;
+		snprintf(what, sizeof(what), "frame %d of %d", i, n);
+		vfq_truth_frame(&truth, what, called ? called[i] : 0, t[i], a[i], t_read);
+	}
+	igt_assert_f(truth.reports, "no frame of %d shown\n", n);
+}
+
+/* The chain's statistics, sampled at @t_read, on the grid of @period. */
+static void check_stats(struct vfq_truth *truth, const struct present_frame_statistics *s,
+			uint64_t t_read)
+{
+	igt_assert_f(s->present_refresh_count <= s->sync_refresh_count,
+		     "frame shown at vblank %u, after the sample's %u\n",
+		     s->present_refresh_count, s->sync_refresh_count);
+	igt_assert_f(vfq_truth_check_event(truth, "statistics", 0, truth->crtc_id,
+					   s->sync_refresh_count, s->sync_time_ns, t_read),
+		     "%s\n", truth->why);
 }
 
 /* Queue three frames at @interval without waiting for any. */
@@ -281,7 +330,7 @@ static void test_on_target(const char *render, const char *display, unsigned int
 	struct present_swapchain *sc = chain(render, display, 0, 0);
 	int fd = present_adapter_fd(adapter(display));
 	struct present_counters c;
-	uint64_t t[64], a[64], returned[40], period, grid = 0;
+	uint64_t t[64], a[64], called[40], returned[40], period, grid = 0;
 	uint32_t crc_of[40];
 	bool debug = getenv("VFLIPQ_DEBUG_KERNEL") != NULL;
 	int n, exact = 0, decided = 0, timely = 0;
@@ -314,7 +363,7 @@ static void test_on_target(const char *render, const char *display, unsigned int
 	 */
 	if (!debug)
 		igt_assert_eq(vfq_crc_start(fd, dev.pipe[0].index, &crc), 0);
-	run_frames_timed(sc, 40, interval, returned);
+	run_frames_called(sc, 40, interval, called, returned);
 	present_swapchain_counters(sc, &c);
 	igt_info("%s -> %s interval %u: shown %llu on target %llu missed %llu cancelled %llu wakeups %llu\n",
 		 render ?: "-", display, interval, (unsigned long long)c.shown,
@@ -339,7 +388,7 @@ static void test_on_target(const char *render, const char *display, unsigned int
 	igt_assert_eq(present_adapter_info(adapter(display), &info), 0);
 	for (int i = 0; i < n && !grid; i++)
 		grid = a[i];	/* a vblank of the grid */
-	for (int i = 0, prev = -1; i < n; i++) {
+	for (int i = 0; i < n; i++) {
 		int64_t d = (int64_t)(t[i] - grid);
 		/* the first vblank at or after the target */
 		uint64_t due = grid + (d >= 0 ? (d + period - 1) / period :
@@ -354,16 +403,14 @@ static void test_on_target(const char *render, const char *display, unsigned int
 		}
 		if (!a[i])
 			continue;	/* cancelled */
-		igt_assert_f(a[i] >= t[i], "frame %d shown %lld ns before its "
-			     "target\n", i, (long long)(t[i] - a[i]));
 		if (a[i] - t[i] < period)
 			exact++;
 		else
 			igt_info("frame %d: %lld ns after its target\n", i,
 				 (long long)(a[i] - t[i]));
-		igt_assert(prev < 0 || a[i] > a[prev]);
-		prev = i;
 	}
+	/* never before its target or its present, on the grid, in order */
+	check_truth(sc, called, n, period);
 	if (info.flipq_depth > 1)
 		igt_assert_f(timely >= min_on_target, "only %d of %d frames submitted "
 			     "before their vblank\n", timely, n);
@@ -392,8 +439,12 @@ static void test_stats_monotonic(void)
 {
 	struct present_swapchain *sc = chain("igt-pt-render", "igt-pt-t3", 0, 0);
 	struct present_frame_statistics prev = { 0 }, s;
+	struct vfq_truth truth;
 	uint32_t last;
 	bool have = false;
+
+	/* the samples: DRM vblank counts and times of the output's grid */
+	vfq_truth_init(&truth, 0, present_swapchain_refresh_period(sc), VFQ_TRUTH_ASYNC);
 
 	srand(1);
 	for (int i = 0; i < 120; i++) {
@@ -404,6 +455,7 @@ static void test_stats_monotonic(void)
 		igt_assert_eq(present_swapchain_last_present_count(sc, &last), 0);
 		igt_assert_eq_u32(last, i + 1);
 		if (present_swapchain_frame_statistics(sc, &s) == 0) {
+			check_stats(&truth, &s, vfq_now_ns());
 			if (have) {
 				igt_assert_lte_u32(prev.present_count, s.present_count);
 				igt_assert_lte_u32(prev.present_refresh_count, s.present_refresh_count);
@@ -419,6 +471,8 @@ static void test_stats_monotonic(void)
 	run_frames(sc, 0, 1);
 	igt_assert_eq(present_swapchain_frame_statistics(sc, &s), 0);
 	igt_assert_eq_u32(s.present_count, 120);
+	check_stats(&truth, &s, vfq_now_ns());
+	check_truth(sc, NULL, 120, present_swapchain_refresh_period(sc));
 	present_swapchain_destroy(sc);
 }
 
@@ -518,6 +572,7 @@ static void test_refresh_change(void)
 	}
 	igt_assert_f(good >= (getenv("VFLIPQ_DEBUG_KERNEL") ? 4 : 6),
 		     "only %d of 8 gaps one 48 Hz period\n", good);
+	check_truth(sc, NULL, 15, 0);
 	/* and back to the mode's period */
 	igt_assert_eq(present_swapchain_set_refresh(sc, 0), 0);
 	igt_assert(present_swapchain_refresh_period(sc) < 17000000);
@@ -571,6 +626,7 @@ static bool interval0_burst(enum present_swap_effect effect)
 	n = present_swapchain_timing(sc, t, a, 8);
 	igt_assert_eq(n, 4);
 	igt_assert(a[3]);	/* the latest always shows */
+	check_truth(sc, NULL, 4, 0);	/* a refresh change at frame 0 */
 	if (effect == PRESENT_SWAP_FLIP_DISCARD) {
 		/* all three were queued before the next vblank: the newest
 		 * ready one wins over at least one older one */
@@ -884,6 +940,7 @@ static void test_batch(void)
 	igt_assert_lte(getenv("VFLIPQ_DEBUG_KERNEL") ? 24 : 26,
 		       (int)c1.on_target);
 	igt_assert_lte((int)(c1.wakeups - c0.wakeups), 8);	/* not 28 */
+	check_truth(sc, NULL, 28, present_swapchain_refresh_period(sc));
 	igt_assert_eq(present_swapchain_wait_idle(sc, -1), PRESENT_E_INVALID_ARG);
 	present_swapchain_destroy(sc);
 }
