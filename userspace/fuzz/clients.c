@@ -85,6 +85,7 @@ void client_close(struct client *c, bool unmap)
 	}
 	c->fd = -1;
 	c->lessee_id = 0;
+	c->ntruth = 0;
 	memset(c->bos, 0, sizeof(c->bos));
 	memset(c->fbs, 0, sizeof(c->fbs));
 	memset(c->blobs, 0, sizeof(c->blobs));

@@ -17,6 +17,7 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
+#include "truth.h"
 #include "vflipq_drm.h"
 
 #ifndef DRM_IOCTL_MODE_CLOSEFB	/* libdrm before 2.4.121 */
@@ -234,6 +235,9 @@ struct client {
 	uint32_t blobs[NBLOB];
 	struct logrec logs[NLOG];
 	struct maprec maps[NMAP];
+	/* what this file's events said of each CRTC (truth.h), see read_events() */
+	struct vfq_truth truth[MAX_CRTCS];
+	int ntruth;
 };
 
 enum {

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 
 #include <drm_fourcc.h>
 
@@ -196,16 +197,58 @@ int pipe_down(struct client *c, int crtc, bool blocking)
 	return ret;
 }
 
+/*
+ * A vblank an event of @c reported, against everything its events said of
+ * that CRTC before (truth.h): read after its vblank, and the sequence
+ * order of any two agrees with their time order.  The grid is not judged:
+ * the fuzzer changes modes behind the events' backs.
+ */
+static void event_truth(struct client *c, const char *what, uint32_t crtc_id,
+			uint64_t seq, uint64_t ts, uint64_t t_read)
+{
+	struct vfq_truth *t = NULL;
+
+	for (int i = 0; i < c->ntruth && !t; i++)
+		if (c->truth[i].crtc_id == crtc_id)
+			t = &c->truth[i];
+	if (!t) {
+		if (c->ntruth == MAX_CRTCS)
+			return;
+		t = &c->truth[c->ntruth++];
+		vfq_truth_init(t, crtc_id, 0, VFQ_TRUTH_ANY_ORDER);
+	}
+	if (!vfq_truth_check_event(t, what, 0, crtc_id, seq, ts, t_read))
+		fz_anomaly("%s", t->why);
+}
+
+static void vblank_event(struct client *c, const struct drm_event *e,
+			 uint64_t t_read)
+{
+	struct drm_event_vblank v;
+
+	if (e->length < sizeof(v))
+		return;
+	memcpy(&v, e, sizeof(v));
+	if (!v.crtc_id)
+		return;
+	event_truth(c, e->type == DRM_EVENT_FLIP_COMPLETE ? "flip event" :
+		    "vblank event", v.crtc_id, v.sequence,
+		    (uint64_t)v.tv_sec * 1000000000ull +
+		    (uint64_t)v.tv_usec * 1000ull, t_read);
+}
+
 void read_events(struct client *c)
 {
 	char buf[4096] __attribute__((aligned(8)));
 	ssize_t len, off = 0;
+	uint64_t t_read;
 	int err;
 
 	if (c->fd < 0)
 		return;
 	len = read(c->fd, buf, sizeof(buf));
 	err = len < 0 ? errno : 0;
+	t_read = now_ns();
 	fz_count(C_READ_EVENTS, err);
 	while (len > 0 && off + (ssize_t)sizeof(struct drm_event) <= len) {
 		struct drm_event *e = (struct drm_event *)(buf + off);
@@ -216,6 +259,9 @@ void read_events(struct client *c)
 			break;
 		}
 		fz_stats.events++;
+		if (e->type == DRM_EVENT_VBLANK ||
+		    e->type == DRM_EVENT_FLIP_COMPLETE)
+			vblank_event(c, e, t_read);
 		if (e->type == DRM_VFLIPQ_EVENT_FLIPQ) {
 			struct drm_vflipq_event_flipq fe;
 
@@ -227,6 +273,16 @@ void read_events(struct client *c)
 				if (fe.pad)
 					fz_anomaly("flip-queue event pad %#x",
 						   fe.pad);
+				/*
+				 * Its sequence counts the engine's grid from
+				 * the last mode set, not DRM's vblanks
+				 * (flip-queue.rst): only its time is judged.
+				 */
+				if (fe.timestamp_ns > t_read)
+					fz_anomaly("flip-queue event at %llu ns, "
+						   "read at %llu ns",
+						   (unsigned long long)fe.timestamp_ns,
+						   (unsigned long long)t_read);
 			}
 		}
 		off += e->length;
