@@ -17,9 +17,23 @@
 
 #include "vflipq_drv.h"
 
-static struct drm_vblank_crtc *vflipq_vblank(struct drm_crtc *crtc)
+/*
+ * The frame duration of @mode, as drm_calc_timestamping_constants() gives
+ * it to the vblank core (a field of an interlaced mode): the engine's grid
+ * and the vblank core's count must agree.  Computed here from the mode,
+ * not read from the vblank core's data, which no helper exports.
+ */
+static u64 vflipq_mode_frame_ns(const struct drm_display_mode *mode)
 {
-	return &crtc->dev->vblank[drm_crtc_index(crtc)];
+	u64 ns;
+
+	if (mode->crtc_clock <= 0)
+		return 0;
+	ns = div_u64((u64)mode->crtc_htotal * mode->crtc_vtotal * 1000000,
+		     mode->crtc_clock);
+	if (mode->flags & DRM_MODE_FLAG_INTERLACE)
+		ns /= 2;
+	return ns;
 }
 
 /* The last point of the grid @base + k * @p at or before @t (@base if none). */
@@ -446,13 +460,12 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 	return ret == VFLIPQ_ENGINE_STOP ? HRTIMER_NORESTART : HRTIMER_RESTART;
 }
 
-/* Called by the vblank core with vblank_time_lock held: never wait here. */
+/* Called by the vblank core with its spinlocks held: never wait here. */
 static int vflipq_enable_vblank(struct drm_crtc *crtc)
 {
 	struct vflipq_output *out = crtc_to_output(crtc);
 	unsigned long flags;
 
-	lockdep_assert_held(&crtc->dev->vblank_time_lock);
 	spin_lock_irqsave(&out->engine_lock, flags);
 	out->vblank_wanted = true;
 	vflipq_engine_kick_locked(out);
@@ -764,7 +777,7 @@ static void vflipq_crtc_atomic_enable(struct drm_crtc *crtc,
 	drm_calc_timestamping_constants(crtc, &crtc->state->adjusted_mode);
 
 	spin_lock_irqsave(&out->engine_lock, flags);
-	out->period_ns = vflipq_vblank(crtc)->framedur_ns;
+	out->period_ns = vflipq_mode_frame_ns(&crtc->state->adjusted_mode);
 	out->phase = vflipq_grid_origin(out, ktime_get());
 	out->phase_seq = 0;
 	out->vrr = false;	/* atomic_flush latches VRR_ENABLED */
