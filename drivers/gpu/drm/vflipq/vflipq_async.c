@@ -11,31 +11,34 @@
  * commit tail that flushed the composer paced back-to-back async flips by
  * the composer: with CRC capture on a loaded host it composes about one
  * frame per vblank, and 20 async flips took 20 vblanks.  An async flip
- * hands its cleanup to the CRTC's ordered composer queue instead: it runs
- * after every composition of the outgoing state, which the vblank timer
- * only queues while that state is still the composer's (see
- * vflipq_vblank_simulate()).
+ * cleans its planes up in its commit tail, in the order the helpers define
+ * (drm_atomic_helper_cleanup_planes() before cleanup_done), and hands only
+ * its last reference on the commit to the CRTC's ordered composer queue:
+ * it is dropped after every composition of the outgoing state, which the
+ * vblank timer only queues while that state is still the composer's (see
+ * vflipq_vblank_simulate()).  The plane cleanup has nothing to wait for:
+ * vflipq's planes have no cleanup_fb or end_fb_access hook, and what the
+ * composer reads, the old plane states with their framebuffer references
+ * and mappings and the old CRTC state, lives as long as the commit.
  */
 
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
 #include <drm/drm_atomic.h>
-#include <drm/drm_atomic_helper.h>
 
 #include "vflipq_drv.h"
 
-struct vflipq_async_cleanup {
+struct vflipq_async_put {
 	struct work_struct work;
 	struct drm_atomic_state *state;
 };
 
-static void vflipq_async_cleanup_work(struct work_struct *work)
+static void vflipq_async_put_work(struct work_struct *work)
 {
-	struct vflipq_async_cleanup *c =
-		container_of(work, struct vflipq_async_cleanup, work);
+	struct vflipq_async_put *c =
+		container_of(work, struct vflipq_async_put, work);
 
-	drm_atomic_helper_cleanup_planes(c->state->dev, c->state);
 	vflipq_atomic_state_put(c->state);
 	kfree(c);
 }
@@ -66,28 +69,29 @@ struct drm_crtc *vflipq_async_commit_crtc(struct drm_atomic_state *old_state)
 }
 
 /**
- * vflipq_async_defer_cleanup - clean an async flip's planes up later
+ * vflipq_async_defer_put - keep an async flip's commit until the composer
+ *	is done with its outgoing state
  * @old_state: the commit, in its commit tail, hardware done and event sent
  * @crtc: what vflipq_async_commit_crtc() returned for it
  *
- * A commit whose only CRTC flips async leaves the composer alone: the
- * cleanup of its planes (and its last reference) goes behind the
- * compositions queued on that CRTC.  Any other commit, or when memory is
- * short, the caller flushes the composer and cleans up itself.
+ * A commit whose only CRTC flips async leaves the composer alone: a
+ * reference on the commit, and with it the outgoing plane and CRTC states,
+ * goes behind the compositions queued on that CRTC.  Any other commit, or
+ * when memory is short, the caller flushes the composer itself.
  *
- * Return: whether the cleanup was taken over.
+ * Return: whether the reference was taken.
  */
-bool vflipq_async_defer_cleanup(struct drm_atomic_state *old_state,
-				struct drm_crtc *crtc)
+bool vflipq_async_defer_put(struct drm_atomic_state *old_state,
+			    struct drm_crtc *crtc)
 {
-	struct vflipq_async_cleanup *c;
+	struct vflipq_async_put *c;
 
 	if (!crtc)
 		return false;
 	c = kmalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return false;
-	INIT_WORK(&c->work, vflipq_async_cleanup_work);
+	INIT_WORK(&c->work, vflipq_async_put_work);
 	c->state = vflipq_atomic_state_get(old_state);
 	queue_work(crtc_to_output(crtc)->composer_wq, &c->work);
 	return true;

@@ -407,8 +407,8 @@ static void vflipq_engine_compose(struct vflipq_output *out,
 
 	/*
 	 * Only while @state is still the composer's, when @if_current: a commit
-	 * that switched away from it may have queued the cleanup of its
-	 * planes behind the compositions queued so far (async flips,
+	 * that switched away from it may have queued its last reference on
+	 * the state behind the compositions queued so far (async flips,
 	 * vflipq_async.c), or flushed them before freeing it; a composition
 	 * queued after that would read freed memory.  The frames taken above
 	 * then get no CRC.

@@ -308,11 +308,14 @@ static void vflipq_atomic_commit_tail(struct drm_atomic_state *old_state)
 	drm_atomic_helper_commit_hw_done(old_state);
 	drm_atomic_helper_wait_for_flip_done(drm, old_state);
 
-	if (vflipq_async_defer_cleanup(old_state, async_crtc))
-		return;
-	/* The composer may still read the old planes' framebuffers. */
-	for_each_old_crtc_in_state(old_state, crtc, old_crtc_state, i)
-		flush_work(&to_vflipq_crtc_state(old_crtc_state)->composer_work);
+	/*
+	 * The composer may still read the old planes' framebuffers, which
+	 * the commit's last reference lets go.
+	 */
+	if (!vflipq_async_defer_put(old_state, async_crtc)) {
+		for_each_old_crtc_in_state(old_state, crtc, old_crtc_state, i)
+			flush_work(&to_vflipq_crtc_state(old_crtc_state)->composer_work);
+	}
 
 	drm_atomic_helper_cleanup_planes(drm, old_state);
 }

@@ -415,8 +415,8 @@ void vflipq_output_route_all(struct vflipq_device *vdev);
 
 /* vflipq_async.c */
 struct drm_crtc *vflipq_async_commit_crtc(struct drm_atomic_state *old_state);
-bool vflipq_async_defer_cleanup(struct drm_atomic_state *old_state,
-				struct drm_crtc *crtc);
+bool vflipq_async_defer_put(struct drm_atomic_state *old_state,
+			    struct drm_crtc *crtc);
 
 /* vflipq_vrr.c */
 #define VFLIPQ_VRR_MAX_NS	VFLIPQ_MAX_PERIOD_NS
