@@ -129,8 +129,7 @@ int present_swapchain_create(struct present_adapter *render, struct present_adap
 	if (!sc->desc.samples)
 		sc->desc.samples = 1;
 	present_latency_init(&sc->lat, 3);
-	sc->t_target = calloc(TIMING_RING, sizeof(uint64_t));
-	sc->t_actual = calloc(TIMING_RING, sizeof(uint64_t));
+	sc_stats_init(sc);
 
 	ret = sc_setup_output(sc, output);
 	if (!ret) {
@@ -192,8 +191,7 @@ void present_swapchain_destroy(struct present_swapchain *sc)
 	present_router_detach(&sc->display->events, &sc->mbox);
 	if (sc->efd >= 0)
 		close(sc->efd);
-	free(sc->t_target);
-	free(sc->t_actual);
+	sc_stats_fini(sc);
 	pthread_mutex_unlock(&sc->lock);
 	pthread_mutex_destroy(&sc->lock);
 	free(sc);
@@ -332,7 +330,7 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 	f.present_id = sc->next_present_id++;
 	if (!f.present_id)
 		f.present_id = sc->next_present_id++;
-	f.present_count = sc->present_count + 1;
+	f.present_count = sc->stats.present_count + 1;
 	f.interval = interval;
 	f.submit_ns = present_now_ns();
 	{
@@ -386,8 +384,7 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 	present_latency_submit(&sc->lat);
 	sc->frames[sc->nframes++] = f;
 	sc->last_vbl_ns = f.expect_ns;
-	sc->present_count++;
-	sc->ctr.presented++;
+	sc_stats_presented(sc);
 	if (sc->blt_model) {
 		/* discard: buffer 0 is the back buffer, its contents are
 		 * undefined after present; sequential: the buffers rotate,

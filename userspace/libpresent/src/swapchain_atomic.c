@@ -125,7 +125,7 @@ int sc_submit_atomic(struct present_swapchain *sc, struct frame *f, uint32_t fb,
 		if (wake > now) {
 			struct timespec ts = { (time_t)(wake / 1000000000ull), (long)(wake % 1000000000ull) };
 
-			sc->ctr.wakeups++;
+			sc_stats_wakeup(sc);
 			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 		}
 	}

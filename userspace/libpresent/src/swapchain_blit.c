@@ -109,9 +109,8 @@ static int engine_copy(struct present_swapchain *sc, unsigned int b, unsigned in
 	/* the fence is also implicit on the destination: the flip waits */
 	if (c.out_fence_fd >= 0)
 		close(c.out_fence_fd);
-	sc->ctr.copies++;
-	sc->ctr.bytes_copied += (uint64_t)sc->local[d].width * sc->local[d].height *
-				fourcc_cpp(sc->local[d].format);
+	sc_stats_copied(sc, (uint64_t)sc->local[d].width * sc->local[d].height *
+			    fourcc_cpp(sc->local[d].format));
 	return 0;
 }
 
@@ -123,15 +122,12 @@ int sc_do_copies(struct present_swapchain *sc, unsigned int b, unsigned int d)
 	case PRESENT_PATH_CASO_ONE_COPY:
 		/* one-copy: the "copy" is the render itself into the
 		 * cross-adapter buffer; nothing to do at present time */
-		if (sc->path.kind == PRESENT_PATH_CASO_ONE_COPY)
-			sc->ctr.copies += 0;
 		return 0;
 	case PRESENT_PATH_TWO_COPY_ENGINE:
 		return engine_copy(sc, b, d);
 	default:
 		cpu_blt(&sc->back[b], &sc->local[d], sc->desc.rotation);
-		sc->ctr.copies++;
-		sc->ctr.bytes_copied += (uint64_t)sc->local[d].pitch * sc->local[d].height;
+		sc_stats_copied(sc, (uint64_t)sc->local[d].pitch * sc->local[d].height);
 		return 0;
 	}
 }

@@ -157,7 +157,7 @@ int sc_submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t fb, 
 		/* drain hint: wait for the pending flips, then resubmit */
 		if (!sc->nframes)
 			return sc_fail(sc, PRESENT_E_IO, "FLIPQ_SUBMIT: retry with nothing pending");
-		sc->ctr.drain_waits++;
+		sc_stats_drain_wait(sc);
 		while (sc->nframes) {
 			int r = present_swapchain_dispatch(sc, 1000);
 

@@ -9,8 +9,9 @@
  *   swapchain_blit.c     present-time copies (CPU blt, copy engine)
  *   swapchain_atomic.c   atomic back end: modeset, blank buffer, page flips
  *   swapchain_flipq.c    flip-queue back end: log, interrupt target, submit
- *   swapchain_retire.c   frames retiring, counters, statistics, waits
- *   swapchain_pacing.c   refresh grid, boost, latency, statistics getters
+ *   swapchain_retire.c   frames retiring, waits
+ *   swapchain_pacing.c   refresh grid, boost, latency
+ *   swapchain_stats.c    counters, frame statistics, timing
  *   swapchain_output.c   output and mode changes, hotplug, requeueing
  */
 #ifndef PRESENT_SWAPCHAIN_INTERNAL_H
@@ -44,6 +45,19 @@ struct frame {
 	uint64_t expect_ns;	/* the first vblank >= target (predicted) */
 	uint64_t submit_ns;
 	unsigned int interval;
+};
+
+/*
+ * Counters, the latest frame statistics and the timing ring: written by
+ * swapchain_stats.c only (the sc_stats_*() calls), read anywhere.
+ */
+struct sc_stats {
+	struct present_counters ctr;
+	struct present_frame_statistics last;	/* of the newest frame shown */
+	bool last_valid;			/* a frame was shown */
+	uint32_t present_count;			/* presents accepted */
+	uint64_t *t_target, *t_actual;		/* TIMING_RING each, or NULL */
+	uint64_t timing_n;			/* frames recorded */
 };
 
 struct present_swapchain {
@@ -106,12 +120,7 @@ struct present_swapchain {
 	uint64_t ref_vbl_seq;
 	uint64_t last_vbl_ns;		/* expected vblank of the last frame */
 
-	uint32_t present_count;
-	struct present_frame_statistics stats;
-	bool stats_valid;
-	struct present_counters ctr;
-	uint64_t *t_target, *t_actual;
-	uint64_t timing_n;
+	struct sc_stats stats;
 
 	char err[256];
 };
@@ -190,6 +199,18 @@ void sc_set_period(struct present_swapchain *sc, uint64_t period_ns);
 uint64_t sc_mode_period(const drmModeModeInfo *m);
 void sc_reference_vblank(struct present_swapchain *sc);
 uint64_t sc_expect_of(struct present_swapchain *sc, uint64_t t);
+
+/* swapchain_stats.c */
+void sc_stats_init(struct present_swapchain *sc);
+void sc_stats_fini(struct present_swapchain *sc);
+void sc_stats_wakeup(struct present_swapchain *sc);
+void sc_stats_copied(struct present_swapchain *sc, uint64_t bytes);
+void sc_stats_drain_wait(struct present_swapchain *sc);
+void sc_stats_presented(struct present_swapchain *sc);
+void sc_stats_requeued(struct present_swapchain *sc);
+void sc_stats_lost(struct present_swapchain *sc, unsigned int n);
+bool sc_stats_retired(struct present_swapchain *sc, const struct frame *f, uint64_t ts,
+		      uint64_t seq);
 
 /* swapchain_output.c */
 int sc_setup_output(struct present_swapchain *sc, int output);

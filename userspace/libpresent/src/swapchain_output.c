@@ -140,7 +140,7 @@ int sc_requeue_frames(struct present_swapchain *sc, bool copy)
 
 	if (!sc->flipq && sc->nrequeue > 1) {
 		first = sc->nrequeue - 1;
-		sc->ctr.cancelled += first;
+		sc_stats_lost(sc, first);
 	}
 	sc->last_vbl_ns = 0;
 	for (unsigned int i = first; i < sc->nrequeue; i++) {
@@ -162,13 +162,13 @@ int sc_requeue_frames(struct present_swapchain *sc, bool copy)
 			ret = sc_submit_atomic(sc, &f, sc->scan_fb[f.buf], false);
 		if (ret) {
 			/* the rest is lost: count it */
-			sc->ctr.cancelled += sc->nrequeue - i;
+			sc_stats_lost(sc, sc->nrequeue - i);
 			break;
 		}
 		present_latency_submit(&sc->lat);
 		sc->frames[sc->nframes++] = f;
 		sc->last_vbl_ns = f.expect_ns;
-		sc->ctr.requeued++;
+		sc_stats_requeued(sc);
 	}
 	sc->nrequeue = 0;
 	sc_update_waitable(sc);
@@ -312,7 +312,7 @@ int present_swapchain_set_output(struct present_swapchain *sc, int output)
 	}
 	if (!ret)
 		return sc_requeue_frames(sc, true);
-	sc->ctr.cancelled += sc->nrequeue;
+	sc_stats_lost(sc, sc->nrequeue);
 	sc->nrequeue = 0;
 	return ret;
 }
@@ -354,7 +354,7 @@ int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_i
 		ret = redecide_output(sc);
 		if (ret) {
 			sc->mode = old;
-			sc->ctr.cancelled += sc->nrequeue;
+			sc_stats_lost(sc, sc->nrequeue);
 			sc->nrequeue = 0;
 			return ret;
 		}

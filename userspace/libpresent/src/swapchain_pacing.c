@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Pacing and statistics: the refresh grid (fixed, set or boosted), target
- * -> expected vblank, frame latency, and the statistics getters.
+ * Pacing: the refresh grid (fixed, set or boosted), target -> expected
+ * vblank, frame latency.
  */
 #include <string.h>
 
@@ -168,34 +168,6 @@ int present_swapchain_waitable_fd(struct present_swapchain *sc)
 	return sc->efd;
 }
 
-int present_swapchain_frame_statistics(struct present_swapchain *sc,
-				       struct present_frame_statistics *out)
-{
-	int ret;
-
-	if (!sc || !out)
-		return PRESENT_E_INVALID_ARG;
-	SC_LOCK(sc);
-	ret = present_swapchain_dispatch(sc, 0);
-	if (ret < 0)
-		return ret;
-	if (!sc->stats_valid)
-		return sc_fail(sc, PRESENT_E_NOT_FOUND, "no frame shown yet");
-	*out = sc->stats;
-	return 0;
-}
-
-int present_swapchain_last_present_count(struct present_swapchain *sc, uint32_t *out)
-{
-	if (!sc || !out)
-		return PRESENT_E_INVALID_ARG;
-	SC_LOCK(sc);
-	if (sc_removed(sc))
-		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
-	*out = sc->present_count;
-	return 0;
-}
-
 int present_swapchain_wait_vblank(struct present_swapchain *sc, uint64_t *out_ns)
 {
 	drmVBlank vbl;
@@ -212,7 +184,7 @@ int present_swapchain_wait_vblank(struct present_swapchain *sc, uint64_t *out_ns
 	     sc->crtc_index == 1 ? DRM_VBLANK_SECONDARY : 0;
 	vbl.request.type = DRM_VBLANK_RELATIVE | hc;
 	vbl.request.sequence = 1;
-	sc->ctr.wakeups++;
+	sc_stats_wakeup(sc);
 	if (drmWaitVBlank(sc->dfd, &vbl))
 		return sc_errno(sc, errno, "wait for vblank");
 	sc->ref_vbl_ns = (uint64_t)vbl.reply.tval_sec * 1000000000ull +
@@ -221,34 +193,4 @@ int present_swapchain_wait_vblank(struct present_swapchain *sc, uint64_t *out_ns
 	if (out_ns)
 		*out_ns = sc->ref_vbl_ns;
 	return 0;
-}
-
-int present_swapchain_counters(struct present_swapchain *sc, struct present_counters *out)
-{
-	if (!sc || !out)
-		return PRESENT_E_INVALID_ARG;
-	SC_LOCK(sc);
-	*out = sc->ctr;
-	return 0;
-}
-
-int present_swapchain_timing(struct present_swapchain *sc, uint64_t *targets, uint64_t *actuals,
-			     unsigned int n)
-{
-	uint64_t have, first;
-
-	if (!sc || !sc->t_target)
-		return PRESENT_E_INVALID_ARG;
-	SC_LOCK(sc);
-	have = sc->timing_n < TIMING_RING ? sc->timing_n : TIMING_RING;
-	if (n > have)
-		n = (unsigned int)have;
-	first = sc->timing_n - n;
-	for (unsigned int i = 0; i < n; i++) {
-		if (targets)
-			targets[i] = sc->t_target[(first + i) % TIMING_RING];
-		if (actuals)
-			actuals[i] = sc->t_actual[(first + i) % TIMING_RING];
-	}
-	return (int)n;
 }

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Frames retiring: page-flip events and the flip-queue log, the counters
- * and frame statistics they update, the waits (dispatch, wait_idle), the
- * waitable object and cancelling.
+ * Frames retiring: page-flip events and the flip-queue log, the waits
+ * (dispatch, wait_idle), the waitable object and cancelling.
  */
 #include <poll.h>
 #include <string.h>
@@ -55,54 +54,22 @@ bool sc_ready(struct present_swapchain *sc)
 	return !sc_buf_busy(sc, sc_disp_index(sc));
 }
 
-static void record_timing(struct present_swapchain *sc, const struct frame *f, uint64_t actual)
-{
-	uint64_t i = sc->timing_n++ % TIMING_RING;
-
-	if (!sc->t_target)
-		return;
-	sc->t_target[i] = f->target_ns ? f->target_ns : f->submit_ns;
-	sc->t_actual[i] = actual;
-}
-
 /* Frame at the head of the FIFO retired: shown at @ts, or cancelled (0). */
 void sc_retire_head(struct present_swapchain *sc, uint64_t ts)
 {
 	struct frame f = sc->frames[0];
+	uint64_t seq = ts ? seq_of(sc, ts) : 0;
 
 	memmove(&sc->frames[0], &sc->frames[1], (sc->nframes - 1) * sizeof(struct frame));
 	sc->nframes--;
 	present_latency_retire(&sc->lat, 1);
-	record_timing(sc, &f, ts);
-	if (!ts) {
-		if (sc->requeueing && sc->nrequeue < MAX_FRAMES) {
-			sc->requeue[sc->nrequeue++] = f;	/* not lost: requeued */
-			sc->timing_n--;
-			return;
-		}
-		sc->ctr.cancelled++;
+	if (!ts && sc->requeueing && sc->nrequeue < MAX_FRAMES) {
+		sc->requeue[sc->nrequeue++] = f;	/* not lost: requeued */
 		return;
 	}
-	sc->ctr.shown++;
-	sc->onscreen = f.buf;
-	/* on target: the first vblank at or after the target (interval 0:
-	 * the first vblank after the submission) */
-	if (present_on_target(ts, f.target_ns ? f.target_ns : f.submit_ns, sc->grid_ns))
-		sc->ctr.on_target++;
-	else
-		sc->ctr.missed++;
-	{
-		uint64_t seq = seq_of(sc, ts);
-
-		/* monotonic whatever happens */
-		if (sc->stats_valid && (f.present_count < sc->stats.present_count ||
-					seq < sc->stats.present_refresh_count))
-			return;
-		sc->stats.present_count = f.present_count;
-		sc->stats.present_refresh_count = (uint32_t)seq;
-		sc->stats.sync_refresh_count = (uint32_t)seq;
-		sc->stats.sync_time_ns = ts;
-		sc->stats_valid = true;
+	if (ts)
+		sc->onscreen = f.buf;
+	if (sc_stats_retired(sc, &f, ts, seq)) {
 		sc->ref_vbl_ns = ts;
 		sc->ref_vbl_seq = seq;
 	}
@@ -142,7 +109,7 @@ static int wait_events(struct present_swapchain *sc, int ms)
 			       { .fd = sc->mbox.wake_fd, .events = POLLIN } };
 	int r;
 
-	sc->ctr.wakeups++;
+	sc_stats_wakeup(sc);
 	r = poll(p, 2, ms);
 	if (r < 0 && errno != EINTR)
 		return sc_errno(sc, errno, "poll");
