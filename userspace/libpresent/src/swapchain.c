@@ -7,8 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
 
 #include <drm_fourcc.h>
 
@@ -120,8 +118,7 @@ int present_swapchain_create(struct present_adapter *render, struct present_adap
 	sc->display = display;
 	sc->dfd = display->fd;
 	sc->desc = *desc;
-	sc->efd = -1;
-	sc->mbox.wake_fd = -1;
+	sc_events_init(sc);
 	sc->onscreen = -1;
 	sc->next_present_id = 1;
 	if (!sc->desc.format)
@@ -145,11 +142,8 @@ int present_swapchain_create(struct present_adapter *render, struct present_adap
 		ret = sc_blank_create(sc, &sc->blank);
 	if (!ret)
 		ret = sc_commit_modeset(sc, sc->blank.fb_id, sc->src_w, sc->src_h, false);
-	if (!ret && (sc->desc.flags & PRESENT_SWAPCHAIN_FRAME_LATENCY_WAITABLE)) {
-		sc->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-		if (sc->efd < 0)
-			ret = sc_errno(sc, errno, "eventfd");
-	}
+	if (!ret && (sc->desc.flags & PRESENT_SWAPCHAIN_FRAME_LATENCY_WAITABLE))
+		ret = sc_events_open_waitable(sc);
 	if (ret) {
 		snprintf(display->err, sizeof(display->err), "%s", sc->err);
 		present_swapchain_destroy(sc);
@@ -188,9 +182,7 @@ void present_swapchain_destroy(struct present_swapchain *sc)
 	sc_flipq_teardown(sc);
 	sc_free_buffers(sc);
 	sc_bo_destroy(&sc->blank);
-	present_router_detach(&sc->display->events, &sc->mbox);
-	if (sc->efd >= 0)
-		close(sc->efd);
+	sc_events_fini(sc);
 	sc_stats_fini(sc);
 	pthread_mutex_unlock(&sc->lock);
 	pthread_mutex_destroy(&sc->lock);

@@ -10,6 +10,7 @@
  *   swapchain_atomic.c   atomic back end: modeset, blank buffer, page flips
  *   swapchain_flipq.c    flip-queue back end: log, interrupt target, submit
  *   swapchain_retire.c   frames retiring, waits
+ *   swapchain_events.c   mailbox, sleeping on events, the waitable object
  *   swapchain_pacing.c   refresh grid, boost, latency
  *   swapchain_stats.c    counters, frame statistics, timing
  *   swapchain_output.c   output and mode changes, hotplug, requeueing
@@ -58,6 +59,13 @@ struct sc_stats {
 	uint32_t present_count;			/* presents accepted */
 	uint64_t *t_target, *t_actual;		/* TIMING_RING each, or NULL */
 	uint64_t timing_n;			/* frames recorded */
+};
+
+/* The chain's event plumbing: written by swapchain_events.c only. */
+struct sc_events {
+	struct present_mailbox mbox;	/* this CRTC's events, see events.c */
+	int efd;			/* waitable object, -1 */
+	bool efd_signalled;		/* efd readable: a present would not block */
 };
 
 struct present_swapchain {
@@ -112,9 +120,7 @@ struct present_swapchain {
 	int onscreen;			/* back buffer index on screen, -1 */
 
 	struct present_latency lat;
-	int efd;			/* waitable object, -1 */
-	struct present_mailbox mbox;	/* this CRTC's events, see events.c */
-	bool efd_signalled;
+	struct sc_events ev;
 
 	uint64_t ref_vbl_ns;		/* a known vblank: time, sequence */
 	uint64_t ref_vbl_seq;
@@ -191,7 +197,6 @@ bool sc_buf_busy(struct present_swapchain *sc, unsigned int b);
 unsigned int sc_disp_index(const struct present_swapchain *sc);
 bool sc_ready(struct present_swapchain *sc);
 void sc_retire_head(struct present_swapchain *sc, uint64_t ts);
-void sc_update_waitable(struct present_swapchain *sc);
 void sc_cancel_queued(struct present_swapchain *sc);
 
 /* swapchain_pacing.c */
@@ -199,6 +204,15 @@ void sc_set_period(struct present_swapchain *sc, uint64_t period_ns);
 uint64_t sc_mode_period(const drmModeModeInfo *m);
 void sc_reference_vblank(struct present_swapchain *sc);
 uint64_t sc_expect_of(struct present_swapchain *sc, uint64_t t);
+
+/* swapchain_events.c */
+void sc_events_init(struct present_swapchain *sc);
+void sc_events_fini(struct present_swapchain *sc);
+int sc_events_attach(struct present_swapchain *sc);
+int sc_events_open_waitable(struct present_swapchain *sc);
+int sc_events_pump(struct present_swapchain *sc, struct present_mail *out);
+int sc_events_wait(struct present_swapchain *sc, int ms);
+void sc_update_waitable(struct present_swapchain *sc);
 
 /* swapchain_stats.c */
 void sc_stats_init(struct present_swapchain *sc);

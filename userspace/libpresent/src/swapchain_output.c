@@ -63,7 +63,7 @@ int sc_setup_output(struct present_swapchain *sc, int output)
 	if (best < 0)
 		return sc_fail(sc, PRESENT_E_NOT_FOUND, "output %s has no mode", o->name);
 	sc_set_period(sc, sc_mode_period(&sc->mode));
-	ret = present_router_attach(&d->events, &sc->mbox, sc->crtc_id);
+	ret = sc_events_attach(sc);
 	if (ret)
 		return sc_errno(sc, -ret, "eventfd");
 	return 0;

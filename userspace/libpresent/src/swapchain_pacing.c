@@ -159,15 +159,6 @@ int present_swapchain_get_max_frame_latency(struct present_swapchain *sc)
 	return (int)sc->lat.max;
 }
 
-int present_swapchain_waitable_fd(struct present_swapchain *sc)
-{
-	if (!sc)
-		return PRESENT_E_INVALID_ARG;
-	if (sc->efd < 0)
-		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "created without the waitable flag");
-	return sc->efd;
-}
-
 int present_swapchain_wait_vblank(struct present_swapchain *sc, uint64_t *out_ns)
 {
 	drmVBlank vbl;

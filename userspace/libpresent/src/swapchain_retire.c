@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Frames retiring: page-flip events and the flip-queue log, the waits
- * (dispatch, wait_idle), the waitable object and cancelling.
+ * (dispatch, wait_idle) and cancelling.
  */
-#include <poll.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "swapchain_internal.h"
 
@@ -83,10 +81,10 @@ void sc_retire_head(struct present_swapchain *sc, uint64_t ts)
 static int read_events(struct present_swapchain *sc)
 {
 	struct present_mail m;
-	int n = 0, ret = present_router_pump(&sc->display->events, sc->dfd, &sc->mbox, &m);
+	int n = 0, ret = sc_events_pump(sc, &m);
 
 	if (ret)
-		return sc_errno(sc, -ret, "read events");
+		return ret;
 	if (sc->flipq)
 		return 0;
 	for (unsigned int i = 0; i < m.nflips; i++) {
@@ -99,26 +97,6 @@ static int read_events(struct present_swapchain *sc)
 		sc->flip_pending = false;
 	}
 	return n;
-}
-
-/* Sleep until the DRM fd or the mailbox (another chain read our event)
- * is readable, or @ms; poll(2)'s result. */
-static int wait_events(struct present_swapchain *sc, int ms)
-{
-	struct pollfd p[2] = { { .fd = sc->dfd, .events = POLLIN },
-			       { .fd = sc->mbox.wake_fd, .events = POLLIN } };
-	int r;
-
-	sc_stats_wakeup(sc);
-	r = poll(p, 2, ms);
-	if (r < 0 && errno != EINTR)
-		return sc_errno(sc, errno, "poll");
-	if (p[0].revents & (POLLERR | POLLHUP | POLLNVAL)) {
-		present_adapter_removed(sc->display);
-		if (sc_removed(sc))
-			return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
-	}
-	return r < 0 ? 1 : r;
 }
 
 int present_swapchain_dispatch(struct present_swapchain *sc, int timeout_ms)
@@ -175,7 +153,7 @@ int present_swapchain_dispatch(struct present_swapchain *sc, int timeout_ms)
 			if (ms < 0 || ms > cap)
 				ms = cap;
 		}
-		r = wait_events(sc, ms);
+		r = sc_events_wait(sc, ms);
 		if (r < 0)
 			return r;
 	}
@@ -224,30 +202,12 @@ int present_swapchain_wait_idle(struct present_swapchain *sc, int timeout_ms)
 			wake = now + 2 * sc->period_ns;
 		if (wake > end)
 			wake = end;
-		r = wait_events(sc, (int)((wake - now) / 1000000) + 1);
+		r = sc_events_wait(sc, (int)((wake - now) / 1000000) + 1);
 		if (r < 0)
 			return r;
 	}
 	sc_update_waitable(sc);
 	return 0;
-}
-
-void sc_update_waitable(struct present_swapchain *sc)
-{
-	bool want;
-	uint64_t v;
-
-	if (sc->efd < 0)
-		return;
-	want = sc_ready(sc);
-	if (want && !sc->efd_signalled) {
-		v = 1;
-		if (write(sc->efd, &v, sizeof(v)) == sizeof(v))
-			sc->efd_signalled = true;
-	} else if (!want && sc->efd_signalled) {
-		if (read(sc->efd, &v, sizeof(v)) == sizeof(v))
-			sc->efd_signalled = false;
-	}
 }
 
 /* Cancel every queued frame (restart, destroy, resize). */
