@@ -325,38 +325,7 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 	f.present_count = sc->stats.present_count + 1;
 	f.interval = interval;
 	f.submit_ns = present_now_ns();
-	{
-		/* the previous flip's vblank: the expected one of the last
-		 * queued frame, or the last vblank seen */
-		uint64_t prev = sc->nframes ? sc->last_vbl_ns : 0;
-		uint64_t p = sc->grid_ns;
-
-		if (!prev) {
-			/* latest vblank at or before now */
-			uint64_t base = sc->ref_vbl_ns;
-
-			if (p && f.submit_ns > base)
-				base += (f.submit_ns - base) / p * p;
-			prev = base;
-		}
-		/* intervals count periods of the fixed refresh, boosted or
-		 * not; the boost variant when the output can boost */
-		if (interval) {
-			f.target_ns = present_interval_target(prev, sc->period_ns, interval,
-							      sc->fastest_ns);
-		} else if (sc->desc.swap_effect == PRESENT_SWAP_FLIP_SEQUENTIAL && sc->nframes) {
-			/* sequential: never replace a frame not yet shown */
-			f.target_ns = present_interval_target(prev, sc->period_ns, 1, sc->fastest_ns);
-		} else {
-			f.target_ns = 0;	/* as soon as possible; latest wins */
-		}
-		{
-			uint64_t t = f.target_ns ? f.target_ns : f.submit_ns;
-			uint64_t base = sc->ref_vbl_ns;
-
-			f.expect_ns = p && t > base ? base + (t - base + p - 1) / p * p : base + p;
-		}
-	}
+	sc_pace_present(sc, &f);
 	if (sc->flipq)
 		ret = sc_submit_flipq(sc, &f, sc->scan_fb[d],
 				      tear ? VFLIPQ_FLIP_IMMEDIATE : VFLIPQ_FLIP_ON_NEXT_VSYNC);

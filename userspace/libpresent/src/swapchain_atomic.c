@@ -113,14 +113,14 @@ int sc_submit_atomic(struct present_swapchain *sc, struct frame *f, uint32_t fb,
 	 * the target is due at (f->expect_ns: the first at or after it) */
 	if (f->target_ns) {
 		uint64_t now = present_now_ns(), due = f->expect_ns ? f->expect_ns : f->target_ns;
-		uint64_t grid = sc->grid_ns ? sc->grid_ns : sc->period_ns;
-		uint64_t wake = present_commit_at(due, grid, sc->ref_vbl_ns);
+		uint64_t grid = sc->pace.grid_ns ? sc->pace.grid_ns : sc->pace.period_ns;
+		uint64_t wake = present_commit_at(due, grid, sc->pace.ref_vbl_ns);
 		uint64_t seq, ns;
 
 		/* a client that fell behind: the vblank before the due one
 		 * passed, and the driver may have handled it already */
 		if (wake && now + grid >= due &&
-		    drmCrtcGetSequence(sc->dfd, sc->crtc_id, &seq, &ns) == 0 && ns > sc->ref_vbl_ns)
+		    drmCrtcGetSequence(sc->dfd, sc->crtc_id, &seq, &ns) == 0 && ns > sc->pace.ref_vbl_ns)
 			wake = present_commit_at(due, grid, ns);
 		if (wake > now) {
 			struct timespec ts = { (time_t)(wake / 1000000000ull), (long)(wake % 1000000000ull) };

@@ -135,7 +135,7 @@ int sc_submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t fb, 
 	};
 	struct drm_vflipq_flip_submit s = {
 		.crtc_id = sc->crtc_id, .target_ns = f->target_ns,
-		.duration_ns = sc->next_duration_ns,
+		.duration_ns = sc->pace.next_duration_ns,
 		.planes_ptr = (uintptr_t)&p, .num_planes = 1, .plane_size = sizeof(p),
 	};
 
@@ -147,7 +147,7 @@ int sc_submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t fb, 
 		int err = sc_submit_call(sc, &s, f->present_id);
 
 		if (!err) {
-			sc->next_duration_ns = 0;
+			sc_pacing_duration_sent(sc);
 			return 0;
 		}
 		if (err == -EINTR)

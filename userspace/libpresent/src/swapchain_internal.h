@@ -61,6 +61,20 @@ struct sc_stats {
 	uint64_t timing_n;			/* frames recorded */
 };
 
+/*
+ * The refresh grid and where the chain is on it: written by
+ * swapchain_pacing.c only.
+ */
+struct sc_pacing {
+	uint64_t period_ns;		/* fixed refresh: intervals count these */
+	uint64_t grid_ns;		/* period the CRTC runs at (boosted or not) */
+	uint64_t fastest_ns;		/* boost period, 0: cannot boost */
+	bool boost;			/* running at fastest_ns */
+	uint64_t next_duration_ns;	/* refresh change carried by the next flip */
+	uint64_t ref_vbl_ns;		/* a known vblank: time, sequence */
+	uint64_t ref_vbl_seq;
+};
+
 /* The chain's event plumbing: written by swapchain_events.c only. */
 struct sc_events {
 	struct present_mailbox mbox;	/* this CRTC's events, see events.c */
@@ -84,10 +98,6 @@ struct present_swapchain {
 	char output_name[32];
 	bool output_gone;		/* seen disconnected, not moved yet */
 	drmModeModeInfo mode;
-	uint64_t period_ns;		/* fixed refresh: intervals count these */
-	uint64_t grid_ns;		/* period the CRTC runs at (boosted or not) */
-	uint64_t fastest_ns;		/* boost period, 0: cannot boost */
-	bool boost;			/* running at fastest_ns */
 	uint32_t disp_format;
 
 	struct bo back[MAX_BUFS];	/* render adapter, app draws here */
@@ -109,7 +119,6 @@ struct present_swapchain {
 	uint64_t log_size;
 	uint32_t log_next;		/* next entry to read */
 	uint64_t next_present_id;
-	uint64_t next_duration_ns;	/* refresh change carried by the next flip */
 	bool requeueing;		/* cancelled frames go to requeue[] */
 	struct frame requeue[MAX_FRAMES];
 	unsigned int nrequeue;
@@ -122,8 +131,7 @@ struct present_swapchain {
 	struct present_latency lat;
 	struct sc_events ev;
 
-	uint64_t ref_vbl_ns;		/* a known vblank: time, sequence */
-	uint64_t ref_vbl_seq;
+	struct sc_pacing pace;
 	uint64_t last_vbl_ns;		/* expected vblank of the last frame */
 
 	struct sc_stats stats;
@@ -203,7 +211,12 @@ void sc_cancel_queued(struct present_swapchain *sc);
 void sc_set_period(struct present_swapchain *sc, uint64_t period_ns);
 uint64_t sc_mode_period(const drmModeModeInfo *m);
 void sc_reference_vblank(struct present_swapchain *sc);
-uint64_t sc_expect_of(struct present_swapchain *sc, uint64_t t);
+void sc_pacing_reset(struct present_swapchain *sc);
+void sc_pacing_saw_vblank(struct present_swapchain *sc, uint64_t ns, uint64_t seq);
+void sc_pacing_duration_sent(struct present_swapchain *sc);
+uint64_t sc_seq_of(const struct present_swapchain *sc, uint64_t ts);
+void sc_pace_present(struct present_swapchain *sc, struct frame *f);
+void sc_pace_requeued(struct present_swapchain *sc, struct frame *f);
 
 /* swapchain_events.c */
 void sc_events_init(struct present_swapchain *sc);

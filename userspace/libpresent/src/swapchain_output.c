@@ -145,16 +145,9 @@ int sc_requeue_frames(struct present_swapchain *sc, bool copy)
 	sc->last_vbl_ns = 0;
 	for (unsigned int i = first; i < sc->nrequeue; i++) {
 		struct frame f = sc->requeue[i];
-		uint64_t prev = sc->nframes ? sc->last_vbl_ns : sc->ref_vbl_ns;
-		uint64_t now = present_now_ns(), p = sc->period_ns;
 
-		if (!sc->nframes && p && now > prev)
-			prev += (now - prev) / p * p;
 		f.present_id = sc->next_present_id++;
-		f.target_ns = present_interval_target(prev, p, f.interval ? f.interval : 1,
-						      sc->fastest_ns);
-		f.submit_ns = now;
-		f.expect_ns = sc_expect_of(sc, f.target_ns);
+		sc_pace_requeued(sc, &f);
 		ret = copy ? sc_do_copies(sc, f.back, f.buf) : 0;
 		if (!ret && sc->flipq)
 			ret = sc_submit_flipq(sc, &f, sc->scan_fb[f.buf], VFLIPQ_FLIP_ON_NEXT_VSYNC);
@@ -212,10 +205,7 @@ static int redecide_output(struct present_swapchain *sc)
 	sc->blank = blank;
 	sc->onscreen = -1;
 	sc_free_display_side(sc);
-	sc->boost = false;
-	sc_set_period(sc, sc_mode_period(&sc->mode));
-	sc->next_duration_ns = 0;
-	sc_reference_vblank(sc);
+	sc_pacing_reset(sc);
 	ret = sc_decide(sc);
 	if (!ret)
 		ret = sc_show_blank(sc);
@@ -374,11 +364,7 @@ int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_i
 		return ret;
 	}
 	sc->onscreen = -1;
-	/* a mode set restores the mode's own period, unboosted */
-	sc->boost = false;
-	sc_set_period(sc, sc_mode_period(&sc->mode));
-	sc->next_duration_ns = 0;
-	sc_reference_vblank(sc);
+	sc_pacing_reset(sc);
 	present_adapter_refresh(sc->display);
 	/* buffers of the new output size, the path decided again */
 	return present_swapchain_resize(sc, 0, 0, 0, 0);

@@ -10,12 +10,14 @@
 /* The refresh the output runs at: the mode's, a set one, or boosted. */
 void sc_set_period(struct present_swapchain *sc, uint64_t period_ns)
 {
-	sc->period_ns = period_ns;
-	sc->fastest_ns = present_boost_period(period_ns, sc->display->info.refresh_min_ns,
+	struct sc_pacing *pc = &sc->pace;
+
+	pc->period_ns = period_ns;
+	pc->fastest_ns = present_boost_period(period_ns, sc->display->info.refresh_min_ns,
 					      sc->mode.htotal, sc->mode.vdisplay, sc->mode.clock);
-	if (!sc->fastest_ns)
-		sc->boost = false;
-	sc->grid_ns = sc->boost ? sc->fastest_ns : period_ns;
+	if (!pc->fastest_ns)
+		pc->boost = false;
+	pc->grid_ns = pc->boost ? pc->fastest_ns : period_ns;
 }
 
 uint64_t sc_mode_period(const drmModeModeInfo *m)
@@ -28,12 +30,46 @@ void sc_reference_vblank(struct present_swapchain *sc)
 	uint64_t seq = 0, ns = 0;
 
 	if (drmCrtcGetSequence(sc->dfd, sc->crtc_id, &seq, &ns) == 0 && ns) {
-		sc->ref_vbl_seq = seq;
-		sc->ref_vbl_ns = ns;
+		sc->pace.ref_vbl_seq = seq;
+		sc->pace.ref_vbl_ns = ns;
 	} else {
-		sc->ref_vbl_ns = present_now_ns();
+		sc->pace.ref_vbl_ns = present_now_ns();
 	}
-	sc->last_vbl_ns = sc->ref_vbl_ns;
+	sc->last_vbl_ns = sc->pace.ref_vbl_ns;
+}
+
+/* A new mode (ours or someone else's): its own period, unboosted, and
+ * the vblanks of the old one no longer count. */
+void sc_pacing_reset(struct present_swapchain *sc)
+{
+	sc->pace.boost = false;
+	sc_set_period(sc, sc_mode_period(&sc->mode));
+	sc->pace.next_duration_ns = 0;
+	sc_reference_vblank(sc);
+}
+
+/* A vblank the driver reported (a flip's event, a frame shown). */
+void sc_pacing_saw_vblank(struct present_swapchain *sc, uint64_t ns, uint64_t seq)
+{
+	sc->pace.ref_vbl_ns = ns;
+	sc->pace.ref_vbl_seq = seq;
+}
+
+/* The refresh change rode on a flip the driver took. */
+void sc_pacing_duration_sent(struct present_swapchain *sc)
+{
+	sc->pace.next_duration_ns = 0;
+}
+
+/* The vblank sequence of time @ts, counted on the grid from the reference. */
+uint64_t sc_seq_of(const struct present_swapchain *sc, uint64_t ts)
+{
+	int64_t d = (int64_t)(ts - sc->pace.ref_vbl_ns);
+	int64_t p = (int64_t)sc->pace.grid_ns;
+
+	if (!p)
+		return sc->pace.ref_vbl_seq;
+	return sc->pace.ref_vbl_seq + (d >= 0 ? (d + p / 2) / p : -((-d + p / 2) / p));
 }
 
 static bool is_multiple(uint64_t a, uint64_t b)
@@ -45,11 +81,62 @@ static bool is_multiple(uint64_t a, uint64_t b)
 }
 
 /* Expected vblank of a frame with target @t on the current grid. */
-uint64_t sc_expect_of(struct present_swapchain *sc, uint64_t t)
+static uint64_t expect_of(const struct sc_pacing *pc, uint64_t t)
 {
-	uint64_t base = sc->ref_vbl_ns, p = sc->grid_ns;
+	uint64_t base = pc->ref_vbl_ns, p = pc->grid_ns;
 
 	return p && t > base ? base + (t - base + p - 1) / p * p : base + p;
+}
+
+/* The latest vblank at or before @now on a grid of period @p. */
+static uint64_t vblank_before(const struct sc_pacing *pc, uint64_t p, uint64_t now)
+{
+	uint64_t base = pc->ref_vbl_ns;
+
+	if (p && now > base)
+		base += (now - base) / p * p;
+	return base;
+}
+
+/*
+ * Target and expected vblank of frame @f presented now (f->submit_ns),
+ * after the frame queued last or, with none, after the latest vblank.
+ * Intervals count periods of the fixed refresh, boosted or not; the boost
+ * variant when the output can boost.
+ */
+void sc_pace_present(struct present_swapchain *sc, struct frame *f)
+{
+	const struct sc_pacing *pc = &sc->pace;
+	uint64_t prev = sc->nframes ? sc->last_vbl_ns : 0;
+
+	if (!prev)
+		prev = vblank_before(pc, pc->grid_ns, f->submit_ns);
+	if (f->interval) {
+		f->target_ns = present_interval_target(prev, pc->period_ns, f->interval,
+						       pc->fastest_ns);
+	} else if (sc->desc.swap_effect == PRESENT_SWAP_FLIP_SEQUENTIAL && sc->nframes) {
+		/* sequential: never replace a frame not yet shown */
+		f->target_ns = present_interval_target(prev, pc->period_ns, 1, pc->fastest_ns);
+	} else {
+		f->target_ns = 0;	/* as soon as possible; latest wins */
+	}
+	f->expect_ns = expect_of(pc, f->target_ns ? f->target_ns : f->submit_ns);
+}
+
+/*
+ * New target and expected vblank of a cancelled frame @f submitted again
+ * now, on the grid of now: at least one period after the frame before it.
+ */
+void sc_pace_requeued(struct present_swapchain *sc, struct frame *f)
+{
+	const struct sc_pacing *pc = &sc->pace;
+	uint64_t now = present_now_ns(), prev;
+
+	prev = sc->nframes ? sc->last_vbl_ns : vblank_before(pc, pc->period_ns, now);
+	f->target_ns = present_interval_target(prev, pc->period_ns, f->interval ? f->interval : 1,
+					       pc->fastest_ns);
+	f->submit_ns = now;
+	f->expect_ns = expect_of(pc, f->target_ns);
 }
 
 int present_swapchain_set_refresh(struct present_swapchain *sc, uint64_t period_ns)
@@ -70,7 +157,7 @@ int present_swapchain_set_refresh(struct present_swapchain *sc, uint64_t period_
 		return ret;
 	if (!sc->flipq)
 		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "refresh changes need the flip queue");
-	old = sc->period_ns;
+	old = sc->pace.period_ns;
 	if (sc->nframes && is_multiple(old, period_ns)) {
 		/* the queued targets stay on the grid: let them complete
 		 * (a new duration only goes with a flip once earlier ones
@@ -87,7 +174,7 @@ int present_swapchain_set_refresh(struct present_swapchain *sc, uint64_t period_
 		return ret;
 	/* a boost goes on at the fastest multiple of the new refresh, if any */
 	sc_set_period(sc, period_ns);
-	sc->next_duration_ns = sc->grid_ns;
+	sc->pace.next_duration_ns = sc->pace.grid_ns;
 	return sc_requeue_frames(sc, false);
 }
 
@@ -96,7 +183,7 @@ uint64_t present_swapchain_refresh_period(struct present_swapchain *sc)
 	if (!sc)
 		return 0;
 	SC_LOCK(sc);
-	return sc->period_ns;
+	return sc->pace.period_ns;
 }
 
 uint64_t present_swapchain_boost_period(struct present_swapchain *sc)
@@ -104,7 +191,7 @@ uint64_t present_swapchain_boost_period(struct present_swapchain *sc)
 	if (!sc)
 		return 0;
 	SC_LOCK(sc);
-	return sc->fastest_ns;
+	return sc->pace.fastest_ns;
 }
 
 int present_swapchain_set_boost(struct present_swapchain *sc, bool on)
@@ -119,16 +206,16 @@ int present_swapchain_set_boost(struct present_swapchain *sc, bool on)
 		return ret;
 	if (!sc->flipq)
 		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "refresh changes need the flip queue");
-	if (on && !sc->fastest_ns)
+	if (on && !sc->pace.fastest_ns)
 		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED,
 			       "output cannot boost a %llu ns refresh (range %llu..%llu ns, %u visible lines)",
-			       (unsigned long long)sc->period_ns,
+			       (unsigned long long)sc->pace.period_ns,
 			       (unsigned long long)sc->display->info.refresh_min_ns,
 			       (unsigned long long)sc->display->info.refresh_max_ns, sc->mode.vdisplay);
-	if (on == sc->boost)
+	if (on == sc->pace.boost)
 		return 0;
-	sc->boost = on;
-	sc->grid_ns = on ? sc->fastest_ns : sc->period_ns;
+	sc->pace.boost = on;
+	sc->pace.grid_ns = on ? sc->pace.fastest_ns : sc->pace.period_ns;
 	/*
 	 * The new frame duration rides on the next flip.  Queued frames are
 	 * not waited for here: the driver refuses a duration change behind
@@ -136,7 +223,7 @@ int present_swapchain_set_boost(struct present_swapchain *sc, bool on)
 	 * resubmits.  Their targets hold on either grid: the fast one
 	 * divides the fixed one.
 	 */
-	sc->next_duration_ns = sc->grid_ns;
+	sc->pace.next_duration_ns = sc->pace.grid_ns;
 	return 0;
 }
 
@@ -178,10 +265,10 @@ int present_swapchain_wait_vblank(struct present_swapchain *sc, uint64_t *out_ns
 	sc_stats_wakeup(sc);
 	if (drmWaitVBlank(sc->dfd, &vbl))
 		return sc_errno(sc, errno, "wait for vblank");
-	sc->ref_vbl_ns = (uint64_t)vbl.reply.tval_sec * 1000000000ull +
+	sc->pace.ref_vbl_ns = (uint64_t)vbl.reply.tval_sec * 1000000000ull +
 			 (uint64_t)vbl.reply.tval_usec * 1000ull;
-	sc->ref_vbl_seq = vbl.reply.sequence;
+	sc->pace.ref_vbl_seq = vbl.reply.sequence;
 	if (out_ns)
-		*out_ns = sc->ref_vbl_ns;
+		*out_ns = sc->pace.ref_vbl_ns;
 	return 0;
 }

@@ -7,16 +7,6 @@
 
 #include "swapchain_internal.h"
 
-static uint64_t seq_of(struct present_swapchain *sc, uint64_t ts)
-{
-	int64_t d = (int64_t)(ts - sc->ref_vbl_ns);
-	int64_t p = (int64_t)sc->grid_ns;
-
-	if (!p)
-		return sc->ref_vbl_seq;
-	return sc->ref_vbl_seq + (d >= 0 ? (d + p / 2) / p : -((-d + p / 2) / p));
-}
-
 /* Buffer @b is queued, or on screen with a flip queued that will release
  * it (a buffer left on screen with nothing queued stays usable). */
 bool sc_buf_busy(struct present_swapchain *sc, unsigned int b)
@@ -56,7 +46,7 @@ bool sc_ready(struct present_swapchain *sc)
 void sc_retire_head(struct present_swapchain *sc, uint64_t ts)
 {
 	struct frame f = sc->frames[0];
-	uint64_t seq = ts ? seq_of(sc, ts) : 0;
+	uint64_t seq = ts ? sc_seq_of(sc, ts) : 0;
 
 	memmove(&sc->frames[0], &sc->frames[1], (sc->nframes - 1) * sizeof(struct frame));
 	sc->nframes--;
@@ -67,10 +57,8 @@ void sc_retire_head(struct present_swapchain *sc, uint64_t ts)
 	}
 	if (ts)
 		sc->onscreen = f.buf;
-	if (sc_stats_retired(sc, &f, ts, seq)) {
-		sc->ref_vbl_ns = ts;
-		sc->ref_vbl_seq = seq;
-	}
+	if (sc_stats_retired(sc, &f, ts, seq))
+		sc_pacing_saw_vblank(sc, ts, seq);
 }
 
 /*
@@ -88,8 +76,7 @@ static int read_events(struct present_swapchain *sc)
 	if (sc->flipq)
 		return 0;
 	for (unsigned int i = 0; i < m.nflips; i++) {
-		sc->ref_vbl_ns = m.flips[i].ns;
-		sc->ref_vbl_seq = m.flips[i].seq;
+		sc_pacing_saw_vblank(sc, m.flips[i].ns, m.flips[i].seq);
 		if (sc->flip_pending && sc->nframes) {
 			sc_retire_head(sc, m.flips[i].ns);
 			n++;
@@ -148,7 +135,7 @@ int present_swapchain_dispatch(struct present_swapchain *sc, int timeout_ms)
 		/* never trust one event alone: re-read the log at least every
 		 * couple of periods */
 		if (sc->flipq) {
-			int cap = (int)(sc->period_ns * 2 / 1000000) + 1;
+			int cap = (int)(sc->pace.period_ns * 2 / 1000000) + 1;
 
 			if (ms < 0 || ms > cap)
 				ms = cap;
@@ -197,9 +184,9 @@ int present_swapchain_wait_idle(struct present_swapchain *sc, int timeout_ms)
 		/* sleep until the interrupt; if the last frame is replaced
 		 * or cancelled there is none: look at the log two periods
 		 * after it was due */
-		wake = sc->last_vbl_ns + 2 * sc->period_ns;
+		wake = sc->last_vbl_ns + 2 * sc->pace.period_ns;
 		if (wake <= now)
-			wake = now + 2 * sc->period_ns;
+			wake = now + 2 * sc->pace.period_ns;
 		if (wake > end)
 			wake = end;
 		r = sc_events_wait(sc, (int)((wake - now) / 1000000) + 1);
@@ -226,7 +213,7 @@ void sc_cancel_queued(struct present_swapchain *sc)
 		sc_read_log(sc);
 		/* what was already on its way completes: wait for it */
 		for (int tries = 0; sc->nframes && tries < 20 && !sc_removed(sc); tries++)
-			present_swapchain_dispatch(sc, (int)(sc->period_ns / 1000000) + 5);
+			present_swapchain_dispatch(sc, (int)(sc->pace.period_ns / 1000000) + 5);
 	} else {
 		while (sc->nframes && !sc_removed(sc))
 			if (present_swapchain_dispatch(sc, 500) == PRESENT_E_TIMEOUT)

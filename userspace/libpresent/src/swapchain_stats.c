@@ -84,7 +84,7 @@ bool sc_stats_retired(struct present_swapchain *sc, const struct frame *f, uint6
 	st->ctr.shown++;
 	/* on target: the first vblank at or after the target (interval 0:
 	 * the first vblank after the submission) */
-	if (present_on_target(ts, f->target_ns ? f->target_ns : f->submit_ns, sc->grid_ns))
+	if (present_on_target(ts, f->target_ns ? f->target_ns : f->submit_ns, sc->pace.grid_ns))
 		st->ctr.on_target++;
 	else
 		st->ctr.missed++;
