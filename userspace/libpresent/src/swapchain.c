@@ -119,13 +119,12 @@ int present_swapchain_create(struct present_adapter *render, struct present_adap
 	sc->dfd = display->fd;
 	sc->desc = *desc;
 	sc_events_init(sc);
-	sc->onscreen = -1;
 	sc->next_present_id = 1;
 	if (!sc->desc.format)
 		sc->desc.format = DRM_FORMAT_XRGB8888;
 	if (!sc->desc.samples)
 		sc->desc.samples = 1;
-	present_latency_init(&sc->lat, 3);
+	sc_queue_init(sc);
 	sc_stats_init(sc);
 
 	ret = sc_setup_output(sc, output);
@@ -342,9 +341,7 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 	}
 	if (ret)
 		return ret;
-	present_latency_submit(&sc->lat);
-	sc->frames[sc->nframes++] = f;
-	sc->last_vbl_ns = f.expect_ns;
+	sc_queue_push(sc, &f);
 	sc_stats_presented(sc);
 	if (sc->blt_model) {
 		/* discard: buffer 0 is the back buffer, its contents are

@@ -71,7 +71,7 @@ int sc_show_blank(struct present_swapchain *sc)
 	add_plane(req, sc, sc->blank.fb_id, sc->src_w, sc->src_h);
 	ret = drmModeAtomicCommit(sc->dfd, req, 0, NULL) ? errno : 0;
 	drmModeAtomicFree(req);
-	sc->onscreen = -1;
+	sc_queue_blank_shown(sc);
 	return ret ? sc_errno(sc, ret, "blank buffer on the plane") : 0;
 }
 
@@ -147,6 +147,6 @@ int sc_submit_atomic(struct present_swapchain *sc, struct frame *f, uint32_t fb,
 	drmModeAtomicFree(req);
 	if (ret)
 		return sc_errno(sc, ret, "atomic page flip");
-	sc->flip_pending = true;
+	sc_queue_flip_sent(sc);
 	return 0;
 }

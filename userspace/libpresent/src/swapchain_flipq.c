@@ -79,12 +79,12 @@ int sc_read_log(struct present_swapchain *sc)
 
 		sc->log_next = (sc->log_next + 1) % LOG_ENTRIES;
 		/* entries older than the head belong to an earlier chain */
-		while (sc->nframes && sc->frames[0].present_id < e.present_id) {
+		while (sc->queue.nframes && sc->queue.frames[0].present_id < e.present_id) {
 			/* never logged (should not happen): count as cancelled */
 			sc_retire_head(sc, 0);
 			n++;
 		}
-		if (sc->nframes && sc->frames[0].present_id == e.present_id) {
+		if (sc->queue.nframes && sc->queue.frames[0].present_id == e.present_id) {
 			sc_retire_head(sc, e.timestamp_ns == VFLIPQ_TIMESTAMP_CANCELLED ? 0 :
 				       e.timestamp_ns);
 			n++;
@@ -155,10 +155,10 @@ int sc_submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t fb, 
 		if (err != -EAGAIN)
 			return sc_errno(sc, -err, "FLIPQ_SUBMIT");
 		/* drain hint: wait for the pending flips, then resubmit */
-		if (!sc->nframes)
+		if (!sc->queue.nframes)
 			return sc_fail(sc, PRESENT_E_IO, "FLIPQ_SUBMIT: retry with nothing pending");
 		sc_stats_drain_wait(sc);
-		while (sc->nframes) {
+		while (sc->queue.nframes) {
 			int r = present_swapchain_dispatch(sc, 1000);
 
 			if (r < 0 && r != PRESENT_E_TIMEOUT)

@@ -9,9 +9,9 @@
  *   swapchain_blit.c     present-time copies (CPU blt, copy engine)
  *   swapchain_atomic.c   atomic back end: modeset, blank buffer, page flips
  *   swapchain_flipq.c    flip-queue back end: log, interrupt target, submit
- *   swapchain_retire.c   frames retiring, waits
+ *   swapchain_retire.c   the frame queue: retiring, waits, frame latency
  *   swapchain_events.c   mailbox, sleeping on events, the waitable object
- *   swapchain_pacing.c   refresh grid, boost, latency
+ *   swapchain_pacing.c   refresh grid, boost, frame targets
  *   swapchain_stats.c    counters, frame statistics, timing
  *   swapchain_output.c   output and mode changes, hotplug, requeueing
  */
@@ -59,6 +59,19 @@ struct sc_stats {
 	uint32_t present_count;			/* presents accepted */
 	uint64_t *t_target, *t_actual;		/* TIMING_RING each, or NULL */
 	uint64_t timing_n;			/* frames recorded */
+};
+
+/*
+ * The frames the driver accepted and not yet retired, and what they leave
+ * on screen: written by swapchain_retire.c only.
+ */
+struct sc_queue {
+	struct frame frames[MAX_FRAMES];	/* FIFO, oldest first */
+	unsigned int nframes;
+	uint64_t last_expect_ns;	/* expected vblank of the newest frame */
+	bool flip_pending;		/* atomic: a page flip in flight */
+	int onscreen;			/* back buffer index on screen, -1 */
+	struct present_latency lat;	/* frames in flight vs. the maximum */
 };
 
 /*
@@ -123,16 +136,10 @@ struct present_swapchain {
 	struct frame requeue[MAX_FRAMES];
 	unsigned int nrequeue;
 
-	struct frame frames[MAX_FRAMES];	/* FIFO of queued frames */
-	unsigned int nframes;
-	bool flip_pending;		/* atomic: a page flip in flight */
-	int onscreen;			/* back buffer index on screen, -1 */
-
-	struct present_latency lat;
+	struct sc_queue queue;
 	struct sc_events ev;
 
 	struct sc_pacing pace;
-	uint64_t last_vbl_ns;		/* expected vblank of the last frame */
 
 	struct sc_stats stats;
 
@@ -201,6 +208,10 @@ int sc_read_log(struct present_swapchain *sc);
 int sc_submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t fb, uint32_t mode);
 
 /* swapchain_retire.c */
+void sc_queue_init(struct present_swapchain *sc);
+void sc_queue_push(struct present_swapchain *sc, const struct frame *f);
+void sc_queue_flip_sent(struct present_swapchain *sc);
+void sc_queue_blank_shown(struct present_swapchain *sc);
 bool sc_buf_busy(struct present_swapchain *sc, unsigned int b);
 unsigned int sc_disp_index(const struct present_swapchain *sc);
 bool sc_ready(struct present_swapchain *sc);

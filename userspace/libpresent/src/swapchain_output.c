@@ -142,7 +142,6 @@ int sc_requeue_frames(struct present_swapchain *sc, bool copy)
 		first = sc->nrequeue - 1;
 		sc_stats_lost(sc, first);
 	}
-	sc->last_vbl_ns = 0;
 	for (unsigned int i = first; i < sc->nrequeue; i++) {
 		struct frame f = sc->requeue[i];
 
@@ -158,9 +157,7 @@ int sc_requeue_frames(struct present_swapchain *sc, bool copy)
 			sc_stats_lost(sc, sc->nrequeue - i);
 			break;
 		}
-		present_latency_submit(&sc->lat);
-		sc->frames[sc->nframes++] = f;
-		sc->last_vbl_ns = f.expect_ns;
+		sc_queue_push(sc, &f);
 		sc_stats_requeued(sc);
 	}
 	sc->nrequeue = 0;
@@ -203,7 +200,7 @@ static int redecide_output(struct present_swapchain *sc)
 	/* the blank buffer is on screen: the old path's buffers can go */
 	sc_bo_destroy(&sc->blank);
 	sc->blank = blank;
-	sc->onscreen = -1;
+	sc_queue_blank_shown(sc);
 	sc_free_display_side(sc);
 	sc_pacing_reset(sc);
 	ret = sc_decide(sc);
@@ -363,7 +360,7 @@ int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_i
 		sc->mode = old;
 		return ret;
 	}
-	sc->onscreen = -1;
+	sc_queue_blank_shown(sc);
 	sc_pacing_reset(sc);
 	present_adapter_refresh(sc->display);
 	/* buffers of the new output size, the path decided again */

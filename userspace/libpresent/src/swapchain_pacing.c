@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Pacing: the refresh grid (fixed, set or boosted), target -> expected
- * vblank, frame latency.
+ * vblank.
  */
 #include <string.h>
 
@@ -35,7 +35,6 @@ void sc_reference_vblank(struct present_swapchain *sc)
 	} else {
 		sc->pace.ref_vbl_ns = present_now_ns();
 	}
-	sc->last_vbl_ns = sc->pace.ref_vbl_ns;
 }
 
 /* A new mode (ours or someone else's): its own period, unboosted, and
@@ -107,14 +106,14 @@ static uint64_t vblank_before(const struct sc_pacing *pc, uint64_t p, uint64_t n
 void sc_pace_present(struct present_swapchain *sc, struct frame *f)
 {
 	const struct sc_pacing *pc = &sc->pace;
-	uint64_t prev = sc->nframes ? sc->last_vbl_ns : 0;
+	uint64_t prev = sc->queue.nframes ? sc->queue.last_expect_ns : 0;
 
 	if (!prev)
 		prev = vblank_before(pc, pc->grid_ns, f->submit_ns);
 	if (f->interval) {
 		f->target_ns = present_interval_target(prev, pc->period_ns, f->interval,
 						       pc->fastest_ns);
-	} else if (sc->desc.swap_effect == PRESENT_SWAP_FLIP_SEQUENTIAL && sc->nframes) {
+	} else if (sc->desc.swap_effect == PRESENT_SWAP_FLIP_SEQUENTIAL && sc->queue.nframes) {
 		/* sequential: never replace a frame not yet shown */
 		f->target_ns = present_interval_target(prev, pc->period_ns, 1, pc->fastest_ns);
 	} else {
@@ -132,7 +131,7 @@ void sc_pace_requeued(struct present_swapchain *sc, struct frame *f)
 	const struct sc_pacing *pc = &sc->pace;
 	uint64_t now = present_now_ns(), prev;
 
-	prev = sc->nframes ? sc->last_vbl_ns : vblank_before(pc, pc->period_ns, now);
+	prev = sc->queue.nframes ? sc->queue.last_expect_ns : vblank_before(pc, pc->period_ns, now);
 	f->target_ns = present_interval_target(prev, pc->period_ns, f->interval ? f->interval : 1,
 					       pc->fastest_ns);
 	f->submit_ns = now;
@@ -158,14 +157,14 @@ int present_swapchain_set_refresh(struct present_swapchain *sc, uint64_t period_
 	if (!sc->flipq)
 		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "refresh changes need the flip queue");
 	old = sc->pace.period_ns;
-	if (sc->nframes && is_multiple(old, period_ns)) {
+	if (sc->queue.nframes && is_multiple(old, period_ns)) {
 		/* the queued targets stay on the grid: let them complete
 		 * (a new duration only goes with a flip once earlier ones
 		 * completed) */
-		while (sc->nframes && !ret)
+		while (sc->queue.nframes && !ret)
 			if ((ret = present_swapchain_dispatch(sc, 1000)) == PRESENT_E_TIMEOUT)
 				ret = 0;
-	} else if (sc->nframes) {
+	} else if (sc->queue.nframes) {
 		/* non-multiple: cancel the queued frames and requeue them
 		 * with targets on the new grid */
 		sc_cancel_for_requeue(sc);
@@ -225,25 +224,6 @@ int present_swapchain_set_boost(struct present_swapchain *sc, bool on)
 	 */
 	sc->pace.next_duration_ns = sc->pace.grid_ns;
 	return 0;
-}
-
-int present_swapchain_set_max_frame_latency(struct present_swapchain *sc, unsigned int max)
-{
-	if (!sc)
-		return PRESENT_E_INVALID_ARG;
-	SC_LOCK(sc);
-	if (present_latency_set_max(&sc->lat, max))
-		return sc_fail(sc, PRESENT_E_INVALID_ARG, "max frame latency %u (1..16)", max);
-	sc_update_waitable(sc);
-	return 0;
-}
-
-int present_swapchain_get_max_frame_latency(struct present_swapchain *sc)
-{
-	if (!sc)
-		return PRESENT_E_INVALID_ARG;
-	SC_LOCK(sc);
-	return (int)sc->lat.max;
 }
 
 int present_swapchain_wait_vblank(struct present_swapchain *sc, uint64_t *out_ns)

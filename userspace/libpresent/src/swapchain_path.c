@@ -265,9 +265,9 @@ int sc_redecide_after_failed_flip(struct present_swapchain *sc)
 		return -1;
 	memcpy(why, sc->err, sizeof(why));
 	/* drain: queued frames reference the fbs we are about to replace */
-	for (int i = 0; sc->nframes && i < 50; i++)
+	for (int i = 0; sc->queue.nframes && i < 50; i++)
 		present_swapchain_dispatch(sc, 100);
-	if (sc->nframes)
+	if (sc->queue.nframes)
 		return -1;
 	if (sc->plane_rot != DRM_MODE_ROTATE_0) {
 		/* the copies come unrotated and output-sized: the plane too */
@@ -277,7 +277,7 @@ int sc_redecide_after_failed_flip(struct present_swapchain *sc)
 	}
 	for (unsigned int i = 0; i < sc->desc.buffer_count; i++) {
 		if (sc->scan_fb[i] && sc->scan_fb[i] != sc->back[i].fb_id &&
-		    (int)i != sc->onscreen)
+		    (int)i != sc->queue.onscreen)
 			drmModeRmFB(sc->dfd, sc->scan_fb[i]);
 		sc->scan_fb[i] = 0;
 	}

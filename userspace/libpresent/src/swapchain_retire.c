@@ -11,10 +11,10 @@
  * it (a buffer left on screen with nothing queued stays usable). */
 bool sc_buf_busy(struct present_swapchain *sc, unsigned int b)
 {
-	if (sc->onscreen == (int)b && sc->nframes)
+	if (sc->queue.onscreen == (int)b && sc->queue.nframes)
 		return true;
-	for (unsigned int i = 0; i < sc->nframes; i++)
-		if (sc->frames[i].buf == b)
+	for (unsigned int i = 0; i < sc->queue.nframes; i++)
+		if (sc->queue.frames[i].buf == b)
 			return true;
 	return false;
 }
@@ -35,28 +35,57 @@ unsigned int sc_disp_index(const struct present_swapchain *sc)
 /* Can the current back buffer be presented (and drawn into) now? */
 bool sc_ready(struct present_swapchain *sc)
 {
-	if (!present_latency_can_submit(&sc->lat))
+	if (!present_latency_can_submit(&sc->queue.lat))
 		return false;
-	if (sc->flipq ? sc->nframes >= sc->depth : sc->flip_pending)
+	if (sc->flipq ? sc->queue.nframes >= sc->depth : sc->queue.flip_pending)
 		return false;
 	return !sc_buf_busy(sc, sc_disp_index(sc));
+}
+
+void sc_queue_init(struct present_swapchain *sc)
+{
+	sc->queue.onscreen = -1;
+	present_latency_init(&sc->queue.lat, 3);
+}
+
+/* Frame @f accepted by the driver, @f->expect_ns its expected vblank. */
+void sc_queue_push(struct present_swapchain *sc, const struct frame *f)
+{
+	struct sc_queue *q = &sc->queue;
+
+	present_latency_submit(&q->lat);
+	q->frames[q->nframes++] = *f;
+	q->last_expect_ns = f->expect_ns;
+}
+
+/* An atomic page flip is in flight (one at a time without the flip queue). */
+void sc_queue_flip_sent(struct present_swapchain *sc)
+{
+	sc->queue.flip_pending = true;
+}
+
+/* The blank buffer replaced whatever back buffer was on screen. */
+void sc_queue_blank_shown(struct present_swapchain *sc)
+{
+	sc->queue.onscreen = -1;
 }
 
 /* Frame at the head of the FIFO retired: shown at @ts, or cancelled (0). */
 void sc_retire_head(struct present_swapchain *sc, uint64_t ts)
 {
-	struct frame f = sc->frames[0];
+	struct sc_queue *q = &sc->queue;
+	struct frame f = q->frames[0];
 	uint64_t seq = ts ? sc_seq_of(sc, ts) : 0;
 
-	memmove(&sc->frames[0], &sc->frames[1], (sc->nframes - 1) * sizeof(struct frame));
-	sc->nframes--;
-	present_latency_retire(&sc->lat, 1);
+	memmove(&q->frames[0], &q->frames[1], (q->nframes - 1) * sizeof(struct frame));
+	q->nframes--;
+	present_latency_retire(&q->lat, 1);
 	if (!ts && sc->requeueing && sc->nrequeue < MAX_FRAMES) {
 		sc->requeue[sc->nrequeue++] = f;	/* not lost: requeued */
 		return;
 	}
 	if (ts)
-		sc->onscreen = f.buf;
+		q->onscreen = f.buf;
 	if (sc_stats_retired(sc, &f, ts, seq))
 		sc_pacing_saw_vblank(sc, ts, seq);
 }
@@ -77,11 +106,11 @@ static int read_events(struct present_swapchain *sc)
 		return 0;
 	for (unsigned int i = 0; i < m.nflips; i++) {
 		sc_pacing_saw_vblank(sc, m.flips[i].ns, m.flips[i].seq);
-		if (sc->flip_pending && sc->nframes) {
+		if (sc->queue.flip_pending && sc->queue.nframes) {
 			sc_retire_head(sc, m.flips[i].ns);
 			n++;
 		}
-		sc->flip_pending = false;
+		sc->queue.flip_pending = false;
 	}
 	return n;
 }
@@ -120,18 +149,18 @@ int present_swapchain_dispatch(struct present_swapchain *sc, int timeout_ms)
 			else
 				ms = (int)((end - now + 999999) / 1000000);
 		}
-		if (n || !ms || !sc->nframes) {
+		if (n || !ms || !sc->queue.nframes) {
 			sc_update_waitable(sc);
 			if (n)
 				return n;
 			/* a flip-queue chain whose wait ran out with frames
 			 * queued answers 0, as it always has: its frames may
 			 * be due intervals away and callers loop on 0 */
-			return timeout_ms && !(sc->flipq && sc->nframes) ? PRESENT_E_TIMEOUT : 0;
+			return timeout_ms && !(sc->flipq && sc->queue.nframes) ? PRESENT_E_TIMEOUT : 0;
 		}
 		/* interrupt at the frame we wait for */
 		if (sc->flipq)
-			sc_set_irq_target(sc, sc->frames[0].present_id);
+			sc_set_irq_target(sc, sc->queue.frames[0].present_id);
 		/* never trust one event alone: re-read the log at least every
 		 * couple of periods */
 		if (sc->flipq) {
@@ -157,7 +186,7 @@ int present_swapchain_wait_idle(struct present_swapchain *sc, int timeout_ms)
 	if (sc_removed(sc))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
 	if (!sc->flipq) {
-		while (sc->nframes) {
+		while (sc->queue.nframes) {
 			r = present_swapchain_dispatch(sc, timeout_ms);
 			if (r < 0)
 				return r;
@@ -166,8 +195,8 @@ int present_swapchain_wait_idle(struct present_swapchain *sc, int timeout_ms)
 	}
 	end = present_now_ns() + (uint64_t)timeout_ms * 1000000ull;
 	/* one interrupt, when the last frame of the batch is on screen */
-	if (sc->nframes)
-		sc_set_irq_target(sc, sc->frames[sc->nframes - 1].present_id);
+	if (sc->queue.nframes)
+		sc_set_irq_target(sc, sc->queue.frames[sc->queue.nframes - 1].present_id);
 	for (;;) {
 		uint64_t now, wake;
 
@@ -176,7 +205,7 @@ int present_swapchain_wait_idle(struct present_swapchain *sc, int timeout_ms)
 			r = sc_read_log(sc);
 		if (r < 0)
 			return r;
-		if (!sc->nframes)
+		if (!sc->queue.nframes)
 			break;
 		now = present_now_ns();
 		if (now >= end)
@@ -184,7 +213,7 @@ int present_swapchain_wait_idle(struct present_swapchain *sc, int timeout_ms)
 		/* sleep until the interrupt; if the last frame is replaced
 		 * or cancelled there is none: look at the log two periods
 		 * after it was due */
-		wake = sc->last_vbl_ns + 2 * sc->pace.period_ns;
+		wake = sc->queue.last_expect_ns + 2 * sc->pace.period_ns;
 		if (wake <= now)
 			wake = now + 2 * sc->pace.period_ns;
 		if (wake > end)
@@ -200,11 +229,11 @@ int present_swapchain_wait_idle(struct present_swapchain *sc, int timeout_ms)
 /* Cancel every queued frame (restart, destroy, resize). */
 void sc_cancel_queued(struct present_swapchain *sc)
 {
-	if (!sc->nframes)
+	if (!sc->queue.nframes)
 		return;
 	if (sc->flipq) {
 		struct drm_vflipq_cancel_plane p = { .plane_id = sc->plane_id,
-			.present_id_cancel_requested = sc->frames[0].present_id };
+			.present_id_cancel_requested = sc->queue.frames[0].present_id };
 		struct drm_vflipq_flip_cancel c = { .crtc_id = sc->crtc_id, .num_planes = 1,
 			.planes_ptr = (uintptr_t)&p, .plane_size = sizeof(p) };
 
@@ -212,15 +241,34 @@ void sc_cancel_queued(struct present_swapchain *sc)
 			sc_errno(sc, errno, "FLIPQ_CANCEL");
 		sc_read_log(sc);
 		/* what was already on its way completes: wait for it */
-		for (int tries = 0; sc->nframes && tries < 20 && !sc_removed(sc); tries++)
+		for (int tries = 0; sc->queue.nframes && tries < 20 && !sc_removed(sc); tries++)
 			present_swapchain_dispatch(sc, (int)(sc->pace.period_ns / 1000000) + 5);
 	} else {
-		while (sc->nframes && !sc_removed(sc))
+		while (sc->queue.nframes && !sc_removed(sc))
 			if (present_swapchain_dispatch(sc, 500) == PRESENT_E_TIMEOUT)
 				break;
 	}
 	/* a device that went away retires nothing: forget the rest */
-	while (sc->nframes)
+	while (sc->queue.nframes)
 		sc_retire_head(sc, 0);
-	sc->flip_pending = false;
+	sc->queue.flip_pending = false;
+}
+
+int present_swapchain_set_max_frame_latency(struct present_swapchain *sc, unsigned int max)
+{
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
+	if (present_latency_set_max(&sc->queue.lat, max))
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "max frame latency %u (1..16)", max);
+	sc_update_waitable(sc);
+	return 0;
+}
+
+int present_swapchain_get_max_frame_latency(struct present_swapchain *sc)
+{
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
+	return (int)sc->queue.lat.max;
 }
