@@ -119,7 +119,6 @@ int present_swapchain_create(struct present_adapter *render, struct present_adap
 	sc->dfd = display->fd;
 	sc->desc = *desc;
 	sc_events_init(sc);
-	sc->next_present_id = 1;
 	if (!sc->desc.format)
 		sc->desc.format = DRM_FORMAT_XRGB8888;
 	if (!sc->desc.samples)
@@ -148,14 +147,7 @@ int present_swapchain_create(struct present_adapter *render, struct present_adap
 		present_swapchain_destroy(sc);
 		return ret;
 	}
-	sc->depth = 1;
-	if (display->info.is_vflipq && display->info.flipq_depth > 1 &&
-	    (display->info.vflipq_caps & VFLIPQ_CAP_FLIP_QUEUE) && !getenv("PRESENT_NO_FLIPQ")) {
-		if (sc_flipq_setup(sc) == 0) {
-			sc->flipq = true;
-			sc->depth = display->info.flipq_depth;
-		}
-	}
+	sc_flipq_start(sc);
 	sc_reference_vblank(sc);
 	sc_update_waitable(sc);
 	*out = sc;
@@ -318,26 +310,17 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 	memset(&f, 0, sizeof(f));
 	f.buf = d;
 	f.back = b;
-	f.present_id = sc->next_present_id++;
-	if (!f.present_id)
-		f.present_id = sc->next_present_id++;
+	f.present_id = sc_flipq_next_id(sc);
 	f.present_count = sc->stats.present_count + 1;
 	f.interval = interval;
 	f.submit_ns = present_now_ns();
 	sc_pace_present(sc, &f);
-	if (sc->flipq)
-		ret = sc_submit_flipq(sc, &f, sc->scan_fb[d],
-				      tear ? VFLIPQ_FLIP_IMMEDIATE : VFLIPQ_FLIP_ON_NEXT_VSYNC);
-	else
-		ret = sc_submit_atomic(sc, &f, sc->scan_fb[d], tear);
+	ret = sc_submit(sc, &f, tear);
 	if (ret == PRESENT_E_INVALID_ARG && sc_redecide_after_failed_flip(sc) == 0) {
 		/* as DWM after a failed present-time check: copy instead */
 		ret = sc_do_copies(sc, b, d);
-		if (!ret && sc->flipq)
-			ret = sc_submit_flipq(sc, &f, sc->scan_fb[d],
-					      tear ? VFLIPQ_FLIP_IMMEDIATE : VFLIPQ_FLIP_ON_NEXT_VSYNC);
-		else if (!ret)
-			ret = sc_submit_atomic(sc, &f, sc->scan_fb[d], tear);
+		if (!ret)
+			ret = sc_submit(sc, &f, tear);
 	}
 	if (ret)
 		return ret;

@@ -11,12 +11,13 @@
  * present_adapter_removed() (adapter.c) also probes with ioctl(2) for the
  * same reason (one attempt, the errno as is).
  */
+#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
 #include "swapchain_internal.h"
 
-int sc_flipq_setup(struct present_swapchain *sc)
+static int flipq_setup(struct present_swapchain *sc)
 {
 	struct drm_vflipq_set_log s = { .crtc_id = sc->crtc_id, .plane_id = sc->plane_id,
 					.num_entries = LOG_ENTRIES };
@@ -32,30 +33,66 @@ int sc_flipq_setup(struct present_swapchain *sc)
 	p = mmap(NULL, s.size, PROT_READ, MAP_SHARED, sc->dfd, m.offset);
 	if (p == MAP_FAILED)
 		return -errno;
-	sc->log = p;
-	sc->log_handle = s.handle;
-	sc->log_size = s.size;
+	sc->flipq.log = p;
+	sc->flipq.log_handle = s.handle;
+	sc->flipq.log_size = s.size;
 	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_UPDATE_LOG, &u) == 0)
-		sc->log_next = u.first_free;
+		sc->flipq.log_next = u.first_free;
 	/* PresentIds only grow per plane, across swap chains too: start
 	 * above what an earlier chain (of any process) used -- the shown one
 	 * and, for cancelled ones above it, the clock in microseconds */
-	sc->next_present_id = u.present_id_shown + 1;
-	if (sc->next_present_id < present_now_ns() / 1000)
-		sc->next_present_id = present_now_ns() / 1000;
+	sc->flipq.next_present_id = u.present_id_shown + 1;
+	if (sc->flipq.next_present_id < present_now_ns() / 1000)
+		sc->flipq.next_present_id = present_now_ns() / 1000;
 	return 0;
+}
+
+/*
+ * The flip queue when the display adapter has one (PRESENT_NO_FLIPQ: page
+ * flips anyway, to compare), else atomic page flips, one in flight.
+ */
+void sc_flipq_start(struct present_swapchain *sc)
+{
+	const struct present_adapter_info *info = &sc->display->info;
+
+	sc->flipq.next_present_id = 1;
+	sc->flipq.depth = 1;
+	if (info->is_vflipq && info->flipq_depth > 1 &&
+	    (info->vflipq_caps & VFLIPQ_CAP_FLIP_QUEUE) && !getenv("PRESENT_NO_FLIPQ") &&
+	    flipq_setup(sc) == 0) {
+		sc->flipq.on = true;
+		sc->flipq.depth = info->flipq_depth;
+	}
+}
+
+/* The chain moved to another CRTC (torn down before the move). */
+void sc_flipq_move(struct present_swapchain *sc)
+{
+	if (sc->flipq.on && flipq_setup(sc)) {
+		/* the new CRTC takes page flips instead */
+		sc->flipq.on = false;
+		sc->flipq.depth = 1;
+	}
+}
+
+/* The PresentId of the next frame (0 means none to the driver). */
+uint64_t sc_flipq_next_id(struct present_swapchain *sc)
+{
+	uint64_t id = sc->flipq.next_present_id++;
+
+	return id ? id : sc->flipq.next_present_id++;
 }
 
 void sc_flipq_teardown(struct present_swapchain *sc)
 {
 	struct drm_vflipq_set_log s = { .crtc_id = sc->crtc_id, .plane_id = sc->plane_id };
 
-	if (!sc->log)
+	if (!sc->flipq.log)
 		return;
-	munmap((void *)sc->log, sc->log_size);
-	drmCloseBufferHandle(sc->dfd, sc->log_handle);
+	munmap((void *)sc->flipq.log, sc->flipq.log_size);
+	drmCloseBufferHandle(sc->dfd, sc->flipq.log_handle);
 	drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG, &s);
-	sc->log = NULL;
+	sc->flipq.log = NULL;
 }
 
 void sc_set_irq_target(struct present_swapchain *sc, uint64_t target)
@@ -74,10 +111,10 @@ int sc_read_log(struct present_swapchain *sc)
 
 	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_UPDATE_LOG, &u))
 		return sc_errno(sc, errno, "UPDATE_LOG");
-	while (sc->log_next != u.first_free) {
-		struct drm_vflipq_log_entry e = sc->log[sc->log_next % LOG_ENTRIES];
+	while (sc->flipq.log_next != u.first_free) {
+		struct drm_vflipq_log_entry e = sc->flipq.log[sc->flipq.log_next % LOG_ENTRIES];
 
-		sc->log_next = (sc->log_next + 1) % LOG_ENTRIES;
+		sc->flipq.log_next = (sc->flipq.log_next + 1) % LOG_ENTRIES;
 		/* entries older than the head belong to an earlier chain */
 		while (sc->queue.nframes && sc->queue.frames[0].present_id < e.present_id) {
 			/* never logged (should not happen): count as cancelled */
@@ -128,7 +165,8 @@ static int sc_submit_call(struct present_swapchain *sc, struct drm_vflipq_flip_s
  * the last commit, and takes the 64-byte plane as its zero tail is ignored.
  * The chain's interrupt moves to the flip (sc_submit_call()).
  */
-int sc_submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t fb, uint32_t mode)
+static int submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t fb,
+			uint32_t mode)
 {
 	struct drm_vflipq_flip_plane p = {
 		.plane_id = sc->plane_id, .fb_id = fb, .present_id = f->present_id, .mode = mode,
@@ -167,4 +205,15 @@ int sc_submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t fb, 
 		s.drain_flags = s.drain_planes = 0;
 	}
 	return sc_fail(sc, PRESENT_E_BUSY, "FLIPQ_SUBMIT: still refused after draining");
+}
+
+/* Frame @f to the driver, as a queued flip or else an atomic page flip;
+ * @tear: on screen at once, torn. */
+int sc_submit(struct present_swapchain *sc, struct frame *f, bool tear)
+{
+	uint32_t fb = sc->scan_fb[f->buf];
+
+	if (sc->flipq.on)
+		return submit_flipq(sc, f, fb, tear ? VFLIPQ_FLIP_IMMEDIATE : VFLIPQ_FLIP_ON_NEXT_VSYNC);
+	return sc_submit_atomic(sc, f, fb, tear);
 }

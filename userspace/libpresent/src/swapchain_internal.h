@@ -62,6 +62,21 @@ struct sc_stats {
 };
 
 /*
+ * How frames go to the driver: the flip queue (its completion log) or, with
+ * !on, atomic page flips; and the PresentIds they carry.  Written by
+ * swapchain_flipq.c only.
+ */
+struct sc_flipq {
+	bool on;			/* hardware flip queue in use */
+	uint32_t depth;			/* frames the driver queues, 1: page flips */
+	volatile struct drm_vflipq_log_entry *log;
+	uint32_t log_handle;
+	uint64_t log_size;
+	uint32_t log_next;		/* next entry to read */
+	uint64_t next_present_id;
+};
+
+/*
  * The frames the driver accepted and not yet retired, and what they leave
  * on screen: written by swapchain_retire.c only.
  */
@@ -125,13 +140,7 @@ struct present_swapchain {
 	bool blt_model;			/* blt swap effect, see disp_index() */
 	unsigned int slot;		/* blt model: next display-side buffer */
 
-	bool flipq;			/* hardware flip queue in use */
-	uint32_t depth;
-	volatile struct drm_vflipq_log_entry *log;
-	uint32_t log_handle;
-	uint64_t log_size;
-	uint32_t log_next;		/* next entry to read */
-	uint64_t next_present_id;
+	struct sc_flipq flipq;
 	bool requeueing;		/* cancelled frames go to requeue[] */
 	struct frame requeue[MAX_FRAMES];
 	unsigned int nrequeue;
@@ -201,11 +210,13 @@ int sc_commit_modeset(struct present_swapchain *sc, uint32_t fb, uint32_t w, uin
 int sc_submit_atomic(struct present_swapchain *sc, struct frame *f, uint32_t fb, bool tear);
 
 /* swapchain_flipq.c */
-int sc_flipq_setup(struct present_swapchain *sc);
+void sc_flipq_start(struct present_swapchain *sc);
+void sc_flipq_move(struct present_swapchain *sc);
+uint64_t sc_flipq_next_id(struct present_swapchain *sc);
 void sc_flipq_teardown(struct present_swapchain *sc);
 void sc_set_irq_target(struct present_swapchain *sc, uint64_t target);
 int sc_read_log(struct present_swapchain *sc);
-int sc_submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t fb, uint32_t mode);
+int sc_submit(struct present_swapchain *sc, struct frame *f, bool tear);
 
 /* swapchain_retire.c */
 void sc_queue_init(struct present_swapchain *sc);

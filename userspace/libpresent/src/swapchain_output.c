@@ -138,20 +138,18 @@ int sc_requeue_frames(struct present_swapchain *sc, bool copy)
 	unsigned int first = 0;
 	int ret = 0;
 
-	if (!sc->flipq && sc->nrequeue > 1) {
+	if (!sc->flipq.on && sc->nrequeue > 1) {
 		first = sc->nrequeue - 1;
 		sc_stats_lost(sc, first);
 	}
 	for (unsigned int i = first; i < sc->nrequeue; i++) {
 		struct frame f = sc->requeue[i];
 
-		f.present_id = sc->next_present_id++;
+		f.present_id = sc_flipq_next_id(sc);
 		sc_pace_requeued(sc, &f);
 		ret = copy ? sc_do_copies(sc, f.back, f.buf) : 0;
-		if (!ret && sc->flipq)
-			ret = sc_submit_flipq(sc, &f, sc->scan_fb[f.buf], VFLIPQ_FLIP_ON_NEXT_VSYNC);
-		else if (!ret)
-			ret = sc_submit_atomic(sc, &f, sc->scan_fb[f.buf], false);
+		if (!ret)
+			ret = sc_submit(sc, &f, false);
 		if (ret) {
 			/* the rest is lost: count it */
 			sc_stats_lost(sc, sc->nrequeue - i);
@@ -292,13 +290,10 @@ int present_swapchain_set_output(struct present_swapchain *sc, int output)
 	sc->output_gone = false;
 	if (!ret)
 		ret = redecide_output(sc);
-	if (!ret && sc->flipq && sc_flipq_setup(sc)) {
-		/* the new CRTC takes page flips instead */
-		sc->flipq = false;
-		sc->depth = 1;
-	}
-	if (!ret)
+	if (!ret) {
+		sc_flipq_move(sc);
 		return sc_requeue_frames(sc, true);
+	}
 	sc_stats_lost(sc, sc->nrequeue);
 	sc->nrequeue = 0;
 	return ret;

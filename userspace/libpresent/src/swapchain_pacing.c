@@ -154,7 +154,7 @@ int present_swapchain_set_refresh(struct present_swapchain *sc, uint64_t period_
 	ret = sc_check_removed(sc);
 	if (ret)
 		return ret;
-	if (!sc->flipq)
+	if (!sc->flipq.on)
 		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "refresh changes need the flip queue");
 	old = sc->pace.period_ns;
 	if (sc->queue.nframes && is_multiple(old, period_ns)) {
@@ -203,7 +203,7 @@ int present_swapchain_set_boost(struct present_swapchain *sc, bool on)
 	ret = sc_check_removed(sc);
 	if (ret)
 		return ret;
-	if (!sc->flipq)
+	if (!sc->flipq.on)
 		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "refresh changes need the flip queue");
 	if (on && !sc->pace.fastest_ns)
 		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED,

@@ -37,7 +37,7 @@ bool sc_ready(struct present_swapchain *sc)
 {
 	if (!present_latency_can_submit(&sc->queue.lat))
 		return false;
-	if (sc->flipq ? sc->queue.nframes >= sc->depth : sc->queue.flip_pending)
+	if (sc->flipq.on ? sc->queue.nframes >= sc->flipq.depth : sc->queue.flip_pending)
 		return false;
 	return !sc_buf_busy(sc, sc_disp_index(sc));
 }
@@ -102,7 +102,7 @@ static int read_events(struct present_swapchain *sc)
 
 	if (ret)
 		return ret;
-	if (sc->flipq)
+	if (sc->flipq.on)
 		return 0;
 	for (unsigned int i = 0; i < m.nflips; i++) {
 		sc_pacing_saw_vblank(sc, m.flips[i].ns, m.flips[i].seq);
@@ -135,7 +135,7 @@ int present_swapchain_dispatch(struct present_swapchain *sc, int timeout_ms)
 		n = read_events(sc);
 		if (n < 0)
 			return n;
-		if (sc->flipq) {
+		if (sc->flipq.on) {
 			r = sc_read_log(sc);
 			if (r < 0)
 				return r;
@@ -156,14 +156,14 @@ int present_swapchain_dispatch(struct present_swapchain *sc, int timeout_ms)
 			/* a flip-queue chain whose wait ran out with frames
 			 * queued answers 0, as it always has: its frames may
 			 * be due intervals away and callers loop on 0 */
-			return timeout_ms && !(sc->flipq && sc->queue.nframes) ? PRESENT_E_TIMEOUT : 0;
+			return timeout_ms && !(sc->flipq.on && sc->queue.nframes) ? PRESENT_E_TIMEOUT : 0;
 		}
 		/* interrupt at the frame we wait for */
-		if (sc->flipq)
+		if (sc->flipq.on)
 			sc_set_irq_target(sc, sc->queue.frames[0].present_id);
 		/* never trust one event alone: re-read the log at least every
 		 * couple of periods */
-		if (sc->flipq) {
+		if (sc->flipq.on) {
 			int cap = (int)(sc->pace.period_ns * 2 / 1000000) + 1;
 
 			if (ms < 0 || ms > cap)
@@ -185,7 +185,7 @@ int present_swapchain_wait_idle(struct present_swapchain *sc, int timeout_ms)
 	SC_LOCK(sc);
 	if (sc_removed(sc))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
-	if (!sc->flipq) {
+	if (!sc->flipq.on) {
 		while (sc->queue.nframes) {
 			r = present_swapchain_dispatch(sc, timeout_ms);
 			if (r < 0)
@@ -231,7 +231,7 @@ void sc_cancel_queued(struct present_swapchain *sc)
 {
 	if (!sc->queue.nframes)
 		return;
-	if (sc->flipq) {
+	if (sc->flipq.on) {
 		struct drm_vflipq_cancel_plane p = { .plane_id = sc->plane_id,
 			.present_id_cancel_requested = sc->queue.frames[0].present_id };
 		struct drm_vflipq_flip_cancel c = { .crtc_id = sc->crtc_id, .num_planes = 1,
