@@ -137,9 +137,9 @@ int present_swapchain_create(struct present_adapter *render, struct present_adap
 		ret = sc_build(sc);
 	}
 	if (!ret)
-		ret = sc_blank_create(sc, &sc->blank);
+		ret = sc_bufs_new_blank(sc);
 	if (!ret)
-		ret = sc_commit_modeset(sc, sc->blank.fb_id, sc->src_w, sc->src_h, false);
+		ret = sc_commit_modeset(sc, sc->bufs.blank.fb_id, sc->src_w, sc->src_h, false);
 	if (!ret && (sc->desc.flags & PRESENT_SWAPCHAIN_FRAME_LATENCY_WAITABLE))
 		ret = sc_events_open_waitable(sc);
 	if (ret) {
@@ -165,14 +165,13 @@ void present_swapchain_destroy(struct present_swapchain *sc)
 		sc_cancel_queued(sc);
 		/* leave the blank buffer on screen so nothing we free is shown,
 		 * the plane unrotated as other clients expect it */
-		if (sc->blank.fb_id && sc->plane_id) {
+		if (sc->bufs.blank.fb_id && sc->plane_id) {
 			sc_plane_unrotated(sc);
 			sc_show_blank(sc);
 		}
 	}
 	sc_flipq_teardown(sc);
-	sc_free_buffers(sc);
-	sc_bo_destroy(&sc->blank);
+	sc_bufs_fini(sc);
 	sc_events_fini(sc);
 	sc_stats_fini(sc);
 	pthread_mutex_unlock(&sc->lock);
@@ -192,12 +191,12 @@ int present_swapchain_get_buffer(struct present_swapchain *sc, unsigned int inde
 		return sc_fail(sc, PRESENT_E_INVALID_ARG, "blt-discard: only buffer 0 is accessible");
 	if (sc_removed(sc))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
-	out->map = sc->back[index].map;
-	out->pitch = sc->back[index].pitch;
-	out->width = sc->back[index].width;
-	out->height = sc->back[index].height;
-	out->format = sc->back[index].format;
-	out->size = sc->back[index].size;
+	out->map = sc->bufs.back[index].map;
+	out->pitch = sc->bufs.back[index].pitch;
+	out->width = sc->bufs.back[index].width;
+	out->height = sc->bufs.back[index].height;
+	out->format = sc->bufs.back[index].format;
+	out->size = sc->bufs.back[index].size;
 	out->dmabuf_fd = -1;
 	return 0;
 }
@@ -209,7 +208,7 @@ int present_swapchain_current_back_buffer(struct present_swapchain *sc)
 	SC_LOCK(sc);
 	if (sc_removed(sc))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
-	return (int)sc->cur;
+	return (int)sc->bufs.cur;
 }
 
 int present_swapchain_resize(struct present_swapchain *sc, unsigned int count, uint32_t width,
@@ -243,8 +242,6 @@ int present_swapchain_resize(struct present_swapchain *sc, unsigned int count, u
 		nd.height = swap ? sc->mode.hdisplay : sc->mode.vdisplay;
 	}
 	sc->desc = nd;
-	sc->cur = 0;
-	sc->slot = 0;
 	ret = sc_build(sc);
 	/* the plane as the new path scans (rotated or not) */
 	if (!ret)
@@ -301,7 +298,7 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 		if (ret < 0)
 			return ret;
 	}
-	b = sc->cur;
+	b = sc->bufs.cur;
 	d = sc_disp_index(sc);
 	ret = sc_do_copies(sc, b, d);
 	if (ret)
@@ -326,16 +323,7 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 		return ret;
 	sc_queue_push(sc, &f);
 	sc_stats_presented(sc);
-	if (sc->blt_model) {
-		/* discard: buffer 0 is the back buffer, its contents are
-		 * undefined after present; sequential: the buffers rotate,
-		 * each keeping its contents */
-		sc->slot = (sc->slot + 1) % sc->desc.buffer_count;
-		if (sc->desc.swap_effect == PRESENT_SWAP_BLT_SEQUENTIAL)
-			sc->cur = (sc->cur + 1) % sc->desc.buffer_count;
-	} else {
-		sc->cur = (sc->cur + 1) % sc->desc.buffer_count;
-	}
+	sc_bufs_advance(sc);
 	/* blocking present: return once the next back buffer can be drawn
 	 * into (with 2 buffers: once this frame replaced it on screen) */
 	while (!(flags & PRESENT_DO_NOT_WAIT) && sc_buf_busy(sc, sc_disp_index(sc))) {

@@ -68,7 +68,7 @@ int sc_show_blank(struct present_swapchain *sc)
 
 	if (!req)
 		return sc_fail(sc, PRESENT_E_NO_MEMORY, "out of memory");
-	add_plane(req, sc, sc->blank.fb_id, sc->src_w, sc->src_h);
+	add_plane(req, sc, sc->bufs.blank.fb_id, sc->src_w, sc->src_h);
 	ret = drmModeAtomicCommit(sc->dfd, req, 0, NULL) ? errno : 0;
 	drmModeAtomicFree(req);
 	sc_queue_blank_shown(sc);

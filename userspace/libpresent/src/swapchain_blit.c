@@ -99,9 +99,9 @@ static void cpu_blt(const struct bo *src, struct bo *dst, uint32_t rot)
 static int engine_copy(struct present_swapchain *sc, unsigned int b, unsigned int d)
 {
 	struct drm_vflipq_copy c = {
-		.src_fb = sc->import_fb[b], .dst_fb = sc->local[d].fb_id,
-		.src_rect = { 0, 0, sc->back[b].width, sc->back[b].height },
-		.dst_rect = { 0, 0, sc->local[d].width, sc->local[d].height },
+		.src_fb = sc->bufs.import_fb[b], .dst_fb = sc->bufs.local[d].fb_id,
+		.src_rect = { 0, 0, sc->bufs.back[b].width, sc->bufs.back[b].height },
+		.dst_rect = { 0, 0, sc->bufs.local[d].width, sc->bufs.local[d].height },
 	};	/* out_fence_fd: zero on input */
 
 	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_COPY, &c))
@@ -109,8 +109,8 @@ static int engine_copy(struct present_swapchain *sc, unsigned int b, unsigned in
 	/* the fence is also implicit on the destination: the flip waits */
 	if (c.out_fence_fd >= 0)
 		close(c.out_fence_fd);
-	sc_stats_copied(sc, (uint64_t)sc->local[d].width * sc->local[d].height *
-			    fourcc_cpp(sc->local[d].format));
+	sc_stats_copied(sc, (uint64_t)sc->bufs.local[d].width * sc->bufs.local[d].height *
+			    fourcc_cpp(sc->bufs.local[d].format));
 	return 0;
 }
 
@@ -126,8 +126,8 @@ int sc_do_copies(struct present_swapchain *sc, unsigned int b, unsigned int d)
 	case PRESENT_PATH_TWO_COPY_ENGINE:
 		return engine_copy(sc, b, d);
 	default:
-		cpu_blt(&sc->back[b], &sc->local[d], sc->desc.rotation);
-		sc_stats_copied(sc, (uint64_t)sc->local[d].pitch * sc->local[d].height);
+		cpu_blt(&sc->bufs.back[b], &sc->bufs.local[d], sc->desc.rotation);
+		sc_stats_copied(sc, (uint64_t)sc->bufs.local[d].pitch * sc->bufs.local[d].height);
 		return 0;
 	}
 }

@@ -211,7 +211,7 @@ static int submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t 
  * @tear: on screen at once, torn. */
 int sc_submit(struct present_swapchain *sc, struct frame *f, bool tear)
 {
-	uint32_t fb = sc->scan_fb[f->buf];
+	uint32_t fb = sc->bufs.scan_fb[f->buf];
 
 	if (sc->flipq.on)
 		return submit_flipq(sc, f, fb, tear ? VFLIPQ_FLIP_IMMEDIATE : VFLIPQ_FLIP_ON_NEXT_VSYNC);

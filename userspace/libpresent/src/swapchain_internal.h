@@ -61,6 +61,20 @@ struct sc_stats {
 	uint64_t timing_n;			/* frames recorded */
 };
 
+/* The chain's buffers and which are next: written by swapchain_buffers.c only. */
+struct sc_buffers {
+	struct bo back[MAX_BUFS];	/* render adapter, app draws here */
+	uint32_t scan_fb[MAX_BUFS];	/* display fb per back buffer: the buffer
+					   itself (direct), imported (one-copy)
+					   or a display-local copy */
+	uint32_t import_fb[MAX_BUFS];	/* two-copy engine: copy source */
+	struct bo local[MAX_BUFS];	/* display-local buffers */
+	struct bo blank;		/* shown at creation/destroy, square: see
+					   sc_blank_create() */
+	unsigned int cur;		/* back buffer to draw into */
+	unsigned int slot;		/* blt model: next display-side buffer */
+};
+
 /*
  * How frames go to the driver: the flip queue (its completion log) or, with
  * !on, atomic page flips; and the PresentIds they carry.  Written by
@@ -128,17 +142,8 @@ struct present_swapchain {
 	drmModeModeInfo mode;
 	uint32_t disp_format;
 
-	struct bo back[MAX_BUFS];	/* render adapter, app draws here */
-	uint32_t scan_fb[MAX_BUFS];	/* display fb per back buffer: the buffer
-					   itself (direct), imported (one-copy)
-					   or a display-local copy */
-	uint32_t import_fb[MAX_BUFS];	/* two-copy engine: copy source */
-	struct bo local[MAX_BUFS];	/* display-local buffers */
-	struct bo blank;		/* shown at creation/destroy, square: see
-					   blank_create() */
-	unsigned int cur;		/* back buffer to draw into */
 	bool blt_model;			/* blt swap effect, see disp_index() */
-	unsigned int slot;		/* blt model: next display-side buffer */
+	struct sc_buffers bufs;
 
 	struct sc_flipq flipq;
 	bool requeueing;		/* cancelled frames go to requeue[] */
@@ -189,13 +194,20 @@ int sc_build(struct present_swapchain *sc);
 int sc_redecide_after_failed_flip(struct present_swapchain *sc);
 
 /* swapchain_buffers.c */
-int sc_bo_create(struct present_swapchain *sc, int fd, uint32_t w, uint32_t h, uint32_t format,
-		 bool fb, struct bo *bo);
 void sc_bo_destroy(struct bo *bo);
-int sc_import_fb(struct present_swapchain *sc, const struct bo *bo, uint32_t *fb_id);
 int sc_blank_create(struct present_swapchain *sc, struct bo *bo);
+int sc_bufs_new_blank(struct present_swapchain *sc);
+void sc_bufs_take_blank(struct present_swapchain *sc, struct bo *bo);
+int sc_bufs_create_back(struct present_swapchain *sc);
+int sc_bufs_scan_back(struct present_swapchain *sc);
+void sc_bufs_drop_scan(struct present_swapchain *sc, int keep);
+int sc_bufs_create_local(struct present_swapchain *sc, uint32_t w, uint32_t h, uint32_t format,
+			 bool import);
+unsigned int sc_disp_index(const struct present_swapchain *sc);
+void sc_bufs_advance(struct present_swapchain *sc);
 void sc_free_display_side(struct present_swapchain *sc);
 void sc_free_buffers(struct present_swapchain *sc);
+void sc_bufs_fini(struct present_swapchain *sc);
 
 /* swapchain_blit.c */
 int sc_do_copies(struct present_swapchain *sc, unsigned int b, unsigned int d);
@@ -224,7 +236,6 @@ void sc_queue_push(struct present_swapchain *sc, const struct frame *f);
 void sc_queue_flip_sent(struct present_swapchain *sc);
 void sc_queue_blank_shown(struct present_swapchain *sc);
 bool sc_buf_busy(struct present_swapchain *sc, unsigned int b);
-unsigned int sc_disp_index(const struct present_swapchain *sc);
 bool sc_ready(struct present_swapchain *sc);
 void sc_retire_head(struct present_swapchain *sc, uint64_t ts);
 void sc_cancel_queued(struct present_swapchain *sc);

@@ -196,8 +196,7 @@ static int redecide_output(struct present_swapchain *sc)
 		return ret;
 	}
 	/* the blank buffer is on screen: the old path's buffers can go */
-	sc_bo_destroy(&sc->blank);
-	sc->blank = blank;
+	sc_bufs_take_blank(sc, &blank);
 	sc_queue_blank_shown(sc);
 	sc_free_display_side(sc);
 	sc_pacing_reset(sc);
@@ -346,11 +345,10 @@ int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_i
 	/* new buffers (DXGI ResizeBuffers): queued frames complete or are
 	 * cancelled first */
 	sc_cancel_queued(sc);
-	sc_bo_destroy(&sc->blank);
-	ret = sc_blank_create(sc, &sc->blank);
+	ret = sc_bufs_new_blank(sc);
 	sc_plane_unrotated(sc);
 	if (!ret)
-		ret = sc_commit_modeset(sc, sc->blank.fb_id, sc->src_w, sc->src_h, false);
+		ret = sc_commit_modeset(sc, sc->bufs.blank.fb_id, sc->src_w, sc->src_h, false);
 	if (ret) {
 		sc->mode = old;
 		return ret;

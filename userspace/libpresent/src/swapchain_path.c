@@ -154,26 +154,14 @@ static void plane_geometry(struct present_swapchain *sc)
 static int setup_copy_path(struct present_swapchain *sc)
 {
 	struct present_swapchain_desc *d = &sc->desc;
-	int ret;
 
 	if (sc->disp_format != d->format && d->format != DRM_FORMAT_XBGR8888 &&
 	    d->format != DRM_FORMAT_ABGR8888 && d->format != DRM_FORMAT_ARGB8888 &&
 	    sc->path.kind != PRESENT_PATH_TWO_COPY_ENGINE)
 		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED,
 			       "CPU blt cannot convert this format to the output's");
-	for (unsigned int i = 0; i < d->buffer_count; i++) {
-		ret = sc_bo_create(sc, sc->dfd, sc->mode.hdisplay, sc->mode.vdisplay, sc->disp_format,
-				   true, &sc->local[i]);
-		if (ret)
-			return ret;
-		sc->scan_fb[i] = sc->local[i].fb_id;
-		if (sc->path.kind == PRESENT_PATH_TWO_COPY_ENGINE) {
-			ret = sc_import_fb(sc, &sc->back[i], &sc->import_fb[i]);
-			if (ret)
-				return ret;
-		}
-	}
-	return 0;
+	return sc_bufs_create_local(sc, sc->mode.hdisplay, sc->mode.vdisplay, sc->disp_format,
+				    sc->path.kind == PRESENT_PATH_TWO_COPY_ENGINE);
 }
 
 /* Decide the path for the back buffers and the output as they are now,
@@ -207,26 +195,16 @@ int sc_decide(struct present_swapchain *sc)
 	present_decide_path(&sc->facts, &sc->path);
 	plane_geometry(sc);
 	if (scans_back_buffers(sc)) {
-		for (unsigned int i = 0; i < d->buffer_count; i++) {
-			if (same) {
-				sc->scan_fb[i] = sc->back[i].fb_id;
-			} else if (sc_import_fb(sc, &sc->back[i], &sc->scan_fb[i])) {
-				/* the import itself refused: a failed check */
-				sc->facts.static_check = false;
-				break;
-			}
-		}
+		/* the import itself refused: a failed check */
+		if (sc_bufs_scan_back(sc))
+			sc->facts.static_check = false;
 		/* The static check: one plane, rotated as it would be,
 		 * TEST_ONLY, changes nothing. */
 		if (sc->facts.static_check &&
-		    sc_commit_modeset(sc, sc->scan_fb[0], d->width, d->height, true))
+		    sc_commit_modeset(sc, sc->bufs.scan_fb[0], d->width, d->height, true))
 			sc->facts.static_check = false;
 		if (!sc->facts.static_check) {
-			for (unsigned int i = 0; i < d->buffer_count; i++) {
-				if (sc->scan_fb[i] && sc->scan_fb[i] != sc->back[i].fb_id)
-					drmModeRmFB(sc->dfd, sc->scan_fb[i]);
-				sc->scan_fb[i] = 0;
-			}
+			sc_bufs_drop_scan(sc, -1);
 			present_decide_path(&sc->facts, &sc->path);
 			plane_geometry(sc);
 		}
@@ -239,16 +217,9 @@ int sc_decide(struct present_swapchain *sc)
 /* Allocate the back buffers, decide the path, set the path's buffers up. */
 int sc_build(struct present_swapchain *sc)
 {
-	struct present_swapchain_desc *d = &sc->desc;
-	int ret;
+	int ret = sc_bufs_create_back(sc);
 
-	for (unsigned int i = 0; i < d->buffer_count; i++) {
-		ret = sc_bo_create(sc, sc->render->fd, d->width, d->height, d->format,
-				   sc->render == sc->display, &sc->back[i]);
-		if (ret)
-			return ret;
-	}
-	return sc_decide(sc);
+	return ret ? ret : sc_decide(sc);
 }
 
 /*
@@ -275,12 +246,7 @@ int sc_redecide_after_failed_flip(struct present_swapchain *sc)
 		if (sc_show_blank(sc))
 			return -1;
 	}
-	for (unsigned int i = 0; i < sc->desc.buffer_count; i++) {
-		if (sc->scan_fb[i] && sc->scan_fb[i] != sc->back[i].fb_id &&
-		    (int)i != sc->queue.onscreen)
-			drmModeRmFB(sc->dfd, sc->scan_fb[i]);
-		sc->scan_fb[i] = 0;
-	}
+	sc_bufs_drop_scan(sc, sc->queue.onscreen);
 	sc->facts.static_check = false;
 	present_decide_path(&sc->facts, &sc->path);
 	snprintf(sc->path.reason + strlen(sc->path.reason),

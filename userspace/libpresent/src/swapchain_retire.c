@@ -19,19 +19,6 @@ bool sc_buf_busy(struct present_swapchain *sc, unsigned int b)
 	return false;
 }
 
-/*
- * The display-side buffer the next present goes to.  Flip model: the one
- * of the current back buffer (the buffer itself, or its proxy/copy), so a
- * back buffer is busy while it or its copy is queued or on screen.  Blt
- * model (DXGI's blt swap effects): present copies the back buffer into the
- * displayed surface, a ring of display-side buffers of its own; the back
- * buffer is free again as soon as the copy is done.
- */
-unsigned int sc_disp_index(const struct present_swapchain *sc)
-{
-	return sc->blt_model ? sc->slot : sc->cur;
-}
-
 /* Can the current back buffer be presented (and drawn into) now? */
 bool sc_ready(struct present_swapchain *sc)
 {
