@@ -139,7 +139,7 @@ int present_swapchain_create(struct present_adapter *render, struct present_adap
 	if (!ret)
 		ret = sc_bufs_new_blank(sc);
 	if (!ret)
-		ret = sc_commit_modeset(sc, sc->bufs.blank.fb_id, sc->src_w, sc->src_h, false);
+		ret = sc_commit_modeset(sc, sc->bufs.blank.fb_id, sc->path.scan.w, sc->path.scan.h, false);
 	if (!ret && (sc->desc.flags & PRESENT_SWAPCHAIN_FRAME_LATENCY_WAITABLE))
 		ret = sc_events_open_waitable(sc);
 	if (ret) {
@@ -165,7 +165,7 @@ void present_swapchain_destroy(struct present_swapchain *sc)
 		sc_cancel_queued(sc);
 		/* leave the blank buffer on screen so nothing we free is shown,
 		 * the plane unrotated as other clients expect it */
-		if (sc->bufs.blank.fb_id && sc->plane_id) {
+		if (sc->bufs.blank.fb_id && sc->path.plane_id) {
 			sc_plane_unrotated(sc);
 			sc_show_blank(sc);
 		}
@@ -255,7 +255,7 @@ int present_swapchain_path(struct present_swapchain *sc, struct present_path *ou
 	if (!sc || !out)
 		return PRESENT_E_INVALID_ARG;
 	SC_LOCK(sc);
-	*out = sc->path;
+	*out = sc->path.decision;
 	return 0;
 }
 

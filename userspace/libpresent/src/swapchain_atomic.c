@@ -37,30 +37,22 @@ int sc_add_prop(drmModeAtomicReq *req, int fd, uint32_t obj, uint32_t type, cons
 static void add_plane(drmModeAtomicReq *req, struct present_swapchain *sc, uint32_t fb,
 		      uint32_t w, uint32_t h)
 {
-	sc_add_prop(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID", fb);
-	sc_add_prop(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_ID", sc->crtc_id);
-	sc_add_prop(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
-	sc_add_prop(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
-	sc_add_prop(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "SRC_W", (uint64_t)w << 16);
-	sc_add_prop(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "SRC_H", (uint64_t)h << 16);
-	sc_add_prop(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_X", 0);
-	sc_add_prop(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_Y", 0);
-	sc_add_prop(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_W", sc->mode.hdisplay);
-	sc_add_prop(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_H", sc->mode.vdisplay);
+	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID", fb);
+	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_ID", sc->crtc_id);
+	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
+	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
+	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "SRC_W", (uint64_t)w << 16);
+	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "SRC_H", (uint64_t)h << 16);
+	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_X", 0);
+	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_Y", 0);
+	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_W", sc->mode.hdisplay);
+	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_H", sc->mode.vdisplay);
 	/* always, so a rotation another client left does not stay */
-	if (sc->rot_prop)
-		drmModeAtomicAddProperty(req, sc->plane_id, sc->rot_prop, sc->plane_rot);
+	if (sc->path.rot_prop)
+		drmModeAtomicAddProperty(req, sc->path.plane_id, sc->path.rot_prop, sc->path.scan.rot);
 }
 
-/* The plane unrotated, scanning out the mode's size (before a decision). */
-void sc_plane_unrotated(struct present_swapchain *sc)
-{
-	sc->plane_rot = DRM_MODE_ROTATE_0;
-	sc->src_w = sc->mode.hdisplay;
-	sc->src_h = sc->mode.vdisplay;
-}
-
-/* Show the blank buffer on the plane set up as sc->plane_rot/src_w/src_h. */
+/* Show the blank buffer on the plane set up as sc->path.scan says. */
 int sc_show_blank(struct present_swapchain *sc)
 {
 	drmModeAtomicReq *req = drmModeAtomicAlloc();
@@ -68,7 +60,7 @@ int sc_show_blank(struct present_swapchain *sc)
 
 	if (!req)
 		return sc_fail(sc, PRESENT_E_NO_MEMORY, "out of memory");
-	add_plane(req, sc, sc->bufs.blank.fb_id, sc->src_w, sc->src_h);
+	add_plane(req, sc, sc->bufs.blank.fb_id, sc->path.scan.w, sc->path.scan.h);
 	ret = drmModeAtomicCommit(sc->dfd, req, 0, NULL) ? errno : 0;
 	drmModeAtomicFree(req);
 	sc_queue_blank_shown(sc);
@@ -132,13 +124,13 @@ int sc_submit_atomic(struct present_swapchain *sc, struct frame *f, uint32_t fb,
 	req = drmModeAtomicAlloc();
 	if (!req)
 		return sc_fail(sc, PRESENT_E_NO_MEMORY, "out of memory");
-	sc_add_prop(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID", fb);
+	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID", fb);
 	/* an async flip may change the buffer only; the rotation holds from
 	 * the blank buffer's commit (sc_show_blank()) */
 	if (tear)
 		flags |= DRM_MODE_PAGE_FLIP_ASYNC;
-	else if (sc->rot_prop)
-		drmModeAtomicAddProperty(req, sc->plane_id, sc->rot_prop, sc->plane_rot);
+	else if (sc->path.rot_prop)
+		drmModeAtomicAddProperty(req, sc->path.plane_id, sc->path.rot_prop, sc->path.scan.rot);
 	ret = drmModeAtomicCommit(sc->dfd, req, flags, (void *)(uintptr_t)f->present_id);
 	if (ret && tear && errno == EINVAL)
 		ret = drmModeAtomicCommit(sc->dfd, req, flags & ~DRM_MODE_PAGE_FLIP_ASYNC,

@@ -117,7 +117,7 @@ static int engine_copy(struct present_swapchain *sc, unsigned int b, unsigned in
 /* The present-time copies of back buffer @b to display-side buffer @d. */
 int sc_do_copies(struct present_swapchain *sc, unsigned int b, unsigned int d)
 {
-	switch (sc->path.kind) {
+	switch (sc->path.decision.kind) {
 	case PRESENT_PATH_DIRECT_FLIP:
 	case PRESENT_PATH_CASO_ONE_COPY:
 		/* one-copy: the "copy" is the render itself into the

@@ -190,7 +190,7 @@ int sc_bufs_create_local(struct present_swapchain *sc, uint32_t w, uint32_t h, u
  */
 unsigned int sc_disp_index(const struct present_swapchain *sc)
 {
-	return sc->blt_model ? sc->bufs.slot : sc->bufs.cur;
+	return sc->path.blt_model ? sc->bufs.slot : sc->bufs.cur;
 }
 
 /* A frame was presented: the next back buffer and display-side buffer. */
@@ -199,7 +199,7 @@ void sc_bufs_advance(struct present_swapchain *sc)
 	struct sc_buffers *b = &sc->bufs;
 	unsigned int n = sc->desc.buffer_count;
 
-	if (sc->blt_model) {
+	if (sc->path.blt_model) {
 		/* discard: buffer 0 is the back buffer, its contents are
 		 * undefined after present; sequential: the buffers rotate,
 		 * each keeping its contents */

@@ -19,9 +19,9 @@
 
 static int flipq_setup(struct present_swapchain *sc)
 {
-	struct drm_vflipq_set_log s = { .crtc_id = sc->crtc_id, .plane_id = sc->plane_id,
+	struct drm_vflipq_set_log s = { .crtc_id = sc->crtc_id, .plane_id = sc->path.plane_id,
 					.num_entries = LOG_ENTRIES };
-	struct drm_vflipq_update_log u = { .crtc_id = sc->crtc_id, .plane_id = sc->plane_id };
+	struct drm_vflipq_update_log u = { .crtc_id = sc->crtc_id, .plane_id = sc->path.plane_id };
 	struct drm_mode_map_dumb m = { 0 };
 	void *p;
 
@@ -85,7 +85,7 @@ uint64_t sc_flipq_next_id(struct present_swapchain *sc)
 
 void sc_flipq_teardown(struct present_swapchain *sc)
 {
-	struct drm_vflipq_set_log s = { .crtc_id = sc->crtc_id, .plane_id = sc->plane_id };
+	struct drm_vflipq_set_log s = { .crtc_id = sc->crtc_id, .plane_id = sc->path.plane_id };
 
 	if (!sc->flipq.log)
 		return;
@@ -97,7 +97,7 @@ void sc_flipq_teardown(struct present_swapchain *sc)
 
 void sc_set_irq_target(struct present_swapchain *sc, uint64_t target)
 {
-	struct drm_vflipq_set_irq_target t = { .crtc_id = sc->crtc_id, .plane_id = sc->plane_id,
+	struct drm_vflipq_set_irq_target t = { .crtc_id = sc->crtc_id, .plane_id = sc->path.plane_id,
 					       .target = target };
 
 	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET, &t))
@@ -106,7 +106,7 @@ void sc_set_irq_target(struct present_swapchain *sc, uint64_t target)
 
 int sc_read_log(struct present_swapchain *sc)
 {
-	struct drm_vflipq_update_log u = { .crtc_id = sc->crtc_id, .plane_id = sc->plane_id };
+	struct drm_vflipq_update_log u = { .crtc_id = sc->crtc_id, .plane_id = sc->path.plane_id };
 	int n = 0;
 
 	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_UPDATE_LOG, &u))
@@ -142,7 +142,7 @@ static int sc_submit_call(struct present_swapchain *sc, struct drm_vflipq_flip_s
 {
 	struct drm_vflipq_flip_submit_many m = {
 		.submits_ptr = (uintptr_t)s, .num_submits = 1, .submit_size = sizeof(*s),
-		.flags = VFLIPQ_SUBMIT_MANY_IRQ_TARGET, .irq_plane_id = sc->plane_id,
+		.flags = VFLIPQ_SUBMIT_MANY_IRQ_TARGET, .irq_plane_id = sc->path.plane_id,
 		.irq_target = present_id,
 	};
 
@@ -169,7 +169,7 @@ static int submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t 
 			uint32_t mode)
 {
 	struct drm_vflipq_flip_plane p = {
-		.plane_id = sc->plane_id, .fb_id = fb, .present_id = f->present_id, .mode = mode,
+		.plane_id = sc->path.plane_id, .fb_id = fb, .present_id = f->present_id, .mode = mode,
 	};
 	struct drm_vflipq_flip_submit s = {
 		.crtc_id = sc->crtc_id, .target_ns = f->target_ns,
@@ -177,9 +177,9 @@ static int submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t 
 		.planes_ptr = (uintptr_t)&p, .num_planes = 1, .plane_size = sizeof(p),
 	};
 
-	if (sc->rot_prop && (sc->display->info.vflipq_caps & VFLIPQ_CAP_FLIPQ_ROTATION)) {
+	if (sc->path.rot_prop && (sc->display->info.vflipq_caps & VFLIPQ_CAP_FLIPQ_ROTATION)) {
 		p.flags |= VFLIPQ_FLIP_PLANE_ROTATION;
-		p.rotation = sc->plane_rot;
+		p.rotation = sc->path.scan.rot;
 	}
 	for (int tries = 0; tries < 100; tries++) {
 		int err = sc_submit_call(sc, &s, f->present_id);

@@ -61,6 +61,27 @@ struct sc_stats {
 	uint64_t timing_n;			/* frames recorded */
 };
 
+/* How the plane scans the chain's buffers out. */
+struct sc_scan {
+	uint32_t rot;			/* DRM_MODE_ROTATE_* */
+	uint32_t w, h;			/* what the plane scans of a buffer */
+};
+
+/*
+ * The path decision, the facts it was made from and the plane it is for:
+ * written by swapchain_path.c only.
+ */
+struct sc_path {
+	struct present_path decision;
+	struct present_path_facts facts;
+	bool blt_model;			/* blt swap effect, see sc_disp_index() */
+	uint32_t plane_id;		/* the CRTC's primary plane, 0: not found */
+	uint32_t rot_prop;		/* the plane's "rotation" property, 0: none */
+	uint32_t plane_rots;		/* DRM_MODE_ROTATE_* bits it lists */
+	uint32_t disp_format;		/* what display-side buffers are in */
+	struct sc_scan scan;
+};
+
 /* The chain's buffers and which are next: written by swapchain_buffers.c only. */
 struct sc_buffers {
 	struct bo back[MAX_BUFS];	/* render adapter, app draws here */
@@ -128,21 +149,14 @@ struct present_swapchain {
 	pthread_mutex_t lock;		/* every public call, see sc_lock() */
 	struct present_adapter *render, *display;
 	struct present_swapchain_desc desc;
-	struct present_path path;
-	struct present_path_facts facts;
 	int dfd;			/* display fd */
-	uint32_t connector_id, crtc_id, crtc_index, plane_id;
-	uint32_t rot_prop;		/* the plane's "rotation" property, 0: none */
-	uint32_t plane_rots;		/* DRM_MODE_ROTATE_* bits it lists */
-	uint32_t plane_rot;		/* DRM_MODE_ROTATE_* chain buffers scan with */
-	uint32_t src_w, src_h;		/* what the plane scans of a buffer */
+	uint32_t connector_id, crtc_id, crtc_index;
 	int output;			/* index in the display adapter */
 	char output_name[32];
 	bool output_gone;		/* seen disconnected, not moved yet */
 	drmModeModeInfo mode;
-	uint32_t disp_format;
+	struct sc_path path;
 
-	bool blt_model;			/* blt swap effect, see disp_index() */
 	struct sc_buffers bufs;
 
 	struct sc_flipq flipq;
@@ -192,6 +206,11 @@ int sc_find_primary_plane(struct present_swapchain *sc);
 int sc_decide(struct present_swapchain *sc);
 int sc_build(struct present_swapchain *sc);
 int sc_redecide_after_failed_flip(struct present_swapchain *sc);
+struct sc_scan sc_plane_unrotated(struct present_swapchain *sc);
+void sc_plane_restore(struct present_swapchain *sc, const struct sc_scan *old);
+void sc_path_forget_plane(struct present_swapchain *sc);
+void sc_path_note(struct present_swapchain *sc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* swapchain_buffers.c */
 void sc_bo_destroy(struct bo *bo);
@@ -215,7 +234,6 @@ int sc_do_copies(struct present_swapchain *sc, unsigned int b, unsigned int d);
 /* swapchain_atomic.c */
 int sc_add_prop(drmModeAtomicReq *req, int fd, uint32_t obj, uint32_t type, const char *name,
 		uint64_t v);
-void sc_plane_unrotated(struct present_swapchain *sc);
 int sc_show_blank(struct present_swapchain *sc);
 int sc_commit_modeset(struct present_swapchain *sc, uint32_t fb, uint32_t w, uint32_t h,
 		      bool test);

@@ -108,8 +108,8 @@ static void release_output(struct present_swapchain *sc)
 
 	if (!req)
 		return;
-	sc_add_prop(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID", 0);
-	sc_add_prop(req, sc->dfd, sc->plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_ID", 0);
+	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID", 0);
+	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_ID", 0);
 	sc_add_prop(req, sc->dfd, sc->connector_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", 0);
 	sc_add_prop(req, sc->dfd, sc->crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", 0);
 	sc_add_prop(req, sc->dfd, sc->crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", 0);
@@ -172,26 +172,21 @@ int sc_requeue_frames(struct present_swapchain *sc, bool copy)
 static int redecide_output(struct present_swapchain *sc)
 {
 	struct bo blank = { 0 };
-	uint32_t old_rot, old_w, old_h;
+	struct sc_scan old;
 	int ret;
 
 	ret = sc_blank_create(sc, &blank);
-	if (!ret && !sc->plane_id)
+	if (!ret && !sc->path.plane_id)
 		ret = sc_find_primary_plane(sc);
 	if (ret) {
 		sc_bo_destroy(&blank);
 		return ret;
 	}
 	/* the old path's rotation and size need not hold in this mode */
-	old_rot = sc->plane_rot;
-	old_w = sc->src_w;
-	old_h = sc->src_h;
-	sc_plane_unrotated(sc);
-	ret = sc_commit_modeset(sc, blank.fb_id, sc->src_w, sc->src_h, false);
+	old = sc_plane_unrotated(sc);
+	ret = sc_commit_modeset(sc, blank.fb_id, sc->path.scan.w, sc->path.scan.h, false);
 	if (ret) {
-		sc->plane_rot = old_rot;
-		sc->src_w = old_w;
-		sc->src_h = old_h;
+		sc_plane_restore(sc, &old);
 		sc_bo_destroy(&blank);
 		return ret;
 	}
@@ -204,9 +199,8 @@ static int redecide_output(struct present_swapchain *sc)
 	if (!ret)
 		ret = sc_show_blank(sc);
 	if (!ret)
-		snprintf(sc->path.reason + strlen(sc->path.reason),
-			 sizeof(sc->path.reason) - strlen(sc->path.reason), " (on %s, %ux%u)",
-			 sc->output_name, sc->mode.hdisplay, sc->mode.vdisplay);
+		sc_path_note(sc, " (on %s, %ux%u)", sc->output_name, sc->mode.hdisplay,
+			     sc->mode.vdisplay);
 	return ret;
 }
 
@@ -284,7 +278,7 @@ int present_swapchain_set_output(struct present_swapchain *sc, int output)
 		release_output(sc);
 		sc->connector_id = c;
 		sc->crtc_id = k;
-		sc->plane_id = 0;
+		sc_path_forget_plane(sc);
 	}
 	sc->output_gone = false;
 	if (!ret)
@@ -348,7 +342,7 @@ int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_i
 	ret = sc_bufs_new_blank(sc);
 	sc_plane_unrotated(sc);
 	if (!ret)
-		ret = sc_commit_modeset(sc, sc->bufs.blank.fb_id, sc->src_w, sc->src_h, false);
+		ret = sc_commit_modeset(sc, sc->bufs.blank.fb_id, sc->path.scan.w, sc->path.scan.h, false);
 	if (ret) {
 		sc->mode = old;
 		return ret;

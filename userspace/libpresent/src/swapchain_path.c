@@ -4,6 +4,7 @@
  * static TEST_ONLY check) and the path's buffers; present_decide_path()
  * (path.c) decides from the facts.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,9 +33,9 @@ int sc_find_primary_plane(struct present_swapchain *sc)
 
 	if (!pr)
 		return sc_errno(sc, errno, "plane resources");
-	sc->rot_prop = 0;
-	sc->plane_rots = DRM_MODE_ROTATE_0;
-	for (uint32_t i = 0; i < pr->count_planes && !sc->plane_id; i++) {
+	sc->path.rot_prop = 0;
+	sc->path.plane_rots = DRM_MODE_ROTATE_0;
+	for (uint32_t i = 0; i < pr->count_planes && !sc->path.plane_id; i++) {
 		drmModePlane *p = drmModeGetPlane(sc->dfd, pr->planes[i]);
 		uint32_t rot_prop = 0, rots = DRM_MODE_ROTATE_0;
 		drmModeObjectProperties *props;
@@ -51,7 +52,7 @@ int sc_find_primary_plane(struct present_swapchain *sc)
 
 			if (pp && !strcmp(pp->name, "type") &&
 			    props->prop_values[k] == DRM_PLANE_TYPE_PRIMARY)
-				sc->plane_id = p->plane_id;
+				sc->path.plane_id = p->plane_id;
 			if (pp && !strcmp(pp->name, "rotation") &&
 			    (pp->flags & DRM_MODE_PROP_BITMASK)) {
 				rot_prop = pp->prop_id;
@@ -59,21 +60,21 @@ int sc_find_primary_plane(struct present_swapchain *sc)
 			}
 			drmModeFreeProperty(pp);
 		}
-		if (sc->plane_id) {
+		if (sc->path.plane_id) {
 			for (uint32_t f = 0; f < p->count_formats; f++)
 				if (p->formats[f] == sc->desc.format)
 					fmt = true;
-			sc->rot_prop = rot_prop;
-			sc->plane_rots = rots;
+			sc->path.rot_prop = rot_prop;
+			sc->path.plane_rots = rots;
 		}
 		drmModeFreeObjectProperties(props);
 		drmModeFreePlane(p);
 	}
 	drmModeFreePlaneResources(pr);
-	if (!sc->plane_id)
+	if (!sc->path.plane_id)
 		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "no primary plane for CRTC %u", sc->crtc_id);
-	sc->facts.format_mismatch = !fmt;
-	sc->disp_format = fmt ? sc->desc.format : DRM_FORMAT_XRGB8888;
+	sc->path.facts.format_mismatch = !fmt;
+	sc->path.disp_format = fmt ? sc->desc.format : DRM_FORMAT_XRGB8888;
 	return 0;
 }
 
@@ -99,11 +100,12 @@ static void query_scanout(struct present_swapchain *sc)
 	struct drm_vflipq_scanout_query q;
 	uint32_t rot = drm_rotation(sc->desc.rotation);
 	bool hybrid = sc->render != sc->display;
+	struct present_path_facts *f = &sc->path.facts;
 
-	sc->facts.rotation_ok = sc->desc.rotation == 0 ||
-				(sc->rot_prop && (sc->plane_rots & rot));
-	sc->facts.msaa_ok = sc->desc.samples <= 1;
-	sc->facts.opt_out = false;
+	f->rotation_ok = sc->desc.rotation == 0 ||
+			 (sc->path.rot_prop && (sc->path.plane_rots & rot));
+	f->msaa_ok = sc->desc.samples <= 1;
+	f->opt_out = false;
 	if (!sc->display->info.is_vflipq)
 		return;
 	memset(&q, 0, sizeof(q));
@@ -115,26 +117,62 @@ static void query_scanout(struct present_swapchain *sc)
 	q.samples = sc->desc.samples;
 	q.flags = hybrid ? VFLIPQ_SCANOUT_CROSS_ADAPTER : 0;
 	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_SCANOUT_QUERY, &q)) {
-		sc->facts.rotation_ok = sc->desc.rotation == 0;
+		f->rotation_ok = sc->desc.rotation == 0;
 	} else if (q.result == VFLIPQ_SCANOUT_NO_SCANOUT) {
-		sc->facts.msaa_ok = !(q.reasons & VFLIPQ_NO_SCANOUT_MSAA);
+		f->msaa_ok = !(q.reasons & VFLIPQ_NO_SCANOUT_MSAA);
 		if (q.reasons & VFLIPQ_NO_SCANOUT_ROTATION)
-			sc->facts.rotation_ok = sc->desc.rotation == 0;
+			f->rotation_ok = sc->desc.rotation == 0;
 	}
 	/* the opt-out of the (possibly fallen back) plain buffer */
-	q.rotation = sc->facts.rotation_ok ? rot : DRM_MODE_ROTATE_0;
+	q.rotation = f->rotation_ok ? rot : DRM_MODE_ROTATE_0;
 	q.samples = 1;
 	q.result = q.reasons = 0;
 	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_SCANOUT_QUERY, &q) == 0 &&
 	    q.result == VFLIPQ_SCANOUT_NO_SCANOUT &&
 	    (q.reasons & ~(VFLIPQ_NO_SCANOUT_TIER | VFLIPQ_NO_SCANOUT_SIZE | VFLIPQ_NO_SCANOUT_FORMAT)))
-		sc->facts.opt_out = true;
+		f->opt_out = true;
+}
+
+/* The plane unrotated, scanning out the mode's size (before a decision);
+ * the geometry it had, for sc_plane_restore(). */
+struct sc_scan sc_plane_unrotated(struct present_swapchain *sc)
+{
+	struct sc_scan old = sc->path.scan;
+
+	sc->path.scan.rot = DRM_MODE_ROTATE_0;
+	sc->path.scan.w = sc->mode.hdisplay;
+	sc->path.scan.h = sc->mode.vdisplay;
+	return old;
+}
+
+/* The geometry before sc_plane_unrotated(): the commit it was for failed. */
+void sc_plane_restore(struct present_swapchain *sc, const struct sc_scan *old)
+{
+	sc->path.scan = *old;
+}
+
+/* The plane must be found again (the chain moved to another CRTC). */
+void sc_path_forget_plane(struct present_swapchain *sc)
+{
+	sc->path.plane_id = 0;
+}
+
+/* Why the path changed, appended to its reason. */
+void sc_path_note(struct present_swapchain *sc, const char *fmt, ...)
+{
+	char *reason = sc->path.decision.reason;
+	size_t n = strlen(reason);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason + n, sizeof(sc->path.decision.reason) - n, fmt, ap);
+	va_end(ap);
 }
 
 static bool scans_back_buffers(const struct present_swapchain *sc)
 {
-	return sc->path.kind == PRESENT_PATH_DIRECT_FLIP ||
-	       sc->path.kind == PRESENT_PATH_CASO_ONE_COPY;
+	return sc->path.decision.kind == PRESENT_PATH_DIRECT_FLIP ||
+	       sc->path.decision.kind == PRESENT_PATH_CASO_ONE_COPY;
 }
 
 /* How the plane scans the path's buffers: the back buffers themselves,
@@ -145,23 +183,23 @@ static void plane_geometry(struct present_swapchain *sc)
 		sc_plane_unrotated(sc);
 		return;
 	}
-	sc->plane_rot = drm_rotation(sc->desc.rotation);
-	sc->src_w = sc->desc.width;
-	sc->src_h = sc->desc.height;
+	sc->path.scan.rot = drm_rotation(sc->desc.rotation);
+	sc->path.scan.w = sc->desc.width;
+	sc->path.scan.h = sc->desc.height;
 }
 
 /* Copy paths: display-local buffers matching the output. */
 static int setup_copy_path(struct present_swapchain *sc)
 {
-	struct present_swapchain_desc *d = &sc->desc;
+	const struct present_swapchain_desc *d = &sc->desc;
+	bool engine = sc->path.decision.kind == PRESENT_PATH_TWO_COPY_ENGINE;
 
-	if (sc->disp_format != d->format && d->format != DRM_FORMAT_XBGR8888 &&
-	    d->format != DRM_FORMAT_ABGR8888 && d->format != DRM_FORMAT_ARGB8888 &&
-	    sc->path.kind != PRESENT_PATH_TWO_COPY_ENGINE)
+	if (sc->path.disp_format != d->format && d->format != DRM_FORMAT_XBGR8888 &&
+	    d->format != DRM_FORMAT_ABGR8888 && d->format != DRM_FORMAT_ARGB8888 && !engine)
 		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED,
 			       "CPU blt cannot convert this format to the output's");
-	return sc_bufs_create_local(sc, sc->mode.hdisplay, sc->mode.vdisplay, sc->disp_format,
-				    sc->path.kind == PRESENT_PATH_TWO_COPY_ENGINE);
+	return sc_bufs_create_local(sc, sc->mode.hdisplay, sc->mode.vdisplay, sc->path.disp_format,
+				    engine);
 }
 
 /* Decide the path for the back buffers and the output as they are now,
@@ -169,43 +207,44 @@ static int setup_copy_path(struct present_swapchain *sc)
 int sc_decide(struct present_swapchain *sc)
 {
 	struct present_swapchain_desc *d = &sc->desc;
+	struct present_path_facts *f = &sc->path.facts;
 	bool same = sc->render == sc->display;
 	int ret;
 
-	memset(&sc->facts, 0, sizeof(sc->facts));
-	sc->plane_id = 0;
-	sc->facts.same_adapter = same;
-	sc->facts.tier = sc->display->info.caso_tier;
-	sc->facts.blt_effect = d->swap_effect >= PRESENT_SWAP_BLT_SEQUENTIAL;
-	sc->blt_model = sc->facts.blt_effect;
+	memset(f, 0, sizeof(*f));
+	sc->path.plane_id = 0;
+	f->same_adapter = same;
+	f->tier = sc->display->info.caso_tier;
+	f->blt_effect = d->swap_effect >= PRESENT_SWAP_BLT_SEQUENTIAL;
+	sc->path.blt_model = f->blt_effect;
 	/* a 90/270 rotated back buffer matches the output with w and h swapped */
 	if (d->rotation == 90 || d->rotation == 270)
-		sc->facts.size_mismatch = d->width != sc->mode.vdisplay ||
-					  d->height != sc->mode.hdisplay;
+		f->size_mismatch = d->width != sc->mode.vdisplay ||
+				   d->height != sc->mode.hdisplay;
 	else
-		sc->facts.size_mismatch = d->width != sc->mode.hdisplay ||
-					  d->height != sc->mode.vdisplay;
-	sc->facts.rotation = d->rotation;
-	sc->facts.samples = d->samples;
+		f->size_mismatch = d->width != sc->mode.hdisplay ||
+				   d->height != sc->mode.vdisplay;
+	f->rotation = d->rotation;
+	f->samples = d->samples;
 	ret = sc_find_primary_plane(sc);
 	if (ret)
 		return ret;
 	query_scanout(sc);
-	sc->facts.static_check = true;
-	present_decide_path(&sc->facts, &sc->path);
+	f->static_check = true;
+	present_decide_path(f, &sc->path.decision);
 	plane_geometry(sc);
 	if (scans_back_buffers(sc)) {
 		/* the import itself refused: a failed check */
 		if (sc_bufs_scan_back(sc))
-			sc->facts.static_check = false;
+			f->static_check = false;
 		/* The static check: one plane, rotated as it would be,
 		 * TEST_ONLY, changes nothing. */
-		if (sc->facts.static_check &&
+		if (f->static_check &&
 		    sc_commit_modeset(sc, sc->bufs.scan_fb[0], d->width, d->height, true))
-			sc->facts.static_check = false;
-		if (!sc->facts.static_check) {
+			f->static_check = false;
+		if (!f->static_check) {
 			sc_bufs_drop_scan(sc, -1);
-			present_decide_path(&sc->facts, &sc->path);
+			present_decide_path(f, &sc->path.decision);
 			plane_geometry(sc);
 		}
 	}
@@ -232,7 +271,7 @@ int sc_redecide_after_failed_flip(struct present_swapchain *sc)
 {
 	char why[sizeof(sc->err)];
 
-	if (sc->path.kind != PRESENT_PATH_DIRECT_FLIP && sc->path.kind != PRESENT_PATH_CASO_ONE_COPY)
+	if (!scans_back_buffers(sc))
 		return -1;
 	memcpy(why, sc->err, sizeof(why));
 	/* drain: queued frames reference the fbs we are about to replace */
@@ -240,17 +279,15 @@ int sc_redecide_after_failed_flip(struct present_swapchain *sc)
 		present_swapchain_dispatch(sc, 100);
 	if (sc->queue.nframes)
 		return -1;
-	if (sc->plane_rot != DRM_MODE_ROTATE_0) {
+	if (sc->path.scan.rot != DRM_MODE_ROTATE_0) {
 		/* the copies come unrotated and output-sized: the plane too */
 		sc_plane_unrotated(sc);
 		if (sc_show_blank(sc))
 			return -1;
 	}
 	sc_bufs_drop_scan(sc, sc->queue.onscreen);
-	sc->facts.static_check = false;
-	present_decide_path(&sc->facts, &sc->path);
-	snprintf(sc->path.reason + strlen(sc->path.reason),
-		 sizeof(sc->path.reason) - strlen(sc->path.reason),
-		 " (after a failed flip: %.60s)", why);
+	sc->path.facts.static_check = false;
+	present_decide_path(&sc->path.facts, &sc->path.decision);
+	sc_path_note(sc, " (after a failed flip: %.60s)", why);
 	return setup_copy_path(sc);
 }

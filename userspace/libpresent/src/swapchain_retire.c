@@ -219,7 +219,7 @@ void sc_cancel_queued(struct present_swapchain *sc)
 	if (!sc->queue.nframes)
 		return;
 	if (sc->flipq.on) {
-		struct drm_vflipq_cancel_plane p = { .plane_id = sc->plane_id,
+		struct drm_vflipq_cancel_plane p = { .plane_id = sc->path.plane_id,
 			.present_id_cancel_requested = sc->queue.frames[0].present_id };
 		struct drm_vflipq_flip_cancel c = { .crtc_id = sc->crtc_id, .num_planes = 1,
 			.planes_ptr = (uintptr_t)&p, .plane_size = sizeof(p) };
