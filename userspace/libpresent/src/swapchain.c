@@ -131,8 +131,8 @@ int present_swapchain_create(struct present_adapter *render, struct present_adap
 		if (!sc->desc.width) {
 			bool swap = sc->desc.rotation == 90 || sc->desc.rotation == 270;
 
-			sc->desc.width = swap ? sc->mode.vdisplay : sc->mode.hdisplay;
-			sc->desc.height = swap ? sc->mode.hdisplay : sc->mode.vdisplay;
+			sc->desc.width = swap ? sc->out.mode.vdisplay : sc->out.mode.hdisplay;
+			sc->desc.height = swap ? sc->out.mode.hdisplay : sc->out.mode.vdisplay;
 		}
 		ret = sc_build(sc);
 	}
@@ -238,8 +238,8 @@ int present_swapchain_resize(struct present_swapchain *sc, unsigned int count, u
 	if (!nd.width) {
 		bool swap = nd.rotation == 90 || nd.rotation == 270;
 
-		nd.width = swap ? sc->mode.vdisplay : sc->mode.hdisplay;
-		nd.height = swap ? sc->mode.hdisplay : sc->mode.vdisplay;
+		nd.width = swap ? sc->out.mode.vdisplay : sc->out.mode.hdisplay;
+		nd.height = swap ? sc->out.mode.hdisplay : sc->out.mode.vdisplay;
 	}
 	sc->desc = nd;
 	ret = sc_build(sc);

@@ -37,19 +37,22 @@ int sc_add_prop(drmModeAtomicReq *req, int fd, uint32_t obj, uint32_t type, cons
 static void add_plane(drmModeAtomicReq *req, struct present_swapchain *sc, uint32_t fb,
 		      uint32_t w, uint32_t h)
 {
-	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID", fb);
-	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_ID", sc->crtc_id);
-	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
-	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
-	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "SRC_W", (uint64_t)w << 16);
-	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "SRC_H", (uint64_t)h << 16);
-	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_X", 0);
-	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_Y", 0);
-	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_W", sc->mode.hdisplay);
-	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_H", sc->mode.vdisplay);
+	uint32_t plane = sc->path.plane_id, pl = DRM_MODE_OBJECT_PLANE;
+	int fd = sc->dfd;
+
+	sc_add_prop(req, fd, plane, pl, "FB_ID", fb);
+	sc_add_prop(req, fd, plane, pl, "CRTC_ID", sc->out.crtc_id);
+	sc_add_prop(req, fd, plane, pl, "SRC_X", 0);
+	sc_add_prop(req, fd, plane, pl, "SRC_Y", 0);
+	sc_add_prop(req, fd, plane, pl, "SRC_W", (uint64_t)w << 16);
+	sc_add_prop(req, fd, plane, pl, "SRC_H", (uint64_t)h << 16);
+	sc_add_prop(req, fd, plane, pl, "CRTC_X", 0);
+	sc_add_prop(req, fd, plane, pl, "CRTC_Y", 0);
+	sc_add_prop(req, fd, plane, pl, "CRTC_W", sc->out.mode.hdisplay);
+	sc_add_prop(req, fd, plane, pl, "CRTC_H", sc->out.mode.vdisplay);
 	/* always, so a rotation another client left does not stay */
 	if (sc->path.rot_prop)
-		drmModeAtomicAddProperty(req, sc->path.plane_id, sc->path.rot_prop, sc->path.scan.rot);
+		drmModeAtomicAddProperty(req, plane, sc->path.rot_prop, sc->path.scan.rot);
 }
 
 /* Show the blank buffer on the plane set up as sc->path.scan says. */
@@ -77,13 +80,14 @@ int sc_commit_modeset(struct present_swapchain *sc, uint32_t fb, uint32_t w, uin
 
 	if (!req)
 		return sc_fail(sc, PRESENT_E_NO_MEMORY, "out of memory");
-	if (drmModeCreatePropertyBlob(sc->dfd, &sc->mode, sizeof(sc->mode), &blob)) {
+	if (drmModeCreatePropertyBlob(sc->dfd, &sc->out.mode, sizeof(sc->out.mode), &blob)) {
 		drmModeAtomicFree(req);
 		return sc_errno(sc, errno, "mode blob");
 	}
-	sc_add_prop(req, sc->dfd, sc->connector_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", sc->crtc_id);
-	sc_add_prop(req, sc->dfd, sc->crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", blob);
-	sc_add_prop(req, sc->dfd, sc->crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", 1);
+	sc_add_prop(req, sc->dfd, sc->out.connector_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID",
+		    sc->out.crtc_id);
+	sc_add_prop(req, sc->dfd, sc->out.crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", blob);
+	sc_add_prop(req, sc->dfd, sc->out.crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", 1);
 	add_plane(req, sc, fb, w, h);
 	ret = drmModeAtomicCommit(sc->dfd, req, DRM_MODE_ATOMIC_ALLOW_MODESET |
 				  (test ? DRM_MODE_ATOMIC_TEST_ONLY : 0), NULL);
@@ -112,7 +116,7 @@ int sc_submit_atomic(struct present_swapchain *sc, struct frame *f, uint32_t fb,
 		/* a client that fell behind: the vblank before the due one
 		 * passed, and the driver may have handled it already */
 		if (wake && now + grid >= due &&
-		    drmCrtcGetSequence(sc->dfd, sc->crtc_id, &seq, &ns) == 0 && ns > sc->pace.ref_vbl_ns)
+		    drmCrtcGetSequence(sc->dfd, sc->out.crtc_id, &seq, &ns) == 0 && ns > sc->pace.ref_vbl_ns)
 			wake = present_commit_at(due, grid, ns);
 		if (wake > now) {
 			struct timespec ts = { (time_t)(wake / 1000000000ull), (long)(wake % 1000000000ull) };

@@ -86,8 +86,8 @@ static int import_fb(struct present_swapchain *sc, const struct bo *bo, uint32_t
  */
 int sc_blank_create(struct present_swapchain *sc, struct bo *bo)
 {
-	uint32_t side = sc->mode.hdisplay > sc->mode.vdisplay ? sc->mode.hdisplay :
-			sc->mode.vdisplay;
+	uint32_t side = sc->out.mode.hdisplay > sc->out.mode.vdisplay ? sc->out.mode.hdisplay :
+			sc->out.mode.vdisplay;
 
 	return bo_create(sc, sc->dfd, side, side, DRM_FORMAT_XRGB8888, true, bo);
 }

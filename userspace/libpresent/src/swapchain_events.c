@@ -27,7 +27,7 @@ void sc_events_fini(struct present_swapchain *sc)
 /* Take the events of the chain's CRTC (again, after a move); 0 or -errno. */
 int sc_events_attach(struct present_swapchain *sc)
 {
-	return present_router_attach(&sc->display->events, &sc->ev.mbox, sc->crtc_id);
+	return present_router_attach(&sc->display->events, &sc->ev.mbox, sc->out.crtc_id);
 }
 
 /* The waitable object of PRESENT_SWAPCHAIN_FRAME_LATENCY_WAITABLE. */

@@ -19,9 +19,9 @@
 
 static int flipq_setup(struct present_swapchain *sc)
 {
-	struct drm_vflipq_set_log s = { .crtc_id = sc->crtc_id, .plane_id = sc->path.plane_id,
+	struct drm_vflipq_set_log s = { .crtc_id = sc->out.crtc_id, .plane_id = sc->path.plane_id,
 					.num_entries = LOG_ENTRIES };
-	struct drm_vflipq_update_log u = { .crtc_id = sc->crtc_id, .plane_id = sc->path.plane_id };
+	struct drm_vflipq_update_log u = { .crtc_id = sc->out.crtc_id, .plane_id = sc->path.plane_id };
 	struct drm_mode_map_dumb m = { 0 };
 	void *p;
 
@@ -85,7 +85,7 @@ uint64_t sc_flipq_next_id(struct present_swapchain *sc)
 
 void sc_flipq_teardown(struct present_swapchain *sc)
 {
-	struct drm_vflipq_set_log s = { .crtc_id = sc->crtc_id, .plane_id = sc->path.plane_id };
+	struct drm_vflipq_set_log s = { .crtc_id = sc->out.crtc_id, .plane_id = sc->path.plane_id };
 
 	if (!sc->flipq.log)
 		return;
@@ -97,7 +97,7 @@ void sc_flipq_teardown(struct present_swapchain *sc)
 
 void sc_set_irq_target(struct present_swapchain *sc, uint64_t target)
 {
-	struct drm_vflipq_set_irq_target t = { .crtc_id = sc->crtc_id, .plane_id = sc->path.plane_id,
+	struct drm_vflipq_set_irq_target t = { .crtc_id = sc->out.crtc_id, .plane_id = sc->path.plane_id,
 					       .target = target };
 
 	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET, &t))
@@ -106,7 +106,7 @@ void sc_set_irq_target(struct present_swapchain *sc, uint64_t target)
 
 int sc_read_log(struct present_swapchain *sc)
 {
-	struct drm_vflipq_update_log u = { .crtc_id = sc->crtc_id, .plane_id = sc->path.plane_id };
+	struct drm_vflipq_update_log u = { .crtc_id = sc->out.crtc_id, .plane_id = sc->path.plane_id };
 	int n = 0;
 
 	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_UPDATE_LOG, &u))
@@ -172,7 +172,7 @@ static int submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t 
 		.plane_id = sc->path.plane_id, .fb_id = fb, .present_id = f->present_id, .mode = mode,
 	};
 	struct drm_vflipq_flip_submit s = {
-		.crtc_id = sc->crtc_id, .target_ns = f->target_ns,
+		.crtc_id = sc->out.crtc_id, .target_ns = f->target_ns,
 		.duration_ns = sc->pace.next_duration_ns,
 		.planes_ptr = (uintptr_t)&p, .num_planes = 1, .plane_size = sizeof(p),
 	};

@@ -61,6 +61,21 @@ struct sc_stats {
 	uint64_t timing_n;			/* frames recorded */
 };
 
+/*
+ * The output the chain shows on, its mode, and the frames an output or
+ * mode change cancelled to submit again: written by swapchain_output.c only.
+ */
+struct sc_output {
+	int output;			/* index in the display adapter */
+	char output_name[32];
+	bool output_gone;		/* seen disconnected, not moved yet */
+	uint32_t connector_id, crtc_id, crtc_index;
+	drmModeModeInfo mode;
+	bool requeueing;		/* cancelled frames go to requeue[] */
+	struct frame requeue[MAX_FRAMES];
+	unsigned int nrequeue;
+};
+
 /* How the plane scans the chain's buffers out. */
 struct sc_scan {
 	uint32_t rot;			/* DRM_MODE_ROTATE_* */
@@ -148,30 +163,19 @@ struct sc_events {
 struct present_swapchain {
 	pthread_mutex_t lock;		/* every public call, see sc_lock() */
 	struct present_adapter *render, *display;
-	struct present_swapchain_desc desc;
 	int dfd;			/* display fd */
-	uint32_t connector_id, crtc_id, crtc_index;
-	int output;			/* index in the display adapter */
-	char output_name[32];
-	bool output_gone;		/* seen disconnected, not moved yet */
-	drmModeModeInfo mode;
-	struct sc_path path;
+	struct present_swapchain_desc desc;	/* as created or resized */
+	char err[256];			/* the last failure's detail, sc_fail() */
 
-	struct sc_buffers bufs;
-
-	struct sc_flipq flipq;
-	bool requeueing;		/* cancelled frames go to requeue[] */
-	struct frame requeue[MAX_FRAMES];
-	unsigned int nrequeue;
-
-	struct sc_queue queue;
-	struct sc_events ev;
-
-	struct sc_pacing pace;
-
-	struct sc_stats stats;
-
-	char err[256];
+	/* the parts, each written by its file only */
+	struct sc_output out;		/* swapchain_output.c */
+	struct sc_path path;		/* swapchain_path.c */
+	struct sc_buffers bufs;		/* swapchain_buffers.c */
+	struct sc_pacing pace;		/* swapchain_pacing.c */
+	struct sc_flipq flipq;		/* swapchain_flipq.c */
+	struct sc_queue queue;		/* swapchain_retire.c */
+	struct sc_events ev;		/* swapchain_events.c */
+	struct sc_stats stats;		/* swapchain_stats.c */
 };
 
 /*
@@ -292,6 +296,7 @@ bool sc_stats_retired(struct present_swapchain *sc, const struct frame *f, uint6
 
 /* swapchain_output.c */
 int sc_setup_output(struct present_swapchain *sc, int output);
+bool sc_requeue_keep(struct present_swapchain *sc, const struct frame *f);
 void sc_cancel_for_requeue(struct present_swapchain *sc);
 int sc_requeue_frames(struct present_swapchain *sc, bool copy);
 int sc_check_output(struct present_swapchain *sc);

@@ -28,24 +28,24 @@ int sc_setup_output(struct present_swapchain *sc, int output)
 		return sc_fail(sc, PRESENT_E_INVALID_ARG, "output %s is a writeback connector", o->name);
 	if (!o->connected)
 		return sc_fail(sc, PRESENT_E_DISCONNECTED, "output %s is disconnected", o->name);
-	sc->output = output;
-	snprintf(sc->output_name, sizeof(sc->output_name), "%s", o->name);
-	sc->connector_id = o->connector_id;
-	sc->crtc_id = o->crtc_id;
-	sc->crtc_index = o->crtc_index;
-	if (!sc->crtc_id && o->crtc_index < d->num_crtc_ids)
-		sc->crtc_id = d->crtc_ids[o->crtc_index];
-	if (!sc->crtc_id)
+	sc->out.output = output;
+	snprintf(sc->out.output_name, sizeof(sc->out.output_name), "%s", o->name);
+	sc->out.connector_id = o->connector_id;
+	sc->out.crtc_id = o->crtc_id;
+	sc->out.crtc_index = o->crtc_index;
+	if (!sc->out.crtc_id && o->crtc_index < d->num_crtc_ids)
+		sc->out.crtc_id = d->crtc_ids[o->crtc_index];
+	if (!sc->out.crtc_id)
 		return sc_fail(sc, PRESENT_E_NOT_FOUND, "no CRTC for output %s", o->name);
-	c = drmModeGetConnector(sc->dfd, sc->connector_id);
+	c = drmModeGetConnector(sc->dfd, sc->out.connector_id);
 	if (!c)
 		return sc_errno(sc, errno, "connector");
 	/* keep the current mode when the CRTC is on, else the preferred */
 	{
-		drmModeCrtc *crtc = drmModeGetCrtc(sc->dfd, sc->crtc_id);
+		drmModeCrtc *crtc = drmModeGetCrtc(sc->dfd, sc->out.crtc_id);
 
 		if (crtc && crtc->mode_valid) {
-			sc->mode = crtc->mode;
+			sc->out.mode = crtc->mode;
 			best = 0;
 		}
 		drmModeFreeCrtc(crtc);
@@ -57,12 +57,12 @@ int sc_setup_output(struct present_swapchain *sc, int output)
 		if (best < 0 && c->count_modes)
 			best = 0;
 		if (best >= 0)
-			sc->mode = c->modes[best];
+			sc->out.mode = c->modes[best];
 	}
 	drmModeFreeConnector(c);
 	if (best < 0)
 		return sc_fail(sc, PRESENT_E_NOT_FOUND, "output %s has no mode", o->name);
-	sc_set_period(sc, sc_mode_period(&sc->mode));
+	sc_set_period(sc, sc_mode_period(&sc->out.mode));
 	ret = sc_events_attach(sc);
 	if (ret)
 		return sc_errno(sc, -ret, "eventfd");
@@ -101,8 +101,8 @@ static int pick_output(struct present_swapchain *sc, int output)
 	return output;
 }
 
-/* Turn the chain's CRTC off (the chain moves to another output). */
-static void release_output(struct present_swapchain *sc)
+/* Turn the chain's old CRTC off (the chain moved to another output). */
+static void release_output(struct present_swapchain *sc, uint32_t connector_id, uint32_t crtc_id)
 {
 	drmModeAtomicReq *req = drmModeAtomicAlloc();
 
@@ -110,20 +110,38 @@ static void release_output(struct present_swapchain *sc)
 		return;
 	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID", 0);
 	sc_add_prop(req, sc->dfd, sc->path.plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_ID", 0);
-	sc_add_prop(req, sc->dfd, sc->connector_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", 0);
-	sc_add_prop(req, sc->dfd, sc->crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", 0);
-	sc_add_prop(req, sc->dfd, sc->crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", 0);
+	sc_add_prop(req, sc->dfd, connector_id, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", 0);
+	sc_add_prop(req, sc->dfd, crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", 0);
+	sc_add_prop(req, sc->dfd, crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", 0);
 	drmModeAtomicCommit(sc->dfd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
 	drmModeAtomicFree(req);
+}
+
+/* Keep cancelled frame @f for requeueing, if a requeue is on and has room. */
+bool sc_requeue_keep(struct present_swapchain *sc, const struct frame *f)
+{
+	struct sc_output *o = &sc->out;
+
+	if (!o->requeueing || o->nrequeue >= MAX_FRAMES)
+		return false;
+	o->requeue[o->nrequeue++] = *f;
+	return true;
+}
+
+/* The kept frames will not be submitted again (the change failed). */
+static void requeue_lost(struct present_swapchain *sc)
+{
+	sc_stats_lost(sc, sc->out.nrequeue);
+	sc->out.nrequeue = 0;
 }
 
 /* Cancel the queued frames into requeue[] (not counted as cancelled). */
 void sc_cancel_for_requeue(struct present_swapchain *sc)
 {
-	sc->requeueing = true;
-	sc->nrequeue = 0;
+	sc->out.requeueing = true;
+	sc->out.nrequeue = 0;
 	sc_cancel_queued(sc);
-	sc->requeueing = false;
+	sc->out.requeueing = false;
 }
 
 /*
@@ -138,12 +156,12 @@ int sc_requeue_frames(struct present_swapchain *sc, bool copy)
 	unsigned int first = 0;
 	int ret = 0;
 
-	if (!sc->flipq.on && sc->nrequeue > 1) {
-		first = sc->nrequeue - 1;
+	if (!sc->flipq.on && sc->out.nrequeue > 1) {
+		first = sc->out.nrequeue - 1;
 		sc_stats_lost(sc, first);
 	}
-	for (unsigned int i = first; i < sc->nrequeue; i++) {
-		struct frame f = sc->requeue[i];
+	for (unsigned int i = first; i < sc->out.nrequeue; i++) {
+		struct frame f = sc->out.requeue[i];
 
 		f.present_id = sc_flipq_next_id(sc);
 		sc_pace_requeued(sc, &f);
@@ -152,20 +170,20 @@ int sc_requeue_frames(struct present_swapchain *sc, bool copy)
 			ret = sc_submit(sc, &f, false);
 		if (ret) {
 			/* the rest is lost: count it */
-			sc_stats_lost(sc, sc->nrequeue - i);
+			sc_stats_lost(sc, sc->out.nrequeue - i);
 			break;
 		}
 		sc_queue_push(sc, &f);
 		sc_stats_requeued(sc);
 	}
-	sc->nrequeue = 0;
+	sc->out.nrequeue = 0;
 	sc_update_waitable(sc);
 	return ret;
 }
 
 /*
  * The chain's output or its mode changed (a mode set by someone else, a
- * move, a reconnect): light the output in sc->mode with a new blank buffer,
+ * move, a reconnect): light the output in sc->out.mode with a new blank buffer,
  * then decide the path again for the back buffers as they are (their
  * contents stay).  The caller cancelled the queued frames for requeueing.
  */
@@ -199,8 +217,8 @@ static int redecide_output(struct present_swapchain *sc)
 	if (!ret)
 		ret = sc_show_blank(sc);
 	if (!ret)
-		sc_path_note(sc, " (on %s, %ux%u)", sc->output_name, sc->mode.hdisplay,
-			     sc->mode.vdisplay);
+		sc_path_note(sc, " (on %s, %ux%u)", sc->out.output_name, sc->out.mode.hdisplay,
+			     sc->out.mode.vdisplay);
 	return ret;
 }
 
@@ -212,7 +230,7 @@ static int redecide_output(struct present_swapchain *sc)
  */
 int sc_check_output(struct present_swapchain *sc)
 {
-	drmModeConnector *c = drmModeGetConnectorCurrent(sc->dfd, sc->connector_id);
+	drmModeConnector *c = drmModeGetConnectorCurrent(sc->dfd, sc->out.connector_id);
 	drmModeCrtc *crtc;
 	drmModeModeInfo m;
 	bool gone, changed;
@@ -224,29 +242,29 @@ int sc_check_output(struct present_swapchain *sc)
 	gone = c->connection == DRM_MODE_DISCONNECTED;
 	drmModeFreeConnector(c);
 	if (gone) {
-		if (!sc->output_gone)
+		if (!sc->out.output_gone)
 			sc_cancel_queued(sc);
-		sc->output_gone = true;
+		sc->out.output_gone = true;
 		return sc_fail(sc, PRESENT_E_DISCONNECTED,
 			       "output %s disconnected: present_swapchain_set_output() moves the chain",
-			       sc->output_name);
+			       sc->out.output_name);
 	}
-	crtc = drmModeGetCrtc(sc->dfd, sc->crtc_id);
+	crtc = drmModeGetCrtc(sc->dfd, sc->out.crtc_id);
 	if (!crtc)
 		return sc_errno(sc, errno, "CRTC");
-	changed = !crtc->mode_valid || !same_mode(&crtc->mode, &sc->mode);
-	m = crtc->mode_valid ? crtc->mode : sc->mode;
+	changed = !crtc->mode_valid || !same_mode(&crtc->mode, &sc->out.mode);
+	m = crtc->mode_valid ? crtc->mode : sc->out.mode;
 	drmModeFreeCrtc(crtc);
-	if (!changed && !sc->output_gone)
+	if (!changed && !sc->out.output_gone)
 		return 0;
 	sc_cancel_for_requeue(sc);
-	sc->mode = m;
-	sc->output_gone = false;
+	sc->out.mode = m;
+	sc->out.output_gone = false;
 	ret = redecide_output(sc);
 	if (!ret)
 		ret = sc_requeue_frames(sc, true);
 	else
-		sc->nrequeue = 0;
+		sc->out.nrequeue = 0;
 	return ret;
 }
 
@@ -262,33 +280,26 @@ int present_swapchain_set_output(struct present_swapchain *sc, int output)
 	output = ret ? ret : pick_output(sc, output);
 	if (output < 0)
 		return output;
-	if (output == sc->output && !sc->output_gone)
+	if (output == sc->out.output && !sc->out.output_gone)
 		return 0;
 	sc_cancel_for_requeue(sc);
-	old_connector = sc->connector_id;
-	old_crtc = sc->crtc_id;
+	old_connector = sc->out.connector_id;
+	old_crtc = sc->out.crtc_id;
 	sc_flipq_teardown(sc);
 	ret = sc_setup_output(sc, output);
-	if (!ret && sc->crtc_id != old_crtc) {
-		uint32_t c = sc->connector_id, k = sc->crtc_id;
-
+	if (!ret && sc->out.crtc_id != old_crtc) {
 		/* off with the old CRTC, nothing of ours on it any more */
-		sc->connector_id = old_connector;
-		sc->crtc_id = old_crtc;
-		release_output(sc);
-		sc->connector_id = c;
-		sc->crtc_id = k;
+		release_output(sc, old_connector, old_crtc);
 		sc_path_forget_plane(sc);
 	}
-	sc->output_gone = false;
+	sc->out.output_gone = false;
 	if (!ret)
 		ret = redecide_output(sc);
 	if (!ret) {
 		sc_flipq_move(sc);
 		return sc_requeue_frames(sc, true);
 	}
-	sc_stats_lost(sc, sc->nrequeue);
-	sc->nrequeue = 0;
+	requeue_lost(sc);
 	return ret;
 }
 
@@ -297,7 +308,7 @@ int present_swapchain_output(struct present_swapchain *sc)
 	if (!sc)
 		return PRESENT_E_INVALID_ARG;
 	SC_LOCK(sc);
-	return sc->output;
+	return sc->out.output;
 }
 
 int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_index,
@@ -313,24 +324,23 @@ int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_i
 	ret = sc_check_removed(sc);
 	if (ret)
 		return ret;
-	c = drmModeGetConnector(sc->dfd, sc->connector_id);
+	c = drmModeGetConnector(sc->dfd, sc->out.connector_id);
 	if (!c)
 		return sc_errno(sc, errno, "connector");
 	if (mode_index >= (unsigned int)c->count_modes) {
 		drmModeFreeConnector(c);
 		return sc_fail(sc, PRESENT_E_INVALID_ARG, "mode %u of %d", mode_index, c->count_modes);
 	}
-	old = sc->mode;
-	sc->mode = c->modes[mode_index];
+	old = sc->out.mode;
+	sc->out.mode = c->modes[mode_index];
 	drmModeFreeConnector(c);
 	if (!resize_buffers) {
 		/* the back buffers stay: queued frames go on in the new mode */
 		sc_cancel_for_requeue(sc);
 		ret = redecide_output(sc);
 		if (ret) {
-			sc->mode = old;
-			sc_stats_lost(sc, sc->nrequeue);
-			sc->nrequeue = 0;
+			sc->out.mode = old;
+			requeue_lost(sc);
 			return ret;
 		}
 		present_adapter_refresh(sc->display);
@@ -344,7 +354,7 @@ int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_i
 	if (!ret)
 		ret = sc_commit_modeset(sc, sc->bufs.blank.fb_id, sc->path.scan.w, sc->path.scan.h, false);
 	if (ret) {
-		sc->mode = old;
+		sc->out.mode = old;
 		return ret;
 	}
 	sc_queue_blank_shown(sc);

@@ -14,7 +14,7 @@ void sc_set_period(struct present_swapchain *sc, uint64_t period_ns)
 
 	pc->period_ns = period_ns;
 	pc->fastest_ns = present_boost_period(period_ns, sc->display->info.refresh_min_ns,
-					      sc->mode.htotal, sc->mode.vdisplay, sc->mode.clock);
+					      sc->out.mode.htotal, sc->out.mode.vdisplay, sc->out.mode.clock);
 	if (!pc->fastest_ns)
 		pc->boost = false;
 	pc->grid_ns = pc->boost ? pc->fastest_ns : period_ns;
@@ -29,7 +29,7 @@ void sc_reference_vblank(struct present_swapchain *sc)
 {
 	uint64_t seq = 0, ns = 0;
 
-	if (drmCrtcGetSequence(sc->dfd, sc->crtc_id, &seq, &ns) == 0 && ns) {
+	if (drmCrtcGetSequence(sc->dfd, sc->out.crtc_id, &seq, &ns) == 0 && ns) {
 		sc->pace.ref_vbl_seq = seq;
 		sc->pace.ref_vbl_ns = ns;
 	} else {
@@ -42,7 +42,7 @@ void sc_reference_vblank(struct present_swapchain *sc)
 void sc_pacing_reset(struct present_swapchain *sc)
 {
 	sc->pace.boost = false;
-	sc_set_period(sc, sc_mode_period(&sc->mode));
+	sc_set_period(sc, sc_mode_period(&sc->out.mode));
 	sc->pace.next_duration_ns = 0;
 	sc_reference_vblank(sc);
 }
@@ -147,7 +147,7 @@ int present_swapchain_set_refresh(struct present_swapchain *sc, uint64_t period_
 		return PRESENT_E_INVALID_ARG;
 	SC_LOCK(sc);
 	if (!period_ns)
-		period_ns = sc_mode_period(&sc->mode);
+		period_ns = sc_mode_period(&sc->out.mode);
 	if (period_ns < VRR_MIN_PERIOD_NS || period_ns > VRR_MAX_PERIOD_NS)
 		return sc_fail(sc, PRESENT_E_INVALID_ARG, "period %llu ns (%llu..%llu)",
 			       (unsigned long long)period_ns, VRR_MIN_PERIOD_NS, VRR_MAX_PERIOD_NS);
@@ -210,7 +210,7 @@ int present_swapchain_set_boost(struct present_swapchain *sc, bool on)
 			       "output cannot boost a %llu ns refresh (range %llu..%llu ns, %u visible lines)",
 			       (unsigned long long)sc->pace.period_ns,
 			       (unsigned long long)sc->display->info.refresh_min_ns,
-			       (unsigned long long)sc->display->info.refresh_max_ns, sc->mode.vdisplay);
+			       (unsigned long long)sc->display->info.refresh_max_ns, sc->out.mode.vdisplay);
 	if (on == sc->pace.boost)
 		return 0;
 	sc->pace.boost = on;
@@ -237,9 +237,9 @@ int present_swapchain_wait_vblank(struct present_swapchain *sc, uint64_t *out_ns
 	if (sc_removed(sc))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
 	memset(&vbl, 0, sizeof(vbl));
-	hc = sc->crtc_index > 1 ? (sc->crtc_index << DRM_VBLANK_HIGH_CRTC_SHIFT) &
+	hc = sc->out.crtc_index > 1 ? (sc->out.crtc_index << DRM_VBLANK_HIGH_CRTC_SHIFT) &
 				  DRM_VBLANK_HIGH_CRTC_MASK :
-	     sc->crtc_index == 1 ? DRM_VBLANK_SECONDARY : 0;
+	     sc->out.crtc_index == 1 ? DRM_VBLANK_SECONDARY : 0;
 	vbl.request.type = DRM_VBLANK_RELATIVE | hc;
 	vbl.request.sequence = 1;
 	sc_stats_wakeup(sc);

@@ -42,7 +42,7 @@ int sc_find_primary_plane(struct present_swapchain *sc)
 
 		if (!p)
 			continue;
-		if (!(p->possible_crtcs & (1u << sc->crtc_index))) {
+		if (!(p->possible_crtcs & (1u << sc->out.crtc_index))) {
 			drmModeFreePlane(p);
 			continue;
 		}
@@ -72,7 +72,7 @@ int sc_find_primary_plane(struct present_swapchain *sc)
 	}
 	drmModeFreePlaneResources(pr);
 	if (!sc->path.plane_id)
-		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "no primary plane for CRTC %u", sc->crtc_id);
+		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "no primary plane for CRTC %u", sc->out.crtc_id);
 	sc->path.facts.format_mismatch = !fmt;
 	sc->path.disp_format = fmt ? sc->desc.format : DRM_FORMAT_XRGB8888;
 	return 0;
@@ -140,8 +140,8 @@ struct sc_scan sc_plane_unrotated(struct present_swapchain *sc)
 	struct sc_scan old = sc->path.scan;
 
 	sc->path.scan.rot = DRM_MODE_ROTATE_0;
-	sc->path.scan.w = sc->mode.hdisplay;
-	sc->path.scan.h = sc->mode.vdisplay;
+	sc->path.scan.w = sc->out.mode.hdisplay;
+	sc->path.scan.h = sc->out.mode.vdisplay;
 	return old;
 }
 
@@ -198,7 +198,7 @@ static int setup_copy_path(struct present_swapchain *sc)
 	    d->format != DRM_FORMAT_ABGR8888 && d->format != DRM_FORMAT_ARGB8888 && !engine)
 		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED,
 			       "CPU blt cannot convert this format to the output's");
-	return sc_bufs_create_local(sc, sc->mode.hdisplay, sc->mode.vdisplay, sc->path.disp_format,
+	return sc_bufs_create_local(sc, sc->out.mode.hdisplay, sc->out.mode.vdisplay, sc->path.disp_format,
 				    engine);
 }
 
@@ -219,11 +219,11 @@ int sc_decide(struct present_swapchain *sc)
 	sc->path.blt_model = f->blt_effect;
 	/* a 90/270 rotated back buffer matches the output with w and h swapped */
 	if (d->rotation == 90 || d->rotation == 270)
-		f->size_mismatch = d->width != sc->mode.vdisplay ||
-				   d->height != sc->mode.hdisplay;
+		f->size_mismatch = d->width != sc->out.mode.vdisplay ||
+				   d->height != sc->out.mode.hdisplay;
 	else
-		f->size_mismatch = d->width != sc->mode.hdisplay ||
-				   d->height != sc->mode.vdisplay;
+		f->size_mismatch = d->width != sc->out.mode.hdisplay ||
+				   d->height != sc->out.mode.vdisplay;
 	f->rotation = d->rotation;
 	f->samples = d->samples;
 	ret = sc_find_primary_plane(sc);

@@ -67,10 +67,8 @@ void sc_retire_head(struct present_swapchain *sc, uint64_t ts)
 	memmove(&q->frames[0], &q->frames[1], (q->nframes - 1) * sizeof(struct frame));
 	q->nframes--;
 	present_latency_retire(&q->lat, 1);
-	if (!ts && sc->requeueing && sc->nrequeue < MAX_FRAMES) {
-		sc->requeue[sc->nrequeue++] = f;	/* not lost: requeued */
+	if (!ts && sc_requeue_keep(sc, &f))
 		return;
-	}
 	if (ts)
 		q->onscreen = f.buf;
 	if (sc_stats_retired(sc, &f, ts, seq))
@@ -221,7 +219,7 @@ void sc_cancel_queued(struct present_swapchain *sc)
 	if (sc->flipq.on) {
 		struct drm_vflipq_cancel_plane p = { .plane_id = sc->path.plane_id,
 			.present_id_cancel_requested = sc->queue.frames[0].present_id };
-		struct drm_vflipq_flip_cancel c = { .crtc_id = sc->crtc_id, .num_planes = 1,
+		struct drm_vflipq_flip_cancel c = { .crtc_id = sc->out.crtc_id, .num_planes = 1,
 			.planes_ptr = (uintptr_t)&p, .plane_size = sizeof(p) };
 
 		if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_CANCEL, &c))
