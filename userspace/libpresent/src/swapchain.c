@@ -80,6 +80,80 @@ static int check_desc(const struct present_swapchain_desc *d)
 	return 0;
 }
 
+/* Why @display cannot show a chain of @desc rendered by @render, or 0. */
+static int check_create(struct present_adapter *render, struct present_adapter *display,
+			const struct present_swapchain_desc *desc)
+{
+	if (check_desc(desc))
+		return present_fail(display->err, PRESENT_E_INVALID_ARG, "invalid swap chain description");
+	if (present_adapter_removed(display) || present_adapter_removed(render))
+		return present_fail(display->err, PRESENT_E_DEVICE_REMOVED, "device removed");
+	if (!(display->info.role & PRESENT_ROLE_DISPLAY))
+		return present_fail(display->err, PRESENT_E_INVALID_ARG, "adapter %s cannot display",
+				    display->info.name);
+	if (render->sys != display->sys)
+		return present_fail(display->err, PRESENT_E_INVALID_ARG, "adapters of different systems");
+	return 0;
+}
+
+/* A chain with nothing on the display yet, NULL: out of memory. */
+static struct present_swapchain *chain_alloc(struct present_adapter *render,
+					     struct present_adapter *display,
+					     const struct present_swapchain_desc *desc)
+{
+	struct present_swapchain *sc = calloc(1, sizeof(*sc));
+	pthread_mutexattr_t ma;
+
+	if (!sc)
+		return NULL;
+	/* recursive: public calls nest (present -> dispatch) */
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&sc->lock, &ma);
+	pthread_mutexattr_destroy(&ma);
+	sc->render = render;
+	sc->display = display;
+	sc->dfd = display->fd;
+	sc->desc = *desc;
+	if (!sc->desc.format)
+		sc->desc.format = DRM_FORMAT_XRGB8888;
+	if (!sc->desc.samples)
+		sc->desc.samples = 1;
+	sc_events_init(sc);
+	sc_queue_init(sc);
+	sc_stats_init(sc);
+	return sc;
+}
+
+/* A width of 0: the buffers take the output's size, turned as they are. */
+static void default_size(const drmModeModeInfo *m, struct present_swapchain_desc *d)
+{
+	bool swap = d->rotation == 90 || d->rotation == 270;
+
+	if (d->width)
+		return;
+	d->width = swap ? m->vdisplay : m->hdisplay;
+	d->height = swap ? m->hdisplay : m->vdisplay;
+}
+
+/* Light @output with the blank buffer and build the chain's buffers. */
+static int chain_light(struct present_swapchain *sc, int output)
+{
+	int ret = sc_setup_output(sc, output);
+
+	if (ret)
+		return ret;
+	default_size(&sc->out.mode, &sc->desc);
+	ret = sc_build(sc);
+	if (!ret)
+		ret = sc_bufs_new_blank(sc);
+	if (!ret)
+		ret = sc_commit_modeset(sc, sc->bufs.blank.fb_id, sc->path.scan.w, sc->path.scan.h, false);
+	if (!ret && (sc->desc.flags & PRESENT_SWAPCHAIN_FRAME_LATENCY_WAITABLE))
+		ret = sc_events_open_waitable(sc);
+	return ret;
+}
+
 int present_swapchain_create(struct present_adapter *render, struct present_adapter *display,
 			     int output, const struct present_swapchain_desc *desc,
 			     struct present_swapchain **out)
@@ -93,55 +167,13 @@ int present_swapchain_create(struct present_adapter *render, struct present_adap
 		return PRESENT_E_INVALID_ARG;
 	if (!render)
 		render = display;
-	if (check_desc(desc))
-		return present_fail(display->err, PRESENT_E_INVALID_ARG, "invalid swap chain description");
-	if (present_adapter_removed(display) || present_adapter_removed(render))
-		return present_fail(display->err, PRESENT_E_DEVICE_REMOVED, "device removed");
-	if (!(display->info.role & PRESENT_ROLE_DISPLAY))
-		return present_fail(display->err, PRESENT_E_INVALID_ARG, "adapter %s cannot display",
-				    display->info.name);
-	if (render->sys != display->sys)
-		return present_fail(display->err, PRESENT_E_INVALID_ARG, "adapters of different systems");
-	sc = calloc(1, sizeof(*sc));
+	ret = check_create(render, display, desc);
+	if (ret)
+		return ret;
+	sc = chain_alloc(render, display, desc);
 	if (!sc)
 		return PRESENT_E_NO_MEMORY;
-	{
-		pthread_mutexattr_t ma;
-
-		/* recursive: public calls nest (present -> dispatch) */
-		pthread_mutexattr_init(&ma);
-		pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
-		pthread_mutex_init(&sc->lock, &ma);
-		pthread_mutexattr_destroy(&ma);
-	}
-	sc->render = render;
-	sc->display = display;
-	sc->dfd = display->fd;
-	sc->desc = *desc;
-	sc_events_init(sc);
-	if (!sc->desc.format)
-		sc->desc.format = DRM_FORMAT_XRGB8888;
-	if (!sc->desc.samples)
-		sc->desc.samples = 1;
-	sc_queue_init(sc);
-	sc_stats_init(sc);
-
-	ret = sc_setup_output(sc, output);
-	if (!ret) {
-		if (!sc->desc.width) {
-			bool swap = sc->desc.rotation == 90 || sc->desc.rotation == 270;
-
-			sc->desc.width = swap ? sc->out.mode.vdisplay : sc->out.mode.hdisplay;
-			sc->desc.height = swap ? sc->out.mode.hdisplay : sc->out.mode.vdisplay;
-		}
-		ret = sc_build(sc);
-	}
-	if (!ret)
-		ret = sc_bufs_new_blank(sc);
-	if (!ret)
-		ret = sc_commit_modeset(sc, sc->bufs.blank.fb_id, sc->path.scan.w, sc->path.scan.h, false);
-	if (!ret && (sc->desc.flags & PRESENT_SWAPCHAIN_FRAME_LATENCY_WAITABLE))
-		ret = sc_events_open_waitable(sc);
+	ret = chain_light(sc, output);
 	if (ret) {
 		snprintf(display->err, sizeof(display->err), "%s", sc->err);
 		present_swapchain_destroy(sc);
@@ -235,12 +267,7 @@ int present_swapchain_resize(struct present_swapchain *sc, unsigned int count, u
 	/* the blank buffer goes on screen while the buffers are replaced */
 	sc_show_blank(sc);
 	sc_free_buffers(sc);
-	if (!nd.width) {
-		bool swap = nd.rotation == 90 || nd.rotation == 270;
-
-		nd.width = swap ? sc->out.mode.vdisplay : sc->out.mode.hdisplay;
-		nd.height = swap ? sc->out.mode.hdisplay : sc->out.mode.vdisplay;
-	}
+	default_size(&sc->out.mode, &nd);
 	sc->desc = nd;
 	ret = sc_build(sc);
 	/* the plane as the new path scans (rotated or not) */
@@ -259,32 +286,36 @@ int present_swapchain_path(struct present_swapchain *sc, struct present_path *ou
 	return 0;
 }
 
-int present_swapchain_present(struct present_swapchain *sc, unsigned int interval,
-			      unsigned int flags)
+/* Why a present with @interval and @flags is refused whatever is queued. */
+static int check_present(struct present_swapchain *sc, unsigned int interval, unsigned int flags)
 {
-	struct frame f;
-	unsigned int b, d;
-	bool tear;
-	int ret;
-
-	if (!sc)
-		return PRESENT_E_INVALID_ARG;
-	SC_LOCK(sc);
 	if (interval > 4 || (flags & ~(PRESENT_DO_NOT_WAIT | PRESENT_ALLOW_TEARING |
 				       PRESENT_RESTART | PRESENT_TEST)))
 		return sc_fail(sc, PRESENT_E_INVALID_ARG, "sync interval %u / flags %#x", interval, flags);
-	tear = flags & PRESENT_ALLOW_TEARING;
-	if (tear && (interval || !(sc->desc.flags & PRESENT_SWAPCHAIN_ALLOW_TEARING)))
+	if ((flags & PRESENT_ALLOW_TEARING) &&
+	    (interval || !(sc->desc.flags & PRESENT_SWAPCHAIN_ALLOW_TEARING)))
 		return sc_fail(sc, PRESENT_E_INVALID_ARG,
 			       "allow-tearing needs interval 0 and a chain created with it");
 	if (sc_removed(sc) || present_adapter_removed(sc->display) || present_adapter_removed(sc->render))
 		return sc_fail(sc, PRESENT_E_DEVICE_REMOVED, "device removed");
-	ret = sc_check_output(sc);
-	if (ret)
-		return ret;
-	if (flags & PRESENT_TEST)
-		return 0;
-	ret = present_swapchain_dispatch(sc, 0);
+	return 0;
+}
+
+/* Until a flip completes (or any event comes), 2 s at the most. */
+static int wait_a_flip(struct present_swapchain *sc)
+{
+	int ret = present_swapchain_dispatch(sc, 2000);
+
+	if (ret == PRESENT_E_TIMEOUT)
+		return sc_fail(sc, PRESENT_E_IO, "no flip completed in 2 s");
+	return ret < 0 ? ret : 0;
+}
+
+/* Until the current back buffer can be presented (DO_NOT_WAIT: now or not). */
+static int wait_ready(struct present_swapchain *sc, unsigned int flags)
+{
+	int ret = present_swapchain_dispatch(sc, 0);
+
 	if (ret < 0)
 		return ret;
 	if (flags & PRESENT_RESTART)
@@ -292,24 +323,26 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 	while (!sc_ready(sc)) {
 		if (flags & PRESENT_DO_NOT_WAIT)
 			return sc_fail(sc, PRESENT_E_WAS_STILL_DRAWING, "frame latency reached");
-		ret = present_swapchain_dispatch(sc, 2000);
-		if (ret == PRESENT_E_TIMEOUT)
-			return sc_fail(sc, PRESENT_E_IO, "no flip completed in 2 s");
-		if (ret < 0)
+		ret = wait_a_flip(sc);
+		if (ret)
 			return ret;
 	}
-	b = sc->bufs.cur;
-	d = sc_disp_index(sc);
-	ret = sc_do_copies(sc, b, d);
+	return 0;
+}
+
+/* The current back buffer, copied as the path wants, to the driver. */
+static int submit_back_buffer(struct present_swapchain *sc, unsigned int interval, bool tear)
+{
+	unsigned int b = sc->bufs.cur, d = sc_disp_index(sc);
+	struct frame f = {
+		.buf = d, .back = b, .interval = interval,
+		.present_count = sc->stats.present_count + 1,
+	};
+	int ret = sc_do_copies(sc, b, d);
+
 	if (ret)
 		return ret;
-
-	memset(&f, 0, sizeof(f));
-	f.buf = d;
-	f.back = b;
 	f.present_id = sc_flipq_next_id(sc);
-	f.present_count = sc->stats.present_count + 1;
-	f.interval = interval;
 	f.submit_ns = present_now_ns();
 	sc_pace_present(sc, &f);
 	ret = sc_submit(sc, &f, tear);
@@ -324,13 +357,32 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 	sc_queue_push(sc, &f);
 	sc_stats_presented(sc);
 	sc_bufs_advance(sc);
+	return 0;
+}
+
+int present_swapchain_present(struct present_swapchain *sc, unsigned int interval,
+			      unsigned int flags)
+{
+	int ret;
+
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
+	ret = check_present(sc, interval, flags);
+	if (!ret)
+		ret = sc_check_output(sc);
+	if (ret || (flags & PRESENT_TEST))
+		return ret;
+	ret = wait_ready(sc, flags);
+	if (!ret)
+		ret = submit_back_buffer(sc, interval, flags & PRESENT_ALLOW_TEARING);
+	if (ret)
+		return ret;
 	/* blocking present: return once the next back buffer can be drawn
 	 * into (with 2 buffers: once this frame replaced it on screen) */
 	while (!(flags & PRESENT_DO_NOT_WAIT) && sc_buf_busy(sc, sc_disp_index(sc))) {
-		ret = present_swapchain_dispatch(sc, 2000);
-		if (ret == PRESENT_E_TIMEOUT)
-			return sc_fail(sc, PRESENT_E_IO, "no flip completed in 2 s");
-		if (ret < 0)
+		ret = wait_a_flip(sc);
+		if (ret)
 			return ret;
 	}
 	sc_update_waitable(sc);
