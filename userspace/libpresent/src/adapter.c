@@ -141,6 +141,53 @@ static void default_crtcs(struct present_adapter *ad, const uint32_t *possible)
 	}
 }
 
+/* Connector @c as the adapter's next output; @possible: its CRTCs. */
+static void read_output(struct present_adapter *ad, const drmModeConnector *c,
+			uint32_t *possible)
+{
+	struct present_output *o = &ad->outputs[ad->info.num_outputs];
+
+	o->connector_id = c->connector_id;
+	o->connected = c->connection == DRM_MODE_CONNECTED;
+	o->writeback = c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK;
+	snprintf(o->name, sizeof(o->name), "%s-%u",
+		 drmModeGetConnectorTypeName(c->connector_type) ?: "Unknown",
+		 c->connector_type_id);
+	o->crtc_index = 0;
+	if (c->count_encoders) {
+		drmModeEncoder *e = drmModeGetEncoder(ad->fd, c->encoder_id ? c->encoder_id :
+						      c->encoders[0]);
+		if (e) {
+			if (c->encoder_id && e->crtc_id)
+				o->crtc_id = e->crtc_id;
+			*possible = e->possible_crtcs;
+			drmModeFreeEncoder(e);
+		}
+	}
+	if (o->crtc_id) {
+		drmModeCrtc *crtc = drmModeGetCrtc(ad->fd, o->crtc_id);
+		int idx = crtc_index(ad, o->crtc_id);
+
+		if (idx >= 0)
+			o->crtc_index = idx;
+		if (crtc && crtc->mode_valid)
+			mode_from_info(ad, &o->current, &crtc->mode);
+		drmModeFreeCrtc(crtc);
+	}
+	if (c->count_modes) {
+		struct present_mode *m = calloc(c->count_modes, sizeof(*m));
+
+		if (m) {
+			for (int k = 0; k < c->count_modes; k++)
+				mode_from_info(ad, &m[k], &c->modes[k]);
+			o->num_modes = c->count_modes;
+		}
+		ad->modes[ad->info.num_outputs] = m;
+		o->modes = m;
+	}
+	ad->info.num_outputs++;
+}
+
 static int read_outputs(struct present_adapter *ad)
 {
 	uint32_t *possible;
@@ -174,50 +221,11 @@ static int read_outputs(struct present_adapter *ad)
 	ad->outputs_fp = present_fp_outputs_begin(res->count_connectors);
 	for (int i = 0; i < res->count_connectors; i++) {
 		drmModeConnector *c = drmModeGetConnector(ad->fd, res->connectors[i]);
-		struct present_output *o = &ad->outputs[ad->info.num_outputs];
 
 		ad->outputs_fp = present_fp_connector(ad->outputs_fp, res->connectors[i], c);
 		if (!c)
 			continue;
-		o->connector_id = c->connector_id;
-		o->connected = c->connection == DRM_MODE_CONNECTED;
-		o->writeback = c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK;
-		snprintf(o->name, sizeof(o->name), "%s-%u",
-			 drmModeGetConnectorTypeName(c->connector_type) ?: "Unknown",
-			 c->connector_type_id);
-		o->crtc_index = 0;
-		if (c->count_encoders) {
-			drmModeEncoder *e = drmModeGetEncoder(ad->fd, c->encoder_id ? c->encoder_id :
-							      c->encoders[0]);
-			if (e) {
-				if (c->encoder_id && e->crtc_id)
-					o->crtc_id = e->crtc_id;
-				possible[ad->info.num_outputs] = e->possible_crtcs;
-				drmModeFreeEncoder(e);
-			}
-		}
-		if (o->crtc_id) {
-			drmModeCrtc *crtc = drmModeGetCrtc(ad->fd, o->crtc_id);
-			int idx = crtc_index(ad, o->crtc_id);
-
-			if (idx >= 0)
-				o->crtc_index = idx;
-			if (crtc && crtc->mode_valid)
-				mode_from_info(ad, &o->current, &crtc->mode);
-			drmModeFreeCrtc(crtc);
-		}
-		if (c->count_modes) {
-			struct present_mode *m = calloc(c->count_modes, sizeof(*m));
-
-			if (m) {
-				for (int k = 0; k < c->count_modes; k++)
-					mode_from_info(ad, &m[k], &c->modes[k]);
-				o->num_modes = c->count_modes;
-			}
-			ad->modes[ad->info.num_outputs] = m;
-			o->modes = m;
-		}
-		ad->info.num_outputs++;
+		read_output(ad, c, &possible[ad->info.num_outputs]);
 		drmModeFreeConnector(c);
 	}
 	drmModeFreeResources(res);
@@ -297,20 +305,12 @@ static int cmp_adapter(const void *a, const void *b)
 	return nx - ny;
 }
 
-int present_system_open(struct present_system **out)
+/* The devices libdrm lists, one adapter each. */
+static void add_listed_devices(struct present_system *sys)
 {
 	drmDevicePtr devs[PRESENT_MAX_ADAPTERS];
-	struct present_system *sys;
-	int n;
+	int n = drmGetDevices2(0, devs, PRESENT_MAX_ADAPTERS);
 
-	if (!out)
-		return PRESENT_E_INVALID_ARG;
-	*out = NULL;
-	sys = calloc(1, sizeof(*sys));
-	if (!sys)
-		return PRESENT_E_NO_MEMORY;
-	sys->nodes_fp = present_nodes_fingerprint();
-	n = drmGetDevices2(0, devs, PRESENT_MAX_ADAPTERS);
 	if (n < 0)
 		n = 0;	/* no DRM at all: an empty system */
 	for (int i = 0; i < n && sys->count < PRESENT_MAX_ADAPTERS; i++) {
@@ -339,11 +339,15 @@ int present_system_open(struct present_system **out)
 		sys->count++;
 	}
 	drmFreeDevices(devs, n);
-	/*
-	 * drmGetDevices2() folds platform devices with equal bus info into one
-	 * entry (every configfs vflipq device is a bare platform device), so
-	 * add the primary nodes it did not report.
-	 */
+}
+
+/*
+ * drmGetDevices2() folds platform devices with equal bus info into one
+ * entry (every configfs vflipq device is a bare platform device), so add
+ * the primary nodes it did not report.
+ */
+static void add_unlisted_cards(struct present_system *sys)
+{
 	for (int card = 0; card < 64 && sys->count < PRESENT_MAX_ADAPTERS; card++) {
 		struct present_adapter *ad = &sys->adapters[sys->count];
 		char node[64], *rn;
@@ -363,6 +367,21 @@ int present_system_open(struct present_system **out)
 		ad->sys = sys;
 		sys->count++;
 	}
+}
+
+int present_system_open(struct present_system **out)
+{
+	struct present_system *sys;
+
+	if (!out)
+		return PRESENT_E_INVALID_ARG;
+	*out = NULL;
+	sys = calloc(1, sizeof(*sys));
+	if (!sys)
+		return PRESENT_E_NO_MEMORY;
+	sys->nodes_fp = present_nodes_fingerprint();
+	add_listed_devices(sys);
+	add_unlisted_cards(sys);
 	qsort(sys->adapters, sys->count, sizeof(sys->adapters[0]), cmp_adapter);
 	for (int i = 0; i < sys->count; i++) {
 		uint64_t cap = 0;
