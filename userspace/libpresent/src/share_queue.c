@@ -383,56 +383,50 @@ PRESENT_API int present_surface_queue_token(
 	return 0;
 }
 
-PRESENT_API int present_surface_queue_open(
-		const struct present_share_token *tok, int drm_fd,
-		struct present_surface_queue **out)
+/* Map the queue block of @tok into @q and check it is whole and current. */
+static int sq_map_token(struct present_surface_queue *q, const struct present_share_token *tok)
 {
-	struct present_surface_queue *q;
-	struct sq_net *net;
 	void *map;
 	int r;
 
-	if (!tok || !out)
-		return share_err(PRESENT_E_INVALID_ARG, "NULL argument");
-	*out = NULL;
-	q = calloc(1, sizeof(*q));
-	if (!q)
-		return share_err(PRESENT_E_NO_MEMORY, "out of memory");
 	q->fd = share_fetch_fd(tok->pid, tok->fd, NULL);
-	if (q->fd < 0) {
-		r = q->fd;
-		goto fail;
-	}
+	if (q->fd < 0)
+		return q->fd;
 	r = share_shm_map(q->fd, sizeof(struct sq_shm), &q->size, &map);
 	if (r)
-		goto fail;
+		return r;
 	q->shm = map;
 	if (q->shm->magic != SHARE_QUEUE_MAGIC ||
-	    q->shm->cookie != tok->cookie) {
-		r = share_err(PRESENT_E_NOT_FOUND,
-			      "stale queue token (cookie mismatch)");
-		goto fail;
-	}
+	    q->shm->cookie != tok->cookie)
+		return share_err(PRESENT_E_NOT_FOUND,
+				 "stale queue token (cookie mismatch)");
 	atomic_thread_fence(memory_order_acquire);
 	if (q->shm->nsurf < 1 || q->shm->nsurf > SQ_MAX ||
 	    q->shm->meta_max > PRESENT_SURFACE_QUEUE_MAX_METADATA ||
 	    q->shm->ents_off < sizeof(struct sq_shm) ||
 	    (size_t)q->shm->ents_off + (size_t)q->shm->ent_size *
 	    q->shm->nsurf > q->size ||
-	    q->shm->ent_size < sizeof(struct sq_ent) + q->shm->meta_max) {
-		r = share_err(PRESENT_E_IO, "corrupt queue header");
-		goto fail;
-	}
+	    q->shm->ent_size < sizeof(struct sq_ent) + q->shm->meta_max)
+		return share_err(PRESENT_E_IO, "corrupt queue header");
 	q->pend_meta = malloc((size_t)SQ_MAX *
 			      (q->shm->meta_max ? q->shm->meta_max : 1));
-	if (!q->pend_meta) {
-		r = share_err(PRESENT_E_NO_MEMORY, "out of memory");
-		goto fail;
-	}
+	if (!q->pend_meta)
+		return share_err(PRESENT_E_NO_MEMORY, "out of memory");
+	return 0;
+}
+
+/*
+ * The surfaces of @shm's network on @drm_fd: the ones this process
+ * imported already (one more reference), else imported now.
+ */
+static int sq_net_get(struct sq_shm *shm, int drm_fd, struct sq_net **out)
+{
+	struct sq_net *net;
+	int r;
 
 	pthread_mutex_lock(&nets_lock);
 	for (net = nets; net; net = net->next) {
-		if (net->net_cookie == q->shm->net_cookie &&
+		if (net->net_cookie == shm->net_cookie &&
 		    net->drm_fd == drm_fd) {
 			net->refs++;
 			break;
@@ -441,32 +435,52 @@ PRESENT_API int present_surface_queue_open(
 	pthread_mutex_unlock(&nets_lock);
 	if (!net) {
 		net = calloc(1, sizeof(*net));
-		if (!net) {
-			r = share_err(PRESENT_E_NO_MEMORY, "out of memory");
-			goto fail;
-		}
-		net->net_cookie = q->shm->net_cookie;
+		if (!net)
+			return share_err(PRESENT_E_NO_MEMORY, "out of memory");
+		net->net_cookie = shm->net_cookie;
 		net->drm_fd = drm_fd;
 		net->refs = 1;
-		net->nsurf = q->shm->nsurf;
-		r = sq_import(net, q->shm, drm_fd);
+		net->nsurf = shm->nsurf;
+		r = sq_import(net, shm, drm_fd);
 		if (r) {
 			net_destroy(net);
-			goto fail;
+			return r;
 		}
 		pthread_mutex_lock(&nets_lock);
 		net->next = nets;
 		nets = net;
 		pthread_mutex_unlock(&nets_lock);
 	}
+	*out = net;
+	return 0;
+}
+
+PRESENT_API int present_surface_queue_open(
+		const struct present_share_token *tok, int drm_fd,
+		struct present_surface_queue **out)
+{
+	struct present_surface_queue *q;
+	struct sq_net *net = NULL;
+	int r;
+
+	if (!tok || !out)
+		return share_err(PRESENT_E_INVALID_ARG, "NULL argument");
+	*out = NULL;
+	q = calloc(1, sizeof(*q));
+	if (!q)
+		return share_err(PRESENT_E_NO_MEMORY, "out of memory");
+	r = sq_map_token(q, tok);
+	if (!r)
+		r = sq_net_get(q->shm, drm_fd, &net);
+	if (r) {
+		q->net = NULL;
+		sq_free(q);
+		return r;
+	}
 	q->net = net;
 	sq_register(q);
 	*out = q;
 	return 0;
-fail:
-	q->net = NULL;
-	sq_free(q);
-	return r;
 }
 
 /* Push one entry; caller checked sizes. */
