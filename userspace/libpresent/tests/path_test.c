@@ -47,13 +47,41 @@ static enum present_path_kind expect(const struct present_path_facts *f, unsigne
 	return PRESENT_PATH_TWO_COPY_ENGINE;
 }
 
-int main(void)
+/* Every combination of the facts against expect(), the rules in words. */
+static void check_decision(const struct present_path_facts *f, unsigned int bits)
+{
+	unsigned int tier = f->tier, rot = f->rotation, copies;
+	struct present_path p;
+	bool proxy;
+	int ret = present_decide_path(f, &p);
+	enum present_path_kind want = expect(f, &copies, &proxy);
+
+	CHECK(ret == 0, "ret %d", ret);
+	CHECK(p.kind == want, "bits %#x tier %u rot %u: got %s want %s (%s)", bits, tier, rot,
+	      present_path_name(p.kind), present_path_name(want), p.reason);
+	CHECK(p.copies == copies, "bits %#x tier %u: copies %u want %u", bits, tier,
+	      p.copies, copies);
+	CHECK(p.proxy == proxy, "bits %#x tier %u rot %u: proxy %d want %d (%s)", bits, tier,
+	      rot, p.proxy, proxy, p.reason);
+	CHECK(p.reason[0] != 0 && strlen(p.reason) < sizeof(p.reason) - 1,
+	      "reason missing or truncated: %s", p.reason);
+	/* the plane rotates scanned-out buffers, blts rotate the rest */
+	CHECK(p.dropped_rotation == (rot && p.kind != PRESENT_PATH_DIRECT_FLIP &&
+				     p.kind != PRESENT_PATH_CASO_ONE_COPY),
+	      "bits %#x tier %u rot %u: dropped_rotation %d (%s)", bits, tier, rot,
+	      p.dropped_rotation, p.reason);
+	CHECK(!rot || p.dropped_rotation || strstr(p.reason, "plane rotated"),
+	      "reason lacks the plane rotation: %s", p.reason);
+	CHECK(!rot || f->rotation_ok || f->blt_effect ||
+	      strstr(p.reason, "the plane cannot rotate"),
+	      "reason lacks the rotation fallback: %s", p.reason);
+	CHECK(p.dropped_msaa == (f->samples > 1 && !f->msaa_ok) || f->blt_effect, "dropped_msaa");
+}
+
+static void test_all_facts(void)
 {
 	struct present_path_facts f;
-	struct present_path p;
-	unsigned int combos = 0, copies;
-	bool proxy;
-	int ret;
+	unsigned int combos = 0;
 
 	for (unsigned int bits = 0; bits < (1u << 10); bits++)
 	for (unsigned int tier = 0; tier <= 3; tier++)
@@ -73,32 +101,17 @@ int main(void)
 		if (bits & 512)
 			continue;	/* spare bit */
 		combos++;
-		ret = present_decide_path(&f, &p);
-		enum present_path_kind want = expect(&f, &copies, &proxy);
-		CHECK(ret == 0, "ret %d", ret);
-		CHECK(p.kind == want, "bits %#x tier %u rot %u: got %s want %s (%s)", bits, tier, rot,
-		      present_path_name(p.kind), present_path_name(want), p.reason);
-		CHECK(p.copies == copies, "bits %#x tier %u: copies %u want %u", bits, tier,
-		      p.copies, copies);
-		CHECK(p.proxy == proxy, "bits %#x tier %u rot %u: proxy %d want %d (%s)", bits, tier,
-		      rot, p.proxy, proxy, p.reason);
-		CHECK(p.reason[0] != 0 && strlen(p.reason) < sizeof(p.reason) - 1,
-		      "reason missing or truncated: %s", p.reason);
-		/* the plane rotates scanned-out buffers, blts rotate the rest */
-		CHECK(p.dropped_rotation == (rot && p.kind != PRESENT_PATH_DIRECT_FLIP &&
-					     p.kind != PRESENT_PATH_CASO_ONE_COPY),
-		      "bits %#x tier %u rot %u: dropped_rotation %d (%s)", bits, tier, rot,
-		      p.dropped_rotation, p.reason);
-		CHECK(!rot || p.dropped_rotation || strstr(p.reason, "plane rotated"),
-		      "reason lacks the plane rotation: %s", p.reason);
-		CHECK(!rot || f.rotation_ok || f.blt_effect ||
-		      strstr(p.reason, "the plane cannot rotate"),
-		      "reason lacks the rotation fallback: %s", p.reason);
-		CHECK(p.dropped_msaa == (f.samples > 1 && !f.msaa_ok) || f.blt_effect, "dropped_msaa");
+		check_decision(&f, bits);
 	}
 	CHECK(combos == 512 * 4 * 4, "combos %u", combos);
+}
 
-	/* exact reasons */
+/* The reasons name what decided the path, in the words users see. */
+static void test_reasons(void)
+{
+	struct present_path_facts f;
+	struct present_path p;
+
 	memset(&f, 0, sizeof(f));
 	f.tier = 2; f.static_check = true; f.samples = 1;
 	present_decide_path(&f, &p);
@@ -150,12 +163,24 @@ int main(void)
 	present_decide_path(&f, &p);
 	CHECK(p.kind == PRESENT_PATH_TWO_COPY_CPU && strstr(p.reason, "the plane cannot rotate 270"),
 	      "%s", p.reason);
+}
 
-	/* bad arguments */
+static void test_bad_args(void)
+{
+	struct present_path_facts f = { .static_check = true, .samples = 1 };
+	struct present_path p;
+
 	CHECK(present_decide_path(NULL, &p) == PRESENT_E_INVALID_ARG, "NULL facts");
 	CHECK(present_decide_path(&f, NULL) == PRESENT_E_INVALID_ARG, "NULL out");
 	f.tier = 4;
 	CHECK(present_decide_path(&f, &p) == PRESENT_E_INVALID_ARG, "tier 4");
 	CHECK(strcmp(present_path_name(PRESENT_PATH_CASO_ONE_COPY), "caso-one-copy") == 0, "name");
+}
+
+int main(void)
+{
+	test_all_facts();
+	test_reasons();
+	test_bad_args();
 	return test_done("path_test");
 }

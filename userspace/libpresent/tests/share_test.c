@@ -612,34 +612,16 @@ static void test_lock_holder_death(void)
 	close_pipes(ack, NULL);
 }
 
-/* Queue rules in one process. */
-static void test_queue_local(void)
+/* The root starts full, in index order; the clone empty. */
+static void queue_take_all(struct present_surface_queue *root,
+			   struct present_surface_queue *clone,
+			   struct present_shared_surface **s)
 {
-	struct present_surface_queue_desc qd = {
-		.width = W, .height = H, .format = DRM_FORMAT_XRGB8888,
-		.num_surfaces = 3, .metadata_size = 16,
-	}, got;
-	struct present_surface_queue *root, *clone;
-	struct present_shared_surface *s[3], *x;
+	struct present_shared_surface *x;
 	uint8_t meta[32];
-	uint32_t ms, pend, h;
+	uint32_t ms;
 	uint64_t t0;
-	void *p;
 
-	qd.num_surfaces = 0;
-	CHECK(present_surface_queue_create(-1, &qd, &root) ==
-	      PRESENT_E_INVALID_ARG, "0 surfaces");
-	qd.num_surfaces = PRESENT_SURFACE_QUEUE_MAX_SURFACES + 1;
-	CHECK(present_surface_queue_create(-1, &qd, &root) ==
-	      PRESENT_E_INVALID_ARG, "too many surfaces");
-	qd.num_surfaces = 3;
-	CHECK(present_surface_queue_create(-1, &qd, &root) == 0, "create");
-	CHECK(present_surface_queue_clone(root, 4, &clone) == 0, "clone");
-	CHECK(present_surface_queue_desc(clone, &got) == 0 &&
-	      got.metadata_size == 4 && got.num_surfaces == 3 &&
-	      got.width == W, "clone desc");
-
-	/* the root starts full, in index order; the clone empty */
 	CHECK(present_surface_queue_dequeue(clone, &x, NULL, NULL, 0) ==
 	      PRESENT_E_WAS_STILL_DRAWING && !x, "clone empty");
 	for (int i = 0; i < 3; i++) {
@@ -656,6 +638,16 @@ static void test_queue_local(void)
 	CHECK(present_surface_queue_dequeue(root, &x, NULL, NULL, 40) ==
 	      PRESENT_E_TIMEOUT, "timeout");
 	CHECK(now_ms() - t0 >= 39, "waited");
+}
+
+/* What enqueue refuses, and what it does to the surface's owner. */
+static void queue_enqueue_rules(struct present_surface_queue *root,
+				struct present_surface_queue *clone,
+				struct present_shared_surface **s)
+{
+	uint8_t meta[32];
+	uint32_t pend, h;
+	void *p;
 
 	/* owned surfaces are usable; closing them is a no-op */
 	CHECK(present_shared_surface_map(s[0], &p) == 0, "map owned");
@@ -688,8 +680,18 @@ static void test_queue_local(void)
 	      "enqueue no metadata");
 	CHECK(present_surface_queue_flush(clone, 0, &pend) == 0 && pend == 0,
 	      "flush nothing pending");
+}
 
-	/* FIFO with the right metadata; a small buffer dequeues nothing */
+/* FIFO with the right metadata; a small buffer dequeues nothing. */
+static void queue_dequeue_fifo(struct present_surface_queue *root,
+			       struct present_surface_queue *clone,
+			       struct present_shared_surface **s)
+{
+	struct present_shared_surface *x;
+	uint8_t meta[32];
+	uint32_t ms;
+	void *p;
+
 	ms = 2;
 	CHECK(present_surface_queue_dequeue(clone, &x, meta, &ms, 0) ==
 	      PRESENT_E_MORE_DATA && ms == 4, "small buffer: %u", ms);
@@ -707,6 +709,33 @@ static void test_queue_local(void)
 	for (int i = 0; i < 3; i++)
 		CHECK(present_surface_queue_enqueue(root, s[i], NULL, 0, 0) == 0,
 		      "back to root");
+}
+
+/* Queue rules in one process. */
+static void test_queue_local(void)
+{
+	struct present_surface_queue_desc qd = {
+		.width = W, .height = H, .format = DRM_FORMAT_XRGB8888,
+		.num_surfaces = 3, .metadata_size = 16,
+	}, got;
+	struct present_surface_queue *root, *clone;
+	struct present_shared_surface *s[3];
+
+	qd.num_surfaces = 0;
+	CHECK(present_surface_queue_create(-1, &qd, &root) ==
+	      PRESENT_E_INVALID_ARG, "0 surfaces");
+	qd.num_surfaces = PRESENT_SURFACE_QUEUE_MAX_SURFACES + 1;
+	CHECK(present_surface_queue_create(-1, &qd, &root) ==
+	      PRESENT_E_INVALID_ARG, "too many surfaces");
+	qd.num_surfaces = 3;
+	CHECK(present_surface_queue_create(-1, &qd, &root) == 0, "create");
+	CHECK(present_surface_queue_clone(root, 4, &clone) == 0, "clone");
+	CHECK(present_surface_queue_desc(clone, &got) == 0 &&
+	      got.metadata_size == 4 && got.num_surfaces == 3 &&
+	      got.width == W, "clone desc");
+	queue_take_all(root, clone, s);
+	queue_enqueue_rules(root, clone, s);
+	queue_dequeue_fifo(root, clone, s);
 	present_surface_queue_close(clone);
 	present_surface_queue_close(root);
 }
