@@ -14,6 +14,11 @@
  *   swapchain_pacing.c   refresh grid, boost, frame targets
  *   swapchain_stats.c    counters, frame statistics, timing
  *   swapchain_output.c   output and mode changes, hotplug, requeueing
+ *
+ * Each part of struct present_swapchain (a struct sc_*) is written only by
+ * the file named beside it, so each rule about it lives in one place; the
+ * other files read it and call that file's functions to change it
+ * (tests/ownership_test.py holds the tree to that).
  */
 #ifndef PRESENT_SWAPCHAIN_INTERNAL_H
 #define PRESENT_SWAPCHAIN_INTERNAL_H
