@@ -37,7 +37,7 @@ static void rot_src(uint32_t rot, const struct bo *src, const struct bo *dst, ui
 }
 
 /* CPU blt with rotation (32-bit formats): see rot_src(). */
-static void cpu_blt_rotate(const struct bo *src, struct bo *dst, uint32_t rot, bool swz)
+static void cpu_blt_rotate(const struct bo *src, const struct bo *dst, uint32_t rot, bool swz)
 {
 	for (uint32_t y = 0; y < dst->height; y++) {
 		uint32_t *drow = (uint32_t *)((uint8_t *)dst->map + (size_t)y * dst->pitch);
@@ -56,7 +56,7 @@ static void cpu_blt_rotate(const struct bo *src, struct bo *dst, uint32_t rot, b
 
 /* CPU blt: nearest-neighbour scale, 8-bit RGBA<->BGRA swizzle when needed,
  * rotation of 32-bit formats. */
-static void cpu_blt(const struct bo *src, struct bo *dst, uint32_t rot)
+static void cpu_blt(const struct bo *src, const struct bo *dst, uint32_t rot)
 {
 	bool swz = (src->format == DRM_FORMAT_XBGR8888 || src->format == DRM_FORMAT_ABGR8888) &&
 		   (dst->format == DRM_FORMAT_XRGB8888 || dst->format == DRM_FORMAT_ARGB8888);
