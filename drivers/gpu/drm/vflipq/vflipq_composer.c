@@ -653,7 +653,7 @@ static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 	for (i = 0; i < f->n; i++)
 		if (f->layers[i].buf)
 			vflipq_fq_buf_put(f->layers[i].buf);
-	atomic64_inc(&out->frames_composed);
+	atomic64_inc(&out->stats.frames_composed);
 	return 0;
 }
 
@@ -728,9 +728,9 @@ void vflipq_composer_worker(struct work_struct *work)
 	 * before this composition ends: the engine sends it at the vblank.
 	 * The log read, not the event, is what allows the redraw.)
 	 */
-	spin_lock_irq(&out->engine_lock);
+	spin_lock_irq(&out->engine.lock);
 	replaced = out->flipq.log_read_gen > gen;
-	spin_unlock_irq(&out->engine_lock);
+	spin_unlock_irq(&out->engine.lock);
 	if (replaced)
 		return;
 

@@ -51,7 +51,7 @@ static ktime_t grid_floor(ktime_t base, u64 p, ktime_t t)
 /* The last vblank of the engine's grid at or before @t. */
 ktime_t vflipq_grid_floor(const struct vflipq_output *out, ktime_t t)
 {
-	return grid_floor(out->phase, vflipq_vrr_grid_period(out), t);
+	return grid_floor(out->engine.phase, vflipq_vrr_grid_period(out), t);
 }
 
 /*
@@ -69,7 +69,7 @@ MODULE_PARM_DESC(vblank_irq_delay_us, "Emulated vblank interrupt latency in micr
 static ktime_t vflipq_engine_irq_time(const struct vflipq_output *out,
 				      ktime_t vblank)
 {
-	if (out->vrr)
+	if (out->engine.vrr)
 		return vblank;
 	return ktime_add_us(vblank, min(READ_ONCE(vblank_irq_delay_us),
 					100000U));
@@ -78,30 +78,30 @@ static ktime_t vflipq_engine_irq_time(const struct vflipq_output *out,
 /*
  * The last vblank the engine reported, or (engine stopped, or asleep until
  * a vblank the flip queue asked for) the last one of its grid.  Under
- * engine_lock.
+ * engine.lock.
  */
 ktime_t vflipq_engine_last_vblank(const struct vflipq_output *out)
 {
-	lockdep_assert_held(&out->engine_lock);
-	if (!out->engine_running || out->engine_lazy)
+	lockdep_assert_held(&out->engine.lock);
+	if (!out->engine.running || out->engine.lazy)
 		return vflipq_grid_floor(out, ktime_get());
-	if (out->vrr)
-		return out->phase;
-	return out->last_vblank;
+	if (out->engine.vrr)
+		return out->engine.phase;
+	return out->engine.last_vblank;
 }
 
-/* Whether the engine has work; under engine_lock. */
+/* Whether the engine has work; under engine.lock. */
 static bool vflipq_engine_needed(struct vflipq_output *out)
 {
-	lockdep_assert_held(&out->engine_lock);
-	return out->active && (out->vblank_wanted || out->composer_users ||
+	lockdep_assert_held(&out->engine.lock);
+	return out->engine.active && (out->engine.vblank_wanted || out->composer_users ||
 			       vflipq_flipq_needed(out));
 }
 
 /*
  * The engine's next expiry after @now_vblank: the next vblank, or, when
  * only the flip queue needs the engine, the vblank the queue asked for
- * (vfq_next_wake()).  Under engine_lock, the queue caught up.
+ * (vfq_next_wake()).  Under engine.lock, the queue caught up.
  */
 static ktime_t vflipq_engine_next(struct vflipq_output *out,
 				  ktime_t now_vblank)
@@ -109,14 +109,14 @@ static ktime_t vflipq_engine_next(struct vflipq_output *out,
 	ktime_t next = ktime_add_ns(now_vblank, vflipq_vrr_grid_period(out));
 	u64 wake;
 
-	lockdep_assert_held(&out->engine_lock);
-	out->engine_lazy = false;
-	if (out->vrr || out->vblank_wanted || out->composer_users)
+	lockdep_assert_held(&out->engine.lock);
+	out->engine.lazy = false;
+	if (out->engine.vrr || out->engine.vblank_wanted || out->composer_users)
 		return next;
 	wake = vflipq_flipq_wake(out);
 	if (wake == ~0ULL || wake <= ktime_to_ns(next))
 		return next;
-	out->engine_lazy = true;
+	out->engine.lazy = true;
 	return ns_to_ktime(wake);
 }
 
@@ -124,22 +124,22 @@ static ktime_t vflipq_engine_next(struct vflipq_output *out,
  * Start the engine if it is stopped: it resumes on its grid, so vblank
  * timestamps stay in phase with the mode set however long it slept.  An
  * engine asleep until a later vblank catches up and wakes earlier if it
- * must.  Called with engine_lock held.
+ * must.  Called with engine.lock held.
  */
 void vflipq_engine_kick_locked(struct vflipq_output *out)
 {
-	struct hrtimer *timer = &out->vblank_timer;
+	struct hrtimer *timer = &out->engine.timer;
 	ktime_t now_vblank, next;
 
-	lockdep_assert_held(&out->engine_lock);
+	lockdep_assert_held(&out->engine.lock);
 	if (!vflipq_engine_needed(out))
 		return;
-	if (out->engine_running) {
-		if (!out->engine_lazy)
+	if (out->engine.running) {
+		if (!out->engine.lazy)
 			return;
 		vflipq_flipq_sync_locked(out);
 		now_vblank = vflipq_grid_floor(out, ktime_get());
-		out->last_vblank = now_vblank;
+		out->engine.last_vblank = now_vblank;
 		next = vflipq_engine_irq_time(out,
 					      vflipq_engine_next(out,
 								 now_vblank));
@@ -156,10 +156,10 @@ void vflipq_engine_kick_locked(struct vflipq_output *out)
 	now_vblank = vflipq_grid_floor(out, ktime_get());
 	/* With VRR the frames repeated while asleep were vblanks too. */
 	vflipq_vrr_vblank(out, now_vblank);
-	out->last_vblank = now_vblank;
+	out->engine.last_vblank = now_vblank;
 	next = ktime_add_ns(now_vblank, vflipq_vrr_grid_period(out));
-	out->engine_running = true;
-	out->engine_lazy = false;
+	out->engine.running = true;
+	out->engine.lazy = false;
 	hrtimer_start(timer, vflipq_engine_irq_time(out, next),
 		      HRTIMER_MODE_ABS);
 }
@@ -172,20 +172,20 @@ void vflipq_engine_kick_locked(struct vflipq_output *out)
  * TCG, where QEMU runs both vCPUs in one host thread, such a wake-up waits
  * for the other vCPU's turn (Documentation/vflipq/driver.rst, "Where the
  * vblank interrupt runs").  Called in the client's context under
- * engine_lock: an hrtimer started again with the same expiry moves to the
+ * engine.lock: an hrtimer started again with the same expiry moves to the
  * calling CPU; one whose callback is running is left alone, its callback
  * re-arms it where it runs.
  */
 void vflipq_engine_follow_locked(struct vflipq_output *out)
 {
-	struct hrtimer *timer = &out->vblank_timer;
+	struct hrtimer *timer = &out->engine.timer;
 	int cpu = smp_processor_id();
 
-	lockdep_assert_held(&out->engine_lock);
-	if (out->engine_cpu == cpu || !hrtimer_is_queued(timer))
+	lockdep_assert_held(&out->engine.lock);
+	if (out->engine.cpu == cpu || !hrtimer_is_queued(timer))
 		return;
 	hrtimer_start(timer, hrtimer_get_expires(timer), HRTIMER_MODE_ABS);
-	WRITE_ONCE(out->engine_cpu, cpu);
+	WRITE_ONCE(out->engine.cpu, cpu);
 }
 
 void vflipq_engine_follow(struct vflipq_output *out)
@@ -193,20 +193,20 @@ void vflipq_engine_follow(struct vflipq_output *out)
 	unsigned long flags;
 
 	/* Most commits come from the CPU of the one before. */
-	if (READ_ONCE(out->engine_cpu) == raw_smp_processor_id())
+	if (READ_ONCE(out->engine.cpu) == raw_smp_processor_id())
 		return;
-	spin_lock_irqsave(&out->engine_lock, flags);
+	spin_lock_irqsave(&out->engine.lock, flags);
 	vflipq_engine_follow_locked(out);
-	spin_unlock_irqrestore(&out->engine_lock, flags);
+	spin_unlock_irqrestore(&out->engine.lock, flags);
 }
 
 void vflipq_engine_update(struct vflipq_output *out)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&out->engine_lock, flags);
+	spin_lock_irqsave(&out->engine.lock, flags);
 	vflipq_engine_kick_locked(out);
-	spin_unlock_irqrestore(&out->engine_lock, flags);
+	spin_unlock_irqrestore(&out->engine.lock, flags);
 }
 
 /**
@@ -241,7 +241,7 @@ enum vflipq_engine_result {
 static void vflipq_engine_advance_vrr(struct vflipq_output *out,
 				      struct vflipq_vblank_step *step)
 {
-	struct hrtimer *timer = &out->vblank_timer;
+	struct hrtimer *timer = &out->engine.timer;
 	u64 p = vflipq_vrr_grid_period(out);
 	u64 k;
 
@@ -256,14 +256,14 @@ static void vflipq_engine_advance_vrr(struct vflipq_output *out,
 		step->fq_work |= vflipq_flipq_tick(out,
 						   ktime_sub_ns(step->vblank,
 								k * p));
-		if (out->period_changed)
+		if (out->engine.period_changed)
 			break;
 	}
-	if (!out->period_changed)
+	if (!out->engine.period_changed)
 		step->fq_work |= vflipq_flipq_tick(out, step->vblank);
-	if (out->period_changed)
+	if (out->engine.period_changed)
 		hrtimer_set_expires(timer, ktime_add_ns(step->vblank,
-							out->period_ns));
+							out->engine.period_ns));
 }
 
 /*
@@ -277,17 +277,17 @@ static bool vflipq_engine_advance_fixed(struct vflipq_output *out,
 {
 	step->fq_work = vflipq_flipq_catch_up(out, ktime_to_ns(now));
 	step->vblank = vflipq_grid_floor(out, now);
-	if (!ktime_after(step->vblank, out->last_vblank))
+	if (!ktime_after(step->vblank, out->engine.last_vblank))
 		return false;
 	step->passed = div64_u64(ktime_to_ns(ktime_sub(step->vblank,
-						       out->last_vblank)),
-				 out->period_ns ?: 1);
-	out->last_vblank = step->vblank;
+						       out->engine.last_vblank)),
+				 out->engine.period_ns ?: 1);
+	out->engine.last_vblank = step->vblank;
 	return true;
 }
 
 /*
- * The engine's own part of a vblank, under engine_lock: whether it runs
+ * The engine's own part of a vblank, under engine.lock: whether it runs
  * on, which vblank passed, the flips latched there and the images to
  * compose.  @from_timer: the engine's timer, which is re-armed; else a
  * commit bringing the engine up to date (vflipq_engine_sync_locked()).
@@ -297,16 +297,16 @@ static enum vflipq_engine_result
 vflipq_engine_advance(struct vflipq_output *out, bool from_timer,
 		      struct vflipq_vblank_step *step)
 {
-	struct hrtimer *timer = &out->vblank_timer;
+	struct hrtimer *timer = &out->engine.timer;
 	enum vflipq_engine_result ret = VFLIPQ_ENGINE_VBLANK;
 
 	lockdep_assert_held(&out->lock);
 	memset(step, 0, sizeof(*step));
-	spin_lock(&out->engine_lock);
+	spin_lock(&out->engine.lock);
 	if (from_timer) {
 		if (!vflipq_engine_needed(out)) {
-			out->engine_running = false;
-			out->engine_lazy = false;
+			out->engine.running = false;
+			out->engine.lazy = false;
 			ret = VFLIPQ_ENGINE_STOP;
 			goto unlock;
 		}
@@ -315,38 +315,38 @@ vflipq_engine_advance(struct vflipq_output *out, bool from_timer,
 			ret = VFLIPQ_ENGINE_STOP;
 			goto unlock;
 		}
-		out->timer_expirations++;
-		WRITE_ONCE(out->engine_cpu, smp_processor_id());
-	} else if (!out->engine_running || out->engine_lazy || out->vrr) {
+		out->stats.timer_expirations++;
+		WRITE_ONCE(out->engine.cpu, smp_processor_id());
+	} else if (!out->engine.running || out->engine.lazy || out->engine.vrr) {
 		ret = VFLIPQ_ENGINE_IDLE;
 		goto unlock;
 	}
 
-	if (out->vrr) {
+	if (out->engine.vrr) {
 		vflipq_engine_advance_vrr(out, step);
 	} else {
 		if (!vflipq_engine_advance_fixed(out, ktime_get(), step))
 			ret = VFLIPQ_ENGINE_IDLE;
 		if (from_timer) {
-			ktime_t next = vflipq_engine_next(out, out->last_vblank);
+			ktime_t next = vflipq_engine_next(out, out->engine.last_vblank);
 
 			hrtimer_set_expires(timer,
 					    vflipq_engine_irq_time(out, next));
 		}
 	}
-	out->period_changed = false;
+	out->engine.period_changed = false;
 	if (ret != VFLIPQ_ENGINE_VBLANK)
 		goto unlock;
 
 	vflipq_vrr_vblank(out, step->vblank);
-	step->report = out->vblank_wanted;
+	step->report = out->engine.vblank_wanted;
 	if (step->report)
-		out->vblank_irqs++;
+		out->stats.vblank_irqs++;
 	step->compose = out->composer_users > 0;
 	if (step->compose)
 		step->gen = vflipq_flipq_snapshot_locked(out, step->snap);
 unlock:
-	spin_unlock(&out->engine_lock);
+	spin_unlock(&out->engine.lock);
 	return ret;
 }
 
@@ -437,7 +437,7 @@ static void vflipq_vblank_step_put(struct vflipq_vblank_step *step)
 static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 {
 	struct vflipq_output *out =
-		container_of(timer, struct vflipq_output, vblank_timer);
+		container_of(timer, struct vflipq_output, engine.timer);
 	struct vflipq_crtc_state *state = NULL;
 	struct vflipq_vblank_step step;
 	enum vflipq_engine_result ret;
@@ -466,10 +466,10 @@ static int vflipq_enable_vblank(struct drm_crtc *crtc)
 	struct vflipq_output *out = crtc_to_output(crtc);
 	unsigned long flags;
 
-	spin_lock_irqsave(&out->engine_lock, flags);
-	out->vblank_wanted = true;
+	spin_lock_irqsave(&out->engine.lock, flags);
+	out->engine.vblank_wanted = true;
 	vflipq_engine_kick_locked(out);
-	spin_unlock_irqrestore(&out->engine_lock, flags);
+	spin_unlock_irqrestore(&out->engine.lock, flags);
 	return 0;
 }
 
@@ -478,9 +478,9 @@ static void vflipq_disable_vblank(struct drm_crtc *crtc)
 	struct vflipq_output *out = crtc_to_output(crtc);
 	unsigned long flags;
 
-	spin_lock_irqsave(&out->engine_lock, flags);
-	out->vblank_wanted = false;
-	spin_unlock_irqrestore(&out->engine_lock, flags);
+	spin_lock_irqsave(&out->engine.lock, flags);
+	out->engine.vblank_wanted = false;
+	spin_unlock_irqrestore(&out->engine.lock, flags);
 }
 
 static bool vflipq_get_vblank_timestamp(struct drm_crtc *crtc, int *max_error,
@@ -489,9 +489,9 @@ static bool vflipq_get_vblank_timestamp(struct drm_crtc *crtc, int *max_error,
 	struct vflipq_output *out = crtc_to_output(crtc);
 	unsigned long flags;
 
-	spin_lock_irqsave(&out->engine_lock, flags);
+	spin_lock_irqsave(&out->engine.lock, flags);
 	*vblank_time = vflipq_engine_last_vblank(out);
-	spin_unlock_irqrestore(&out->engine_lock, flags);
+	spin_unlock_irqrestore(&out->engine.lock, flags);
 	return true;
 }
 
@@ -762,9 +762,9 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
  */
 static ktime_t vflipq_grid_origin(struct vflipq_output *out, ktime_t now)
 {
-	if (!out->vdev->config.vblank_align || !out->period_ns)
+	if (!out->vdev->config.vblank_align || !out->engine.period_ns)
 		return now;
-	return grid_floor(0, out->period_ns, now);
+	return grid_floor(0, out->engine.period_ns, now);
 }
 
 /* A mode set restarts the scan-out: the grid starts anew. */
@@ -776,15 +776,15 @@ static void vflipq_crtc_atomic_enable(struct drm_crtc *crtc,
 
 	drm_calc_timestamping_constants(crtc, &crtc->state->adjusted_mode);
 
-	spin_lock_irqsave(&out->engine_lock, flags);
-	out->period_ns = vflipq_mode_frame_ns(&crtc->state->adjusted_mode);
-	out->phase = vflipq_grid_origin(out, ktime_get());
-	out->phase_seq = 0;
-	out->vrr = false;	/* atomic_flush latches VRR_ENABLED */
-	drm_mode_copy(&out->mode, &crtc->state->adjusted_mode);
-	out->active = true;
+	spin_lock_irqsave(&out->engine.lock, flags);
+	out->engine.period_ns = vflipq_mode_frame_ns(&crtc->state->adjusted_mode);
+	out->engine.phase = vflipq_grid_origin(out, ktime_get());
+	out->engine.phase_seq = 0;
+	out->engine.vrr = false;	/* atomic_flush latches VRR_ENABLED */
+	drm_mode_copy(&out->engine.mode, &crtc->state->adjusted_mode);
+	out->engine.active = true;
 	vflipq_flipq_mode_set(out);
-	spin_unlock_irqrestore(&out->engine_lock, flags);
+	spin_unlock_irqrestore(&out->engine.lock, flags);
 
 	drm_crtc_vblank_on(crtc);
 }
@@ -797,17 +797,17 @@ static void vflipq_crtc_atomic_disable(struct drm_crtc *crtc,
 
 	drm_crtc_vblank_off(crtc);
 
-	spin_lock_irqsave(&out->engine_lock, flags);
-	out->active = false;
-	out->vrr = false;
-	spin_unlock_irqrestore(&out->engine_lock, flags);
+	spin_lock_irqsave(&out->engine.lock, flags);
+	out->engine.active = false;
+	out->engine.vrr = false;
+	spin_unlock_irqrestore(&out->engine.lock, flags);
 	/* No DRM lock is held here: the engine can be waited for. */
-	hrtimer_cancel(&out->vblank_timer);
+	hrtimer_cancel(&out->engine.timer);
 	vflipq_flipq_stop(out);
-	spin_lock_irqsave(&out->engine_lock, flags);
-	out->engine_running = false;
-	out->engine_lazy = false;
-	spin_unlock_irqrestore(&out->engine_lock, flags);
+	spin_lock_irqsave(&out->engine.lock, flags);
+	out->engine.running = false;
+	out->engine.lazy = false;
+	spin_unlock_irqrestore(&out->engine.lock, flags);
 }
 
 /**
@@ -916,7 +916,7 @@ static void vflipq_crtc_release(struct drm_device *drm, void *data)
 {
 	struct vflipq_output *out = data;
 
-	hrtimer_cancel(&out->vblank_timer);
+	hrtimer_cancel(&out->engine.timer);
 	if (out->composer_wq)
 		destroy_workqueue(out->composer_wq);
 	kvfree(out->line_bufs.out);
@@ -930,7 +930,7 @@ int vflipq_crtc_init(struct vflipq_output *out)
 	int ret;
 
 	spin_lock_init(&out->lock);
-	spin_lock_init(&out->engine_lock);
+	spin_lock_init(&out->engine.lock);
 	ret = drmm_mutex_init(drm, &out->crc_lock);
 	if (ret)
 		return ret;
@@ -938,7 +938,7 @@ int vflipq_crtc_init(struct vflipq_output *out)
 	seqlock_init(&out->cursor_seq);
 	atomic_set(&out->wb_jobs, 0);
 	init_waitqueue_head(&out->wb_idle);
-	vflipq_hrtimer_setup(&out->vblank_timer, vflipq_vblank_simulate,
+	vflipq_hrtimer_setup(&out->engine.timer, vflipq_vblank_simulate,
 			     CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 
 	ret = drmm_crtc_init_with_planes(drm, &out->crtc, out->primary,

@@ -193,6 +193,66 @@ struct vflipq_crtc_state {
 };
 
 /**
+ * struct vflipq_engine - the display engine of one CRTC: its vblank grid
+ * @timer: expires at every vblank of the grid
+ * @lock: protects every other member and &vflipq_output.flipq.  Innermost
+ *	lock (nothing else is taken under it, nothing sleeps); taken in hard
+ *	interrupt context by the engine's timers and under the vblank core's
+ *	locks; never held while calling into the vblank core
+ * @running: @timer is armed or its callback will re-arm it
+ * @cpu: the CPU @timer last expired on or was moved to (a hint for
+ *	vflipq_engine_follow(), written under @lock, read without it)
+ * @lazy: only the flip queue needs the engine, and @timer is armed for the
+ *	vblank it asked for (vfq_next_wake()), possibly many frames away; the
+ *	vblanks in between are handled by whoever looks at the queue first
+ *	(vflipq_flipq_sync_locked())
+ * @vblank_wanted: the DRM vblank core has vblank interrupts enabled
+ * @active: the CRTC scans out
+ * @period_ns: frame duration of the current mode
+ * @phase: a vblank of the grid: where the mode set started it (its
+ *	instant, or with vblank_align the last multiple of @period_ns
+ *	before), or the last change of frame duration
+ * @phase_seq: grid sequence number of @phase
+ * @last_vblank: the last vblank of the fixed-rate grid the engine handled,
+ *	which the DRM vblank counter and timestamp report while it runs; a
+ *	vblank that passed is reported only once handled, by @timer or by a
+ *	commit that comes first (vflipq_crtc_atomic_flush())
+ * @period_changed: a queued flip changed @period_ns at this vblank
+ * @vrr: variable refresh is on (VRR_ENABLED): the grid's period is
+ *	VFLIPQ_VRR_MAX_NS and @phase the last vblank (vflipq_vrr.c)
+ * @mode: the mode being scanned out
+ */
+struct vflipq_engine {
+	struct hrtimer timer;
+	/* everything below, and the output's flip queue */
+	spinlock_t lock;
+	bool running;
+	int cpu;
+	bool lazy;
+	bool vblank_wanted;
+	bool active;
+	u64 period_ns;
+	ktime_t phase;
+	u64 phase_seq;
+	ktime_t last_vblank;
+	bool period_changed;
+	bool vrr;
+	struct drm_display_mode mode;
+};
+
+/**
+ * struct vflipq_output_stats - what a CRTC did, for GET_COUNTERS and debugfs
+ * @timer_expirations: expirations of &vflipq_engine.timer (under its lock)
+ * @vblank_irqs: vblanks reported to the DRM core (under the engine's lock)
+ * @frames_composed: frames the composer produced
+ */
+struct vflipq_output_stats {
+	u64 timer_expirations;
+	u64 vblank_irqs;
+	atomic64_t frames_composed;
+};
+
+/**
  * struct vflipq_output - one display pipe: CRTC, encoder, connector, planes
  * @vdev: owning device
  * @index: CRTC index
@@ -203,42 +263,12 @@ struct vflipq_crtc_state {
  * @primary: primary plane
  * @cursor: cursor plane or NULL
  * @overlays: overlay planes
- * @vblank_timer: the display engine: expires at every vblank of the grid
- * @engine_lock: the display engine's lock: protects @engine_running,
- *	@engine_lazy, @vblank_wanted, @active, @vrr, @period_ns, @phase, @phase_seq,
- *	@last_vblank, @period_changed, @mode, @timer_expirations, @vblank_irqs and
- *	@flipq.  Innermost lock (nothing else is taken under it, nothing
- *	sleeps); taken in hard interrupt context by the engine's timers and
- *	under the vblank core's locks; never held while calling into the
- *	vblank core
- * @engine_running: @vblank_timer is armed or its callback will re-arm it
- * @engine_cpu: the CPU @vblank_timer last expired on or was moved to (a
- *	hint for vflipq_engine_follow(), written under @engine_lock, read
- *	without it)
- * @engine_lazy: only the flip queue needs the engine, and @vblank_timer is
- *	armed for the vblank it asked for (vfq_next_wake()), possibly many
- *	frames away; the vblanks in between are handled by whoever looks at
- *	the queue first (vflipq_flipq_sync_locked())
- * @vblank_wanted: the DRM vblank core has vblank interrupts enabled
- * @active: the CRTC scans out
- * @period_ns: frame duration of the current mode
- * @phase: a vblank of the grid: where the mode set started it (its
- *	instant, or with vblank_align the last multiple of @period_ns
- *	before), or the last change of frame duration
- * @phase_seq: grid sequence number of @phase
- * @last_vblank: the last vblank of the fixed-rate grid the engine handled,
- *	which the DRM vblank counter and timestamp report while it runs; a
- *	vblank that passed is reported only once handled, by the engine's
- *	timer or by a commit that comes first (vflipq_crtc_atomic_flush())
- * @period_changed: a queued flip changed @period_ns at this vblank
- * @vrr: variable refresh is on (VRR_ENABLED): the grid's period is
- *	VFLIPQ_VRR_MAX_NS and @phase the last vblank (vflipq_vrr.c)
- * @mode: the mode being scanned out
+ * @engine: the display engine (vblank grid, timer, VRR)
  * @composer_wq: ordered queue for composer work of this CRTC
  * @lock: protects @composer_state, @composer_users and the CRTC states'
  *	&vflipq_crtc_state.overtaken against the vblank
  *	timer (interrupt-safe spinlock, taken in hard interrupt context);
- *	the vblank core's locks and then @engine_lock nest inside it
+ *	the vblank core's locks and then &vflipq_engine.lock nest inside it
  * @composer_users: CRC capture plus pending writeback jobs
  * @crc_lock: mutex serialising set_crc_source (open of crc/data may
  *	overlap the release of a previous open); @lock nests inside it
@@ -259,10 +289,8 @@ struct vflipq_crtc_state {
  *	Never held together with another lock
  * @line_bufs: scratch rows for the composer (only used from @composer_wq)
  * @tiles: the composer's CRC cache (only used from @composer_wq)
- * @flipq: the flip queue (its members under @engine_lock)
- * @timer_expirations: expirations of @vblank_timer
- * @vblank_irqs: vblanks reported to the DRM core
- * @frames_composed: frames the composer produced
+ * @flipq: the flip queue (its members under &vflipq_engine.lock)
+ * @stats: counters
  * @crtc_fences: fence context of the CRTC's out-fences (vflipq_fence.c)
  * @wb_fences: fence context of the writeback connector's out-fences
  */
@@ -277,21 +305,7 @@ struct vflipq_output {
 	struct drm_plane *cursor;
 	struct drm_plane *overlays[VFLIPQ_MAX_OVERLAYS];
 
-	struct hrtimer vblank_timer;
-	/* engine state vs. the timer callback */
-	spinlock_t engine_lock;
-	bool engine_running;
-	int engine_cpu;
-	bool engine_lazy;
-	bool vblank_wanted;
-	bool active;
-	u64 period_ns;
-	ktime_t phase;
-	u64 phase_seq;
-	ktime_t last_vblank;
-	bool period_changed;
-	bool vrr;
-	struct drm_display_mode mode;
+	struct vflipq_engine engine;
 
 	struct workqueue_struct *composer_wq;
 	/* composer_state, composer_users vs. the vblank timer */
@@ -312,9 +326,7 @@ struct vflipq_output {
 	struct vflipq_tiles *tiles;
 
 	struct vflipq_flipq flipq;
-	u64 timer_expirations;
-	u64 vblank_irqs;
-	atomic64_t frames_composed;
+	struct vflipq_output_stats stats;
 
 	struct vflipq_fence_ctx *crtc_fences;
 	struct vflipq_fence_ctx *wb_fences;

@@ -3,7 +3,7 @@
  * The hardware flip queue in the driver: the DRM side of vflipq_fq_core.c.
  *
  * The display engine (the CRTC's vblank timer) runs the core's rules under
- * engine_lock, in hard interrupt context: it switches what the composer
+ * engine.lock, in hard interrupt context: it switches what the composer
  * scans out and writes the logs without waking anybody, and delivers the
  * interrupts the client asked for as DRM events right there, as a display
  * driver's interrupt handler does.  A worker only sends what that could not
@@ -11,7 +11,7 @@
  * framebuffer of a buffer the queue let go (the last reference unmaps it)
  * and freeing the buffer, is a work item on the device's workqueue.
  *
- * Lock order: modeset locks -> out->lock -> event_lock -> engine_lock.
+ * Lock order: modeset locks -> out->lock -> event_lock -> engine.lock.
  */
 
 #include <linux/delay.h>
@@ -96,14 +96,14 @@ void vflipq_fq_buf_init(struct vflipq_fq_buf *buf, struct vflipq_device *vdev,
 	buf->fb = fb;
 }
 
-/* Core callbacks, all under engine_lock. */
+/* Core callbacks, all under engine.lock. */
 static void fq_show(void *ctx, unsigned int pi, void *b, u64 present_id,
 		    u64 ts, u64 seq)
 {
 	struct vflipq_output *out = ctx;
 	struct vflipq_fq_buf *buf = b;
 
-	lockdep_assert_held(&out->engine_lock);
+	lockdep_assert_held(&out->engine.lock);
 	trace_vflipq_flip_show(out->crtc.base.id, out->flipq.planes[pi]->base.id,
 			       present_id, ts, seq);
 	if (vflipq_fb_is_cross_adapter(buf->fb))
@@ -119,7 +119,7 @@ static void fq_release(void *ctx, unsigned int pi, void *b)
 {
 	struct vflipq_output *out = ctx;
 
-	lockdep_assert_held(&out->engine_lock);
+	lockdep_assert_held(&out->engine.lock);
 	vflipq_fq_buf_put(b);
 }
 
@@ -129,7 +129,7 @@ static void fq_event(void *ctx, unsigned int pi, u64 seq, u64 ts,
 	struct vflipq_output *out = ctx;
 	struct vflipq_fq_event *e;
 
-	lockdep_assert_held(&out->engine_lock);
+	lockdep_assert_held(&out->engine.lock);
 	if (out->flipq.nevents == VFLIPQ_FQ_EVENTS) {
 		out->flipq.events_dropped++;
 		return;
@@ -151,24 +151,24 @@ static bool fq_has_work(struct vflipq_output *out)
 
 static u64 grid_seq(struct vflipq_output *out, u64 ts)
 {
-	if (ts <= ktime_to_ns(out->phase) || !out->period_ns)
-		return out->phase_seq;
-	return out->phase_seq +
-	       div64_u64(ts - ktime_to_ns(out->phase), out->period_ns);
+	if (ts <= ktime_to_ns(out->engine.phase) || !out->engine.period_ns)
+		return out->engine.phase_seq;
+	return out->engine.phase_seq +
+	       div64_u64(ts - ktime_to_ns(out->engine.phase), out->engine.period_ns);
 }
 
 /*
  * The frame duration the engine can actually run at: whole scan lines of
  * the current mode, as variable-refresh hardware stretches vtotal.  Same
  * arithmetic as drm_calc_timestamping_constants().  0 if out of range.
- * Called with engine_lock held.
+ * Called with engine.lock held.
  */
 u64 vflipq_flipq_snap_period(struct vflipq_output *out, u64 duration_ns)
 {
-	const struct drm_display_mode *m = &out->mode;
+	const struct drm_display_mode *m = &out->engine.mode;
 	u64 line_x_clock, vtotal;
 
-	lockdep_assert_held(&out->engine_lock);
+	lockdep_assert_held(&out->engine.lock);
 	if (duration_ns < VFLIPQ_MIN_PERIOD_NS ||
 	    duration_ns > VFLIPQ_MAX_PERIOD_NS || !m->crtc_clock ||
 	    !m->crtc_htotal)
@@ -185,18 +185,18 @@ u64 vflipq_flipq_snap_period(struct vflipq_output *out, u64 duration_ns)
 static void fq_period(void *ctx, u64 period_ns, u64 ts, u64 seq)
 {
 	struct vflipq_output *out = ctx;
-	struct drm_display_mode mode = out->mode;
+	struct drm_display_mode mode = out->engine.mode;
 	u64 line_x_clock = (u64)mode.crtc_htotal * 1000000;
 
-	lockdep_assert_held(&out->engine_lock);
+	lockdep_assert_held(&out->engine.lock);
 	/* Keep the vblank core's frame duration (vblank counting) in step. */
 	mode.crtc_vtotal = div64_u64(period_ns * mode.crtc_clock +
 				     line_x_clock / 2, line_x_clock);
 	drm_calc_timestamping_constants(&out->crtc, &mode);
-	out->period_ns = period_ns;
-	out->phase = ns_to_ktime(ts);
-	out->phase_seq = seq;
-	out->period_changed = true;
+	out->engine.period_ns = period_ns;
+	out->engine.phase = ns_to_ktime(ts);
+	out->engine.phase_seq = seq;
+	out->engine.period_changed = true;
 }
 
 static void fq_logged(void *ctx, unsigned int pi, u64 present_id, u64 ts,
@@ -204,7 +204,7 @@ static void fq_logged(void *ctx, unsigned int pi, u64 present_id, u64 ts,
 {
 	struct vflipq_output *out = ctx;
 
-	lockdep_assert_held(&out->engine_lock);
+	lockdep_assert_held(&out->engine.lock);
 	trace_vflipq_log_update(out->crtc.base.id, out->flipq.planes[pi]->base.id,
 				present_id, ts, index);
 }
@@ -220,7 +220,7 @@ static bool fq_ready(void *ctx, unsigned int pi, void *b)
 	struct vflipq_fq_buf *buf = b;
 	unsigned int i;
 
-	lockdep_assert_held(&out->engine_lock);
+	lockdep_assert_held(&out->engine.lock);
 	for (i = 0; i < buf->fb->format->num_planes; i++)
 		if (!dma_resv_test_signaled(buf->fb->obj[i]->resv,
 					    DMA_RESV_USAGE_WRITE))
@@ -242,7 +242,7 @@ static const struct vfq_ops vflipq_fq_ops = {
  * @out: output
  * @vblank_ts: time of this vblank
  *
- * Called by the engine with engine_lock held.
+ * Called by the engine with engine.lock held.
  *
  * Return: true if the worker has something to do.
  */
@@ -250,11 +250,11 @@ bool vflipq_flipq_tick(struct vflipq_output *out, ktime_t vblank_ts)
 {
 	u64 ts = ktime_to_ns(vblank_ts);
 
-	lockdep_assert_held(&out->engine_lock);
+	lockdep_assert_held(&out->engine.lock);
 	if (out->flipq.core.depth <= 1)
 		return false;
 	vfq_vblank(&out->flipq.core, ts, grid_seq(out, ts));
-	vfq_power_update(&out->flipq.core, ts, out->vblank_wanted ||
+	vfq_power_update(&out->flipq.core, ts, out->engine.vblank_wanted ||
 			 out->composer_users);
 	return fq_has_work(out);
 }
@@ -267,7 +267,7 @@ bool vflipq_flipq_tick(struct vflipq_output *out, ktime_t vblank_ts)
  * Handles, in order, every vblank since the last one handled at which the
  * queue has work (vfq_catch_up()), with that vblank's own timestamp: an
  * engine that slept through vblanks nobody could observe leaves the log
- * and the interrupts as if it had run at each.  Under engine_lock.
+ * and the interrupts as if it had run at each.  Under engine.lock.
  *
  * Return: true if interrupts were raised (vflipq_flipq_send_events()).
  */
@@ -275,22 +275,22 @@ bool vflipq_flipq_catch_up(struct vflipq_output *out, u64 now_ns)
 {
 	struct vfq_crtc *c = &out->flipq.core;
 
-	lockdep_assert_held(&out->engine_lock);
+	lockdep_assert_held(&out->engine.lock);
 	if (c->depth <= 1)
 		return false;
 	vfq_catch_up(c, now_ns);
-	vfq_power_update(c, c->handled_ns, out->vblank_wanted ||
+	vfq_power_update(c, c->handled_ns, out->engine.vblank_wanted ||
 			 out->composer_users);
 	return fq_has_work(out);
 }
 
 /*
  * The vblank the queue next needs the engine at (vfq_next_wake()), ~0 for
- * none.  Under engine_lock, the queue caught up.
+ * none.  Under engine.lock, the queue caught up.
  */
 u64 vflipq_flipq_wake(struct vflipq_output *out)
 {
-	lockdep_assert_held(&out->engine_lock);
+	lockdep_assert_held(&out->engine.lock);
 	if (out->flipq.core.depth <= 1)
 		return ~0ULL;
 	return vfq_next_wake(&out->flipq.core);
@@ -301,36 +301,36 @@ u64 vflipq_flipq_wake(struct vflipq_output *out)
  * @out: output
  *
  * Anybody who reads or changes the queue calls this first under
- * engine_lock: what the engine would have latched at the vblanks that
+ * engine.lock: what the engine would have latched at the vblanks that
  * passed since it last ran is latched here, with the vblanks' timestamps.
  * The engine may sleep between the vblanks the queue asked for
- * (&vflipq_output.engine_lazy), or its interrupt may come late (a busy
+ * (&vflipq_engine.lazy), or its interrupt may come late (a busy
  * CPU, a vCPU the host did not run): a flip queued now must not latch at
  * a vblank before it, as it would once that late interrupt caught up.
  * Interrupts raised on the way go to the worker: the caller holds
- * engine_lock, under which no event can be sent.
+ * engine.lock, under which no event can be sent.
  */
 void vflipq_flipq_sync_locked(struct vflipq_output *out)
 {
-	lockdep_assert_held(&out->engine_lock);
-	if (out->engine_running && !out->vrr &&
+	lockdep_assert_held(&out->engine.lock);
+	if (out->engine.running && !out->engine.vrr &&
 	    vflipq_flipq_catch_up(out, ktime_get_ns()))
 		queue_work(out->vdev->fq_wq, &out->flipq.work);
 }
 
-/* Whether the queue keeps the engine running; under engine_lock. */
+/* Whether the queue keeps the engine running; under engine.lock. */
 bool vflipq_flipq_needed(struct vflipq_output *out)
 {
-	lockdep_assert_held(&out->engine_lock);
+	lockdep_assert_held(&out->engine.lock);
 	return out->flipq.core.depth > 1 && out->flipq.core.power != VFQ_POWER_NO_PHASE;
 }
 
-/* Under engine_lock. */
+/* Under engine.lock. */
 void vflipq_flipq_arm_immediate(struct vflipq_output *out)
 {
 	u64 next;
 
-	lockdep_assert_held(&out->engine_lock);
+	lockdep_assert_held(&out->engine.lock);
 	next = vfq_next_immediate(&out->flipq.core, ktime_get_ns());
 	if (next != ~0ULL)
 		hrtimer_start(&out->flipq.imm_timer, ns_to_ktime(next),
@@ -345,14 +345,14 @@ static enum hrtimer_restart vflipq_fq_imm_fire(struct hrtimer *timer)
 	u64 now = ktime_get_ns(), next;
 	bool work;
 
-	spin_lock(&out->engine_lock);
-	if (!out->active) {
-		spin_unlock(&out->engine_lock);
+	spin_lock(&out->engine.lock);
+	if (!out->engine.active) {
+		spin_unlock(&out->engine.lock);
 		return HRTIMER_NORESTART;
 	}
 	vflipq_flipq_sync_locked(out);
 	vfq_immediate(&out->flipq.core, now, grid_seq(out, now));
-	out->timer_expirations++;
+	out->stats.timer_expirations++;
 	next = vfq_next_immediate(&out->flipq.core, now);
 	work = fq_has_work(out);
 	/*
@@ -363,7 +363,7 @@ static enum hrtimer_restart vflipq_fq_imm_fire(struct hrtimer *timer)
 		hrtimer_set_expires(timer, ns_to_ktime(next));
 		restart = HRTIMER_RESTART;
 	}
-	spin_unlock(&out->engine_lock);
+	spin_unlock(&out->engine.lock);
 
 	if (work)
 		vflipq_flipq_send_events(out);
@@ -410,7 +410,7 @@ static bool fq_send_one(struct drm_device *drm, struct vflipq_output *out,
 /*
  * Send the raised interrupts, oldest first, from any context (the engine's
  * hrtimers included).  @gfp must not sleep: it allocates under spinlocks.
- * The owner is read and the events queued on its file under engine_lock,
+ * The owner is read and the events queued on its file under engine.lock,
  * which vflipq_flipq_file_gone() takes to let go of the file before the
  * DRM core releases the file's events: nothing is sent to a file after
  * that.
@@ -425,7 +425,7 @@ static bool fq_send_events(struct vflipq_output *out, gfp_t gfp)
 	unsigned int n = 0;
 
 	spin_lock_irqsave(&drm->event_lock, flags);
-	spin_lock(&out->engine_lock);
+	spin_lock(&out->engine.lock);
 	while (n < fq->nevents &&
 	       (!fq->owner ||
 		fq_send_one(drm, out, fq->owner, &fq->events[n], gfp)))
@@ -433,14 +433,14 @@ static bool fq_send_events(struct vflipq_output *out, gfp_t gfp)
 	fq->nevents -= n;
 	memmove(fq->events, fq->events + n, fq->nevents * sizeof(fq->events[0]));
 	n = fq->nevents;
-	spin_unlock(&out->engine_lock);
+	spin_unlock(&out->engine.lock);
 	spin_unlock_irqrestore(&drm->event_lock, flags);
 	return !n;
 }
 
 /*
  * The events that could not go out where they were raised: a catch-up
- * under engine_lock (vflipq_flipq_sync_locked()) or a failed atomic
+ * under engine.lock (vflipq_flipq_sync_locked()) or a failed atomic
  * allocation.  fq_send_events() allocates under the event and engine
  * spinlocks, so never with a sleeping allocation; a failed one is retried
  * a millisecond or two later, outside them.
@@ -458,7 +458,7 @@ static void vflipq_fq_work(struct work_struct *work)
  * vflipq_flipq_send_events - deliver the raised interrupts
  * @out: output
  *
- * Any context, outside engine_lock: the engine's timers call it in hard
+ * Any context, outside engine.lock: the engine's timers call it in hard
  * interrupt context.  Sending at once spares a worker's wake-up per event;
  * the worker retries what an atomic allocation could not send.
  */
@@ -474,7 +474,7 @@ void vflipq_flipq_send_events(struct vflipq_output *out)
  * @snap: one reference per plane the queue put an image on, else NULL
  *
  * Taken by the engine for the composition of this vblank, however late it
- * runs, in the same hold of engine_lock that caught the queue up to the
+ * runs, in the same hold of engine.lock that caught the queue up to the
  * vblank: a later catch-up may already latch the flips of the next one.
  *
  * Return: &vflipq_flipq.scanout_gen the images belong to.
@@ -484,7 +484,7 @@ u64 vflipq_flipq_snapshot_locked(struct vflipq_output *out,
 {
 	unsigned int i;
 
-	lockdep_assert_held(&out->engine_lock);
+	lockdep_assert_held(&out->engine.lock);
 	for (i = 0; i < VFQ_MAX_PLANES; i++) {
 		snap[i] = out->flipq.scanout[i];
 		if (snap[i])
@@ -499,12 +499,12 @@ struct vflipq_fq_buf *vflipq_flipq_scanout_get(struct vflipq_output *out,
 	struct vflipq_fq_buf *buf;
 	unsigned long flags;
 
-	spin_lock_irqsave(&out->engine_lock, flags);
+	spin_lock_irqsave(&out->engine.lock, flags);
 	vflipq_flipq_sync_locked(out);
 	buf = fq_index < VFQ_MAX_PLANES ? out->flipq.scanout[fq_index] : NULL;
 	if (buf)
 		kref_get(&buf->ref);
-	spin_unlock_irqrestore(&out->engine_lock, flags);
+	spin_unlock_irqrestore(&out->engine.lock, flags);
 	return buf;
 }
 
@@ -515,10 +515,10 @@ bool vflipq_flipq_plane_busy(struct vflipq_plane *vplane)
 	unsigned long flags;
 	bool busy;
 
-	spin_lock_irqsave(&out->engine_lock, flags);
+	spin_lock_irqsave(&out->engine.lock, flags);
 	vflipq_flipq_sync_locked(out);
 	busy = vfq_pending(&out->flipq.core, vplane->fq_index);
-	spin_unlock_irqrestore(&out->engine_lock, flags);
+	spin_unlock_irqrestore(&out->engine.lock, flags);
 	return busy;
 }
 
@@ -533,14 +533,14 @@ void vflipq_flipq_plane_taken(struct vflipq_plane *vplane)
 	struct vflipq_fq_buf *shown, *scanout;
 	unsigned long flags;
 
-	spin_lock_irqsave(&out->engine_lock, flags);
+	spin_lock_irqsave(&out->engine.lock, flags);
 	vflipq_flipq_sync_locked(out);
 	shown = vfq_forget_shown(&out->flipq.core, pi);
 	scanout = out->flipq.scanout[pi];
 	out->flipq.scanout[pi] = NULL;
 	if (scanout)
 		out->flipq.scanout_gen++;
-	spin_unlock_irqrestore(&out->engine_lock, flags);
+	spin_unlock_irqrestore(&out->engine.lock, flags);
 
 	if (shown)
 		vflipq_fq_buf_put(shown);
@@ -554,12 +554,12 @@ void vflipq_flipq_stop(struct vflipq_output *out)
 	hrtimer_cancel(&out->flipq.imm_timer);
 }
 
-/* A mode set restarts the grid; called with engine_lock held. */
+/* A mode set restarts the grid; called with engine.lock held. */
 void vflipq_flipq_mode_set(struct vflipq_output *out)
 {
-	lockdep_assert_held(&out->engine_lock);
-	vfq_set_timing(&out->flipq.core, out->period_ns, ktime_to_ns(out->phase),
-		       out->phase_seq);
+	lockdep_assert_held(&out->engine.lock);
+	vfq_set_timing(&out->flipq.core, out->engine.period_ns, ktime_to_ns(out->engine.phase),
+		       out->engine.phase_seq);
 }
 
 /*
@@ -570,12 +570,12 @@ void vflipq_flipq_drain(struct vflipq_output *out)
 {
 	bool work;
 
-	spin_lock_irq(&out->engine_lock);
+	spin_lock_irq(&out->engine.lock);
 	vflipq_flipq_sync_locked(out);
 	vfq_cancel_all(&out->flipq.core);
 	hrtimer_try_to_cancel(&out->flipq.imm_timer);
 	work = fq_has_work(out);
-	spin_unlock_irq(&out->engine_lock);
+	spin_unlock_irq(&out->engine.lock);
 	if (work)
 		vflipq_flipq_send_events(out);
 }
@@ -618,7 +618,7 @@ int vflipq_flipq_init(struct vflipq_output *out)
 	vflipq_hrtimer_setup(&out->flipq.imm_timer, vflipq_fq_imm_fire,
 			     CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	INIT_WORK(&out->flipq.work, vflipq_fq_work);
-	atomic64_set(&out->frames_composed, 0);
+	atomic64_set(&out->stats.frames_composed, 0);
 	return drmm_add_action_or_reset(drm, vflipq_flipq_release, out);
 }
 
@@ -637,7 +637,7 @@ void vflipq_flipq_file_gone(struct vflipq_device *vdev, struct drm_file *file)
 		bool owned;
 
 		drm_modeset_lock(&out->crtc.mutex, NULL);
-		spin_lock_irq(&out->engine_lock);
+		spin_lock_irq(&out->engine.lock);
 		owned = out->flipq.owner == file;
 		if (owned) {
 			/* What reached the screen before the close is logged so. */
@@ -652,7 +652,7 @@ void vflipq_flipq_file_gone(struct vflipq_device *vdev, struct drm_file *file)
 			}
 			out->flipq.owner = NULL;
 		}
-		spin_unlock_irq(&out->engine_lock);
+		spin_unlock_irq(&out->engine.lock);
 		drm_modeset_unlock(&out->crtc.mutex);
 
 		if (!owned)
@@ -683,19 +683,19 @@ void vflipq_flipq_debugfs_show(struct seq_file *m, struct vflipq_output *out)
 	struct vfq_crtc *c = &out->flipq.core;
 	unsigned int pi;
 
-	spin_lock_irq(&out->engine_lock);
+	spin_lock_irq(&out->engine.lock);
 	vflipq_flipq_sync_locked(out);
 	seq_printf(m, "crtc %u (id %u): depth %u, engine %s, power %s, period %llu ns\n",
 		   out->index, out->crtc.base.id, c->depth,
-		   !out->engine_running ? "stopped" :
-		   out->engine_lazy ? "asleep" : "running",
-		   vflipq_power_names[c->power], out->period_ns);
+		   !out->engine.running ? "stopped" :
+		   out->engine.lazy ? "asleep" : "running",
+		   vflipq_power_names[c->power], out->engine.period_ns);
 	seq_printf(m, "  timer_expirations %llu vblank_irqs %llu flipq_irqs %llu flipq_events %llu events_dropped %llu\n",
-		   out->timer_expirations, out->vblank_irqs, c->stats.irqs,
+		   out->stats.timer_expirations, out->stats.vblank_irqs, c->stats.irqs,
 		   c->stats.events, out->flipq.events_dropped);
 	seq_printf(m, "  flips_shown %llu flips_cancelled %llu frames_composed %lld\n",
 		   c->stats.shown, c->stats.cancelled,
-		   (long long)atomic64_read(&out->frames_composed));
+		   (long long)atomic64_read(&out->stats.frames_composed));
 	for (pi = 0; pi < c->nplanes; pi++) {
 		const struct vfq_plane *p = &c->planes[pi];
 
@@ -705,5 +705,5 @@ void vflipq_flipq_debugfs_show(struct seq_file *m, struct vflipq_output *out)
 			   p->irq_target == VFQ_IRQ_NONE ? -1LL :
 			   (long long)p->irq_target);
 	}
-	spin_unlock_irq(&out->engine_lock);
+	spin_unlock_irq(&out->engine.lock);
 }

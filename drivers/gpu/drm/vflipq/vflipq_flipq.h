@@ -115,14 +115,14 @@ struct vflipq_fq_event {
  *	allocation failed; vflipq_flipq_send_events())
  *
  * Locking: everything but the immutable members is protected by
- * &vflipq_output.engine_lock, the lock of the display engine whose vblank
+ * &vflipq_engine.lock, the lock of the display engine whose vblank
  * runs the queue (hard interrupt context: the engine timer and
  * @imm_timer take it with spin_lock(), everybody else with
  * spin_lock_irq[save]()).  The ioctls hold the CRTC's modeset lock around
  * it, which serialises them against commits on the CRTC; @logs changes
  * only with both held.  Events are queued on @owner's file under
- * &drm_device.event_lock and engine_lock.  Order: modeset locks ->
- * event_lock -> engine_lock.
+ * &drm_device.event_lock and engine.lock.  Order: modeset locks ->
+ * event_lock -> engine.lock.
  */
 struct vflipq_flipq {
 	struct vfq_crtc core;

@@ -3,7 +3,7 @@
  * Flip-queue ioctls other than the submissions (vflipq_flipq_submit.c).
  * Each one takes the modeset lock of its CRTC, which serialises them
  * against each other and against commits on that CRTC; the engine is only
- * ever touched under engine_lock.  Every field is validated before
+ * ever touched under engine.lock.  Every field is validated before
  * anything changes.
  */
 
@@ -86,11 +86,11 @@ static int fq_output_plane(struct drm_device *drm, struct drm_file *file,
 /*
  * The queue of a CRTC belongs to one file at a time (with leases several
  * files can be master): another one gets -EBUSY until the owner is gone.
- * Called with engine_lock held.
+ * Called with engine.lock held.
  */
 int vflipq_fq_claim(struct vflipq_output *out, struct drm_file *file)
 {
-	lockdep_assert_held(&out->engine_lock);
+	lockdep_assert_held(&out->engine.lock);
 	if (out->flipq.owner && out->flipq.owner != file)
 		return -EBUSY;
 	out->flipq.owner = file;
@@ -98,14 +98,14 @@ int vflipq_fq_claim(struct vflipq_output *out, struct drm_file *file)
 }
 
 /*
- * Under engine_lock, in the submitting client's context: the engine must
+ * Under engine.lock, in the submitting client's context: the engine must
  * run while anything is wanted, and its interrupt comes to this CPU.
  */
 void vflipq_fq_wake_engine(struct vflipq_output *out)
 {
-	lockdep_assert_held(&out->engine_lock);
+	lockdep_assert_held(&out->engine.lock);
 	vfq_power_update(&out->flipq.core, ktime_get_ns(),
-			 out->vblank_wanted || out->composer_users);
+			 out->engine.vblank_wanted || out->composer_users);
 	vflipq_engine_kick_locked(out);
 	vflipq_engine_follow_locked(out);
 }
@@ -158,13 +158,13 @@ int vflipq_ioctl_flipq_cancel(struct drm_device *drm, void *data,
 		};
 	}
 
-	spin_lock_irq(&out->engine_lock);
+	spin_lock_irq(&out->engine.lock);
 	vflipq_flipq_sync_locked(out);
 	ret = vflipq_fq_claim(out, file);
 	if (!ret)
 		ret = vfq_cancel(&out->flipq.core, creq, args->num_planes,
 				 ktime_get_ns());
-	spin_unlock_irq(&out->engine_lock);
+	spin_unlock_irq(&out->engine.lock);
 	if (ret)
 		goto out_unlock;
 
@@ -213,12 +213,12 @@ int vflipq_ioctl_flipq_set_log(struct drm_device *drm, void *data,
 		return ret;
 
 	/* Submits need this lock too: the plane stays idle from here on. */
-	spin_lock_irq(&out->engine_lock);
+	spin_lock_irq(&out->engine.lock);
 	vflipq_flipq_sync_locked(out);
 	if (out->flipq.core.planes[vplane->fq_index].count ||
 	    (out->flipq.owner && out->flipq.owner != file))
 		ret = -EBUSY;
-	spin_unlock_irq(&out->engine_lock);
+	spin_unlock_irq(&out->engine.lock);
 	if (ret)
 		goto out_unlock;
 
@@ -235,14 +235,14 @@ int vflipq_ioctl_flipq_set_log(struct drm_device *drm, void *data,
 		}
 	}
 
-	spin_lock_irq(&out->engine_lock);
+	spin_lock_irq(&out->engine.lock);
 	vflipq_flipq_sync_locked(out);
 	vfq_set_log(&out->flipq.core, vplane->fq_index, log ? log->entries : NULL,
 		    args->num_entries);
 	old = out->flipq.logs[vplane->fq_index];
 	out->flipq.logs[vplane->fq_index] = log;
 	vflipq_fq_claim(out, file);
-	spin_unlock_irq(&out->engine_lock);
+	spin_unlock_irq(&out->engine.lock);
 
 	if (old)
 		drm_gem_object_put(&old->base);
@@ -278,14 +278,14 @@ int vflipq_ioctl_flipq_update_log(struct drm_device *drm, void *data,
 	 * before the composer may be done with them (the event waits for it):
 	 * the composer must then not trust what it read (vflipq_composer.c).
 	 */
-	spin_lock_irq(&out->engine_lock);
+	spin_lock_irq(&out->engine.lock);
 	vflipq_flipq_sync_locked(out);
 	ret = out->flipq.owner && out->flipq.owner != file ? -EBUSY : 0;
 	args->first_free = vfq_log_first_free(&out->flipq.core, pi);
 	args->present_id_shown = out->flipq.core.planes[pi].shown_id;
 	if (!ret)
 		out->flipq.log_read_gen = out->flipq.scanout_gen;
-	spin_unlock_irq(&out->engine_lock);
+	spin_unlock_irq(&out->engine.lock);
 	if (ret) {
 		args->first_free = 0;
 		args->present_id_shown = 0;
@@ -313,14 +313,14 @@ int vflipq_ioctl_flipq_set_irq_target(struct drm_device *drm, void *data,
 	ret = drm_modeset_lock_single_interruptible(&out->crtc.mutex);
 	if (ret)
 		return ret;
-	spin_lock_irq(&out->engine_lock);
+	spin_lock_irq(&out->engine.lock);
 	vflipq_flipq_sync_locked(out);
 	ret = vflipq_fq_claim(out, file);
 	if (!ret) {
 		vfq_set_irq_target(&out->flipq.core, vplane->fq_index, args->target);
 		vflipq_fq_wake_engine(out);
 	}
-	spin_unlock_irq(&out->engine_lock);
+	spin_unlock_irq(&out->engine.lock);
 	drm_modeset_unlock(&out->crtc.mutex);
 	return ret;
 }

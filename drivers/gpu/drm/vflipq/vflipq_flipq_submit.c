@@ -3,7 +3,7 @@
  * FLIPQ_SUBMIT and FLIPQ_SUBMIT_MANY: flips into the hardware queue.  A
  * submission takes the modeset locks of its CRTC and planes (against
  * commits changing what the queue flips), turns each plane into a buffer
- * the engine can scan out, then queues under engine_lock.  A batch does
+ * the engine can scan out, then queues under engine.lock.  A batch does
  * the expensive parts once: one ioctl, one set of locks, one catch-up of
  * the sleeping engine and one look at when it must next wake.
  */
@@ -261,10 +261,10 @@ static bool fq_others_pending(struct vflipq_output *out)
 
 		if (o == out)
 			continue;
-		spin_lock_irq(&o->engine_lock);
+		spin_lock_irq(&o->engine.lock);
 		vflipq_flipq_sync_locked(o);
 		pending = vfq_pending_total(&o->flipq.core) > 0;
-		spin_unlock_irq(&o->engine_lock);
+		spin_unlock_irq(&o->engine.lock);
 	}
 	return pending;
 }
@@ -487,14 +487,14 @@ static int fq_job_prepare(struct vflipq_output *out, struct drm_file *file,
 	return 0;
 }
 
-/* Queue one prepared job; under engine_lock, the queue caught up. */
+/* Queue one prepared job; under engine.lock, the queue caught up. */
 static int fq_job_queue(struct vflipq_output *out, struct drm_file *file,
 			struct fq_job *job, bool others_pending)
 {
 	struct vfq_submit *s = &job->s;
 	int ret;
 
-	lockdep_assert_held(&out->engine_lock);
+	lockdep_assert_held(&out->engine.lock);
 	s->others_pending = others_pending;
 	if (job->args.duration_ns) {
 		s->duration_ns = vflipq_flipq_snap_period(out,
@@ -503,7 +503,7 @@ static int fq_job_queue(struct vflipq_output *out, struct drm_file *file,
 			return -EINVAL;
 	}
 	/* The queue schedules on the mode's grid: not while VRR is on. */
-	ret = out->vrr ? -EBUSY : vflipq_fq_claim(out, file);
+	ret = out->engine.vrr ? -EBUSY : vflipq_fq_claim(out, file);
 	if (!ret)
 		ret = vfq_submit(&out->flipq.core, s, ktime_get_ns(),
 				 &job->drain);
@@ -537,7 +537,7 @@ static unsigned int fq_queue_jobs(struct vflipq_output *out,
 
 	while (queued < n && !ret) {
 		before = queued;
-		spin_lock_irq(&out->engine_lock);
+		spin_lock_irq(&out->engine.lock);
 		vflipq_flipq_sync_locked(out);
 		for (; queued < n; queued++) {
 			if (!others_known &&
@@ -555,7 +555,7 @@ static unsigned int fq_queue_jobs(struct vflipq_output *out,
 			vflipq_fq_wake_engine(out);
 			vflipq_flipq_arm_immediate(out);
 		}
-		spin_unlock_irq(&out->engine_lock);
+		spin_unlock_irq(&out->engine.lock);
 		if (!ret && queued < n) {
 			others = fq_others_pending(out);
 			others_known = true;

@@ -100,16 +100,16 @@ int vflipq_ioctl_get_counters(struct drm_device *drm, void *data,
 	if (!crtc)
 		return 0;
 	out = crtc_to_output(crtc);
-	spin_lock_irq(&out->engine_lock);
+	spin_lock_irq(&out->engine.lock);
 	vflipq_flipq_sync_locked(out);
-	args->timer_expirations = out->timer_expirations;
-	args->vblank_irqs = out->vblank_irqs;
+	args->timer_expirations = out->stats.timer_expirations;
+	args->vblank_irqs = out->stats.vblank_irqs;
 	args->flipq_irqs = out->flipq.core.stats.irqs;
 	args->flipq_events = out->flipq.core.stats.events;
 	args->flips_shown = out->flipq.core.stats.shown;
 	args->flips_cancelled = out->flipq.core.stats.cancelled;
 	args->flipq_events_dropped = out->flipq.events_dropped;
-	spin_unlock_irq(&out->engine_lock);
-	args->frames_composed = atomic64_read(&out->frames_composed);
+	spin_unlock_irq(&out->engine.lock);
+	args->frames_composed = atomic64_read(&out->stats.frames_composed);
 	return 0;
 }

@@ -26,40 +26,40 @@
 
 #include "vflipq_drv.h"
 
-/* The period of the engine's grid; under engine_lock. */
+/* The period of the engine's grid; under engine.lock. */
 u64 vflipq_vrr_grid_period(const struct vflipq_output *out)
 {
-	lockdep_assert_held(&out->engine_lock);
-	return out->vrr ? VFLIPQ_VRR_MAX_NS : out->period_ns;
+	lockdep_assert_held(&out->engine.lock);
+	return out->engine.vrr ? VFLIPQ_VRR_MAX_NS : out->engine.period_ns;
 }
 
 /*
  * The frame counter at @t, a vblank of the grid or (VRR) the vblank a
  * flip ended a frame at: frames since the phase, one for a frame cut
- * short.  Under engine_lock.
+ * short.  Under engine.lock.
  */
 u64 vflipq_vrr_frame_at(const struct vflipq_output *out, ktime_t t)
 {
-	u64 p = vflipq_vrr_grid_period(out);	/* asserts engine_lock */
+	u64 p = vflipq_vrr_grid_period(out);	/* asserts engine.lock */
 
-	if (!ktime_after(t, out->phase) || !p)
-		return out->phase_seq;
-	return out->phase_seq +
-	       div64_u64(ktime_to_ns(ktime_sub(t, out->phase)) + p - 1, p);
+	if (!ktime_after(t, out->engine.phase) || !p)
+		return out->engine.phase_seq;
+	return out->engine.phase_seq +
+	       div64_u64(ktime_to_ns(ktime_sub(t, out->engine.phase)) + p - 1, p);
 }
 
 /*
  * A vblank at @t, reported by the engine: with VRR on the grid restarts
  * there, the next vblank is a maximum frame away unless a flip comes
- * first.  Under engine_lock.
+ * first.  Under engine.lock.
  */
 void vflipq_vrr_vblank(struct vflipq_output *out, ktime_t t)
 {
-	lockdep_assert_held(&out->engine_lock);
-	if (!out->vrr || !ktime_after(t, out->phase))
+	lockdep_assert_held(&out->engine.lock);
+	if (!out->engine.vrr || !ktime_after(t, out->engine.phase))
 		return;
-	out->phase_seq = vflipq_vrr_frame_at(out, t);
-	out->phase = t;
+	out->engine.phase_seq = vflipq_vrr_frame_at(out, t);
+	out->engine.phase = t;
 }
 
 u32 vflipq_vrr_get_vblank_counter(struct drm_crtc *crtc)
@@ -69,10 +69,10 @@ u32 vflipq_vrr_get_vblank_counter(struct drm_crtc *crtc)
 	ktime_t t;
 	u64 n;
 
-	spin_lock_irqsave(&out->engine_lock, flags);
+	spin_lock_irqsave(&out->engine.lock, flags);
 	t = vflipq_engine_last_vblank(out);
 	n = vflipq_vrr_frame_at(out, t);
-	spin_unlock_irqrestore(&out->engine_lock, flags);
+	spin_unlock_irqrestore(&out->engine.lock, flags);
 	return (u32)n;
 }
 
@@ -90,38 +90,38 @@ void vflipq_vrr_commit(struct vflipq_output *out,
 	unsigned long flags;
 	ktime_t last, next;
 
-	spin_lock_irqsave(&out->engine_lock, flags);
-	if (!vrr && !out->vrr) {
-		spin_unlock_irqrestore(&out->engine_lock, flags);
+	spin_lock_irqsave(&out->engine.lock, flags);
+	if (!vrr && !out->engine.vrr) {
+		spin_unlock_irqrestore(&out->engine.lock, flags);
 		return;
 	}
-	spin_unlock_irqrestore(&out->engine_lock, flags);
+	spin_unlock_irqrestore(&out->engine.lock, flags);
 
-	hrtimer_cancel(&out->vblank_timer);
+	hrtimer_cancel(&out->engine.timer);
 
-	spin_lock_irqsave(&out->engine_lock, flags);
+	spin_lock_irqsave(&out->engine.lock, flags);
 	vflipq_flipq_sync_locked(out);
 	/* The grid restarts at the last vblank, in the new mode of running. */
 	last = vflipq_engine_last_vblank(out);
-	out->engine_lazy = false;
-	out->phase_seq = vflipq_vrr_frame_at(out, last);
-	out->phase = last;
-	out->last_vblank = last;
-	out->vrr = vrr && out->active;
+	out->engine.lazy = false;
+	out->engine.phase_seq = vflipq_vrr_frame_at(out, last);
+	out->engine.phase = last;
+	out->engine.last_vblank = last;
+	out->engine.vrr = vrr && out->engine.active;
 	/* The queue schedules on the fixed grid, which restarts here. */
-	if (!out->vrr)
+	if (!out->engine.vrr)
 		vflipq_flipq_mode_set(out);
-	if (out->engine_running) {
-		if (out->vrr) {
-			next = ktime_add_ns(last, out->period_ns);
+	if (out->engine.running) {
+		if (out->engine.vrr) {
+			next = ktime_add_ns(last, out->engine.period_ns);
 			if (ktime_before(next, ktime_get()))
 				next = ktime_get();
 		} else {
 			next = ktime_add_ns(last, vflipq_vrr_grid_period(out));
 		}
-		hrtimer_start(&out->vblank_timer, next, HRTIMER_MODE_ABS);
+		hrtimer_start(&out->engine.timer, next, HRTIMER_MODE_ABS);
 	}
-	spin_unlock_irqrestore(&out->engine_lock, flags);
+	spin_unlock_irqrestore(&out->engine.lock, flags);
 }
 
 /* The connector offers variable refresh: vrr_capable is 1. */
