@@ -14,6 +14,11 @@
  *   next frame the new one; a synchronous flip's event carries the vblank
  *   that latched it, whose frame already shows the new image.
  *
+ * Every event also goes through the CRTC's truth checker (vflipq_truth.c):
+ * on the mode's grid, read after its vblank; an async flip's may name the
+ * vblank of the one before it again, a synchronous flip's names a later
+ * vblank than any before, at or after the flip was asked for.
+ *
  * A burst of flips, each waiting for its event, then shows the throughput:
  * synchronous flips are each applied after a vblank that came after the
  * flip was asked for; async flips are applied in the frame they were asked
@@ -72,13 +77,31 @@ static bool ev_is_vblank(const struct vfq_event *ev, uint64_t seq, uint64_t ts)
 }
 
 /*
+ * A checker for a run of flips of one kind on CRTC 0, from its last vblank
+ * on: async flips report the last vblank before them (VFQ_TRUTH_ASYNC),
+ * synchronous ones the vblank that latched them.  No mode set happens in a
+ * run: the grid is that of @m.
+ */
+static void truth_start(struct vfq_truth *t, const drmModeModeInfo *m,
+			uint32_t async)
+{
+	uint32_t crtc_id = dev.pipe[0].crtc_id;
+	uint64_t seq, ts;
+
+	vfq_truth_init(t, crtc_id, vfq_mode_period(m),
+		       async ? VFQ_TRUTH_ASYNC : VFQ_TRUTH_FLIPS);
+	vfq_vblank_grid(dev.fd, crtc_id, &seq, &ts);
+	vfq_truth_vblank(t, seq, ts);
+}
+
+/*
  * Flip to fbs[fb] and wait for the event; checks what holds for any flip:
  * the event is the flip's, names a vblank between the two counter readings,
  * carries that vblank's own timestamp (exactly the one the counter gave),
- * and no time in the future.
+ * and no time in the future; and @t's rules.
  */
-static void flip_observe(int fb, bool atomic, uint32_t async,
-			 struct flip_obs *o)
+static void flip_observe(struct vfq_truth *t, int fb, bool atomic,
+			 uint32_t async, struct flip_obs *o)
 {
 	uint32_t crtc_id = dev.pipe[0].crtc_id;
 	uint32_t s;
@@ -91,6 +114,8 @@ static void flip_observe(int fb, bool atomic, uint32_t async,
 	vfq_vblank_grid(dev.fd, crtc_id, &o->seq1, &o->ts1);
 
 	igt_assert_eq_u32(o->ev.type, DRM_EVENT_FLIP_COMPLETE);
+	vfq_truth_event(t, async ? "async flip" : "flip", o->t_call, &o->ev,
+			o->t_recv);
 	igt_assert_eq_u32(o->ev.crtc_id, crtc_id);
 	s = (uint32_t)o->ev.sequence;
 	igt_assert_f((int32_t)(s - (uint32_t)o->seq0) >= 0 &&
@@ -129,10 +154,12 @@ static void spaced_flips(bool atomic, uint32_t async)
 	const uint32_t ids[2] = { fbs[0].fb_id, fbs[1].fb_id };
 	int i, judged = 0, marker[2];
 	struct vfq_screen scr;
+	struct vfq_truth t;
 	struct flip_obs o;
 
 	vfq_screen_learn(&scr, &dev, 0, ids, 2, W, H);	/* fbs[0] shown */
 	vfq_drain_events(dev.fd, 50);
+	truth_start(&t, &mode, async);
 	for (i = 0; i < SPACED_FLIPS; i++) {
 		int old = i & 1, new = !old;
 
@@ -147,7 +174,7 @@ static void spaced_flips(bool atomic, uint32_t async)
 		 */
 		if (async)
 			usleep(8000);
-		flip_observe(new, atomic, async, &o);
+		flip_observe(&t, new, atomic, async, &o);
 		if (!async)
 			igt_assert_f(flip_late(&o), "synchronous flip %d: event "
 				     "of vblank %llu, made at %llu\n", i,
@@ -196,14 +223,16 @@ static int cmp_u64(const void *a, const void *b)
 static int burst_flips(bool atomic, uint32_t async)
 {
 	uint64_t lat[BURST_FLIPS];
+	struct vfq_truth t;
 	struct flip_obs o;
 	struct vfq_crc crc;
 	int i, late = 0;
 
 	igt_assert_eq(vfq_crc_start(dev.fd, dev.pipe[0].index, &crc), 0);
 	vfq_drain_events(dev.fd, 50);
+	truth_start(&t, &mode, async);
 	for (i = 0; i < BURST_FLIPS; i++) {
-		flip_observe(i & 1, atomic, async, &o);
+		flip_observe(&t, i & 1, atomic, async, &o);
 		lat[i] = o.t_recv - o.t_call;
 		late += flip_late(&o);
 		if (!async)
@@ -271,7 +300,9 @@ static void test_clobber_after_event(void)
 	drmModeModeInfo m;
 	struct vfq_crc crc;
 	int cur = 0, flips = 0, judged = 0, bad = 0;
+	struct vfq_truth truth;
 	struct vfq_event ev;
+	uint64_t t0, t_read;
 
 	vfq_get_mode(dev.fd, p->conn_id, 1920, 1080, 60, &m);
 	for (int i = 0; i < 2; i++) {
@@ -287,6 +318,7 @@ static void test_clobber_after_event(void)
 		igt_assert_eq(vfq_crc_read(&crc, 1000, &frame, &ref), 1);
 	} while (value != ref);
 	vfq_drain_events(dev.fd, 50);
+	truth_start(&truth, &m, DRM_MODE_PAGE_FLIP_ASYNC);
 
 	for (int r = 0; r < CLOBBER_ROUNDS; r++) {
 		uint64_t end = vfq_now_ns() + CLOBBER_ROUND_NS;
@@ -295,13 +327,16 @@ static void test_clobber_after_event(void)
 			int next = !cur;
 
 			paint_column(&big[next], REF_XRGB);
+			t0 = vfq_now_ns();
 			igt_assert_eq(drmModePageFlip(dev.fd, p->crtc_id,
 						      big[next].fb_id,
 						      DRM_MODE_PAGE_FLIP_ASYNC |
 						      DRM_MODE_PAGE_FLIP_EVENT,
 						      NULL), 0);
 			igt_assert_eq(vfq_read_event(dev.fd, EVENT_MS, &ev), 1);
+			t_read = vfq_now_ns();
 			igt_assert_eq_u32(ev.type, DRM_EVENT_FLIP_COMPLETE);
+			vfq_truth_event(&truth, "async flip", t0, &ev, t_read);
 			paint_column(&big[cur], 0x00ff0000u ^ (uint32_t)flips);
 			cur = next;
 			flips++;
