@@ -6,7 +6,11 @@
  * range's minimum), a frame without a flip repeats at the range's maximum
  * (100 ms), and the DRM vblank counter counts one per frame however long
  * it lasted.  Judged from the flips' events and the CRTC's vblank counter
- * and clock (DRM_IOCTL_CRTC_GET_SEQUENCE), against CLOCK_MONOTONIC.
+ * and clock (DRM_IOCTL_CRTC_GET_SEQUENCE), against CLOCK_MONOTONIC.  Every
+ * event also goes through the CRTC's truth checker (vflipq_truth.c): at or
+ * after its commit, after the vblank sampled before it, read after its
+ * vblank; on the mode's grid with VRR off, and with VRR on (no grid) in
+ * time order.
  */
 #include <time.h>
 
@@ -35,6 +39,7 @@ static struct vfq_dev dev;
 static drmModeModeInfo mode;
 static struct vfq_fb fbs[2];
 static uint64_t min_ns;		/* the mode's frame duration */
+static struct vfq_truth truth;	/* CRTC 0's, from start() on */
 
 static void set_vrr(bool on)
 {
@@ -63,19 +68,23 @@ struct flip_obs {
 	struct vfq_event ev;
 };
 
-/* A synchronous nonblocking flip with an event, waited for. */
+/* A synchronous nonblocking flip with an event, waited for and checked. */
 static void flip(int fb, struct flip_obs *o)
 {
 	drmModeAtomicReq *req = vfq_req_new();
+	uint64_t t_read;
 
 	vfq_req_set(req, dev.fd, dev.pipe[0].primary, DRM_MODE_OBJECT_PLANE,
 		    "FB_ID", fbs[fb].fb_id);
 	vfq_vblank_grid(dev.fd, dev.pipe[0].crtc_id, &o->seq0, &o->ts0);
+	vfq_truth_vblank(&truth, o->seq0, o->ts0);
 	o->t_commit = vfq_now_ns();
 	igt_assert_eq(vfq_req_commit(dev.fd, req, DRM_MODE_ATOMIC_NONBLOCK |
 				     DRM_MODE_PAGE_FLIP_EVENT, NULL), 0);
 	igt_assert_eq(vfq_read_event(dev.fd, EVENT_MS, &o->ev), 1);
+	t_read = vfq_now_ns();
 	igt_assert_eq_u32(o->ev.type, DRM_EVENT_FLIP_COMPLETE);
+	vfq_truth_event(&truth, "flip", o->t_commit, &o->ev, t_read);
 }
 
 /* Event times have microseconds: equal to 1 us. */
@@ -84,11 +93,14 @@ static bool ns_eq_us(uint64_t a, uint64_t b)
 	return (a > b ? a - b : b - a) <= 1000;
 }
 
+/* Pipe 0 on, VRR on or off; its checker knows a grid only with VRR off. */
 static void start(bool vrr)
 {
 	vfq_pipe_on(&dev, 0, &mode, fbs[0].fb_id);
 	set_vrr(vrr);
 	vfq_drain_events(dev.fd, 50);
+	vfq_truth_init(&truth, dev.pipe[0].crtc_id, vrr ? 0 : min_ns,
+		       VFQ_TRUTH_FLIPS);
 }
 
 /*
