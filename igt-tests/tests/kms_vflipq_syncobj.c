@@ -9,6 +9,16 @@
  * judged: the screen (CRC per vblank) keeps the old image while the acquire
  * point is unsignalled, and each release point signals with its flip, at
  * the flip's vblank (the fence's timestamp is the event's), in order.
+ *
+ * A release point is the out-fence of the flip that replaces the buffer:
+ * it must not signal before that flip's frame reached the screen, i.e.
+ * before the buffer it releases left it.  The client sees when it woke up
+ * on the point; with CRC capture on, the CRC of every vblank shows which
+ * buffer was on screen, and with it off the vblank interrupt sleeps
+ * between flips, so each flip wakes the display engine (another path to
+ * the same event and fence).  Every flip event goes through the CRTC's
+ * truth checker (vflipq_truth.c) with the time the client's rendering was
+ * done as the flip's start: a flip held by its acquire point starts then.
  */
 #include <fcntl.h>
 #include <linux/dma-buf.h>
@@ -26,6 +36,7 @@ IGT_TEST_DESCRIPTION("vflipq and timeline sync objects: acquire and release "
 #define W 640
 #define H 480
 #define FLIPS 8
+#define VBLANKOFFDELAY "/sys/module/drm/parameters/vblankoffdelay"
 
 /* 6.6's DRM_IOCTL_SYNCOBJ_EVENTFD, which bookworm's libdrm predates. */
 #ifndef DRM_IOCTL_SYNCOBJ_EVENTFD
@@ -45,6 +56,8 @@ static drmModeModeInfo mode;
 static struct vfq_fb fb[2];
 static int client = -1;		/* the render-only adapter's render node */
 static int vgem = -1;
+static struct vfq_truth truth;	/* CRTC 0 of dev, from screen_on() on */
+static char offdelay[32];	/* drm.vblankoffdelay to restore, or "" */
 
 static uint64_t cap(int fd, uint64_t which)
 {
@@ -135,9 +148,13 @@ static int render_fence(struct vfq_fb *bo, uint32_t *fence)
 	return ex.fd;
 }
 
-static void render_done(uint32_t fence)
+/* Signal the rendering: returns a time before the flip it held can start. */
+static uint64_t render_done(uint32_t fence)
 {
+	uint64_t t = vfq_now_ns();
+
 	vfq_vgem_fence_signal(vgem, fence);
+	return t;
 }
 
 /*
@@ -165,19 +182,36 @@ static int flip_on(struct vfq_dev *d, uint32_t fb_id, int in_fd,
 	return out;
 }
 
-static struct vfq_event flip_event_on(int fd, uint64_t tag)
+/* The event of flip @tag, started at @t_start, checked by @t. */
+static struct vfq_event flip_event_on(int fd, struct vfq_truth *t,
+				      uint64_t t_start, uint64_t tag)
 {
 	struct vfq_event ev;
+	uint64_t t_read;
 
 	igt_assert_eq(vfq_read_event(fd, 1000, &ev), 1);
+	t_read = vfq_now_ns();
 	igt_assert_eq_u32(ev.type, DRM_EVENT_FLIP_COMPLETE);
 	igt_assert_eq_u64(ev.user_data, tag);
+	vfq_truth_event(t, "flip", t_start, &ev, t_read);
 	return ev;
 }
 
-static struct vfq_event flip_event(uint64_t tag)
+static struct vfq_event flip_event(uint64_t t_start, uint64_t tag)
 {
-	return flip_event_on(dev.fd, tag);
+	return flip_event_on(dev.fd, &truth, t_start, tag);
+}
+
+/* A checker of CRTC 0 of @d, from its last vblank on. */
+static void truth_start(struct vfq_truth *t, struct vfq_dev *d,
+			const drmModeModeInfo *m)
+{
+	uint64_t seq, ts;
+
+	vfq_truth_init(t, d->pipe[0].crtc_id, vfq_mode_period(m),
+		       VFQ_TRUTH_FLIPS);
+	vfq_vblank_grid(d->fd, d->pipe[0].crtc_id, &seq, &ts);
+	vfq_truth_vblank(t, seq, ts);
 }
 
 /* The one fence inside sync_file @sf (a timeline point's chain unwraps). */
@@ -225,6 +259,7 @@ static void screen_on(struct vfq_screen *s)
 	vfq_pipe_on(&dev, 0, &mode, fb[0].fb_id);
 	vfq_screen_learn(s, &dev, 0, ids, 2, W, H);	/* fb[0] shown */
 	vfq_drain_events(dev.fd, 50);
+	truth_start(&truth, &dev, &mode);
 }
 
 static bool kernel_at_least(int major, int minor)
@@ -361,7 +396,7 @@ static void test_acquire(void)
 	struct vfq_event ev;
 	struct vfq_fb bo;
 	uint32_t rend;
-	uint64_t seq0;
+	uint64_t seq0, t_ready;
 
 	igt_assert_eq(vfq_bo_create(vgem, 64, 64, DRM_FORMAT_XRGB8888, &bo),
 		      0);
@@ -375,12 +410,12 @@ static void test_acquire(void)
 	igt_assert_eq_u64(signalled(dev.fd, t.c_acq), 0);
 	igt_assert_eq_u64(signalled(client, t.rel), 0);
 
-	render_done(rend);
+	t_ready = render_done(rend);
 	igt_assert_eq(drmSyncobjTimelineWait(dev.fd, &t.c_acq,
 					     (uint64_t[]){ 1 }, 1,
 					     vfq_now_ns() + 1000000000ull, 0,
 					     NULL), 0);
-	ev = flip_event(0x5c);
+	ev = flip_event(t_ready, 0x5c);
 	igt_assert_lt_u64(seq0 + 8, ev.sequence);
 	expect_screen(&scr, ev.sequence, 2, 1, "acquire point signalled");
 	check_released(&t, 1, &ev);
@@ -390,32 +425,169 @@ static void test_acquire(void)
 	vfq_dev_reset(&dev);
 }
 
-static void test_release_points(void)
+/* The frames read so far: the next to read, the last with a CRC. */
+struct screen_pos {
+	uint64_t next, last_crc;
+};
+
+/*
+ * The frames from @pos->next to the one after @ev_seq: up to the vblank
+ * before @ev_seq they show marker @old, from @ev_seq on marker @new.
+ * Frames without a CRC judge nothing; one of @ev_seq and the next at least
+ * must be judged.  At most the last 32 frames before @ev_seq are read (the
+ * CRC interface keeps 128).  Returns whether the frame before @ev_seq had
+ * a CRC, read now or by the call before (then as that call's @new, this
+ * one's @old): the outgoing buffer seen on screen at its last vblank.
+ */
+static bool expect_flip_screen(struct vfq_screen *s, struct screen_pos *pos,
+			       uint64_t ev_seq, int old, int new,
+			       const char *what)
+{
+	uint64_t from = pos->next + 32 < ev_seq ? ev_seq - 32 : pos->next;
+	int n = (int)(ev_seq + 2 - from), marker[34], judged = 0;
+	bool before;
+
+	igt_assert(from <= ev_seq && n <= 34);
+	vfq_screen_record(s, from, n, marker);
+	for (int i = 0; i < n; i++) {
+		int want = from + i < ev_seq ? old : new;
+
+		igt_assert_f(marker[i] == VFQ_SCREEN_NO_CRC ||
+			     marker[i] == want,
+			     "%s: vblank %llu shows fb %d, not fb %d (the "
+			     "flip's event names vblank %llu)\n", what,
+			     (unsigned long long)(from + i), marker[i], want,
+			     (unsigned long long)ev_seq);
+		if (marker[i] == VFQ_SCREEN_NO_CRC)
+			continue;
+		if (from + i == ev_seq - 1)
+			pos->last_crc = from + i;
+		judged += from + i >= ev_seq;
+	}
+	igt_assert_f(judged, "%s: no CRC for vblanks %llu-%llu\n", what,
+		     (unsigned long long)ev_seq,
+		     (unsigned long long)ev_seq + 1);
+	before = pos->last_crc == ev_seq - 1;
+	pos->next = ev_seq + 2;
+	pos->last_crc = marker[n - 1] != VFQ_SCREEN_NO_CRC ? ev_seq + 1 : 0;
+	return before;
+}
+
+static uint64_t timer_expirations(void)
+{
+	struct drm_vflipq_get_counters c = { .crtc_id = dev.pipe[0].crtc_id };
+
+	do_ioctl(dev.fd, DRM_IOCTL_VFLIPQ_GET_COUNTERS, &c);
+	return c.timer_expirations;
+}
+
+/*
+ * Until CRTC 0's display engine is asleep: no expiration in two frames.
+ * Its vblank interrupt goes off 20 ms (vblankoffdelay) after the last
+ * user let go; 1 s leaves a loaded host room to run that timer late, an
+ * engine that never sleeps fails.  Nothing here takes a vblank reference
+ * (drmCrtcGetSequence would wake it).
+ */
+static void wait_engine_asleep(void)
+{
+	uint64_t end = vfq_now_ns() + 1000000000ull, n = timer_expirations();
+
+	for (;;) {
+		uint64_t m;
+
+		usleep(2 * vfq_mode_period(&mode) / 1000);
+		m = timer_expirations();
+		if (m == n)
+			return;
+		igt_assert_f(vfq_now_ns() < end, "the display engine still "
+			     "runs 1 s after the last flip\n");
+		n = m;
+	}
+}
+
+static void restore_offdelay(int sig)
+{
+	(void)sig;
+	if (offdelay[0])
+		vfq_file_write(VBLANKOFFDELAY, offdelay);
+	offdelay[0] = '\0';
+}
+
+/*
+ * FLIPS flips, each held by its acquire point until the client's rendering
+ * is done, each out-fence in release point @point.  The client blocks on
+ * the release point and must wake at or after the vblank of the flip's
+ * event (the fence signalled once the frame reached the screen, and with
+ * it the buffer before left the screen), the fence's time that vblank's.
+ * With @crc, the CRC of every vblank shows the outgoing buffer up to the
+ * vblank before the event's and the new one from it on.  Without, the
+ * vblank interrupt is off before each flip (vblankoffdelay cut to 20 ms,
+ * the engine seen asleep): the flip wakes the engine.
+ */
+static void test_release_points(bool crc)
 {
 	struct vfq_screen scr;
 	struct timelines t;
+	struct screen_pos pos = { 0, 0 };
 	struct vfq_fb bo;
+	int outgoing = 0;
 
 	igt_assert_eq(vfq_bo_create(vgem, 64, 64, DRM_FORMAT_XRGB8888, &bo),
 		      0);
-	screen_on(&scr);
+	if (crc) {
+		screen_on(&scr);
+	} else {
+		igt_assert(vfq_file_read(VBLANKOFFDELAY, offdelay,
+					 sizeof(offdelay)) > 0);
+		igt_install_exit_handler(restore_offdelay);
+		igt_assert(vfq_file_write(VBLANKOFFDELAY, "20") > 0);
+		vfq_pipe_on(&dev, 0, &mode, fb[0].fb_id);
+		vfq_drain_events(dev.fd, 50);
+		truth_start(&truth, &dev, &mode);
+	}
 	timelines_init(&t, dev.fd);
 	for (int i = 0; i < FLIPS; i++) {
-		uint64_t point = i + 1;
+		uint64_t point = i + 1, t_ready, t_woke;
 		int shown = (i + 1) & 1;
 		struct vfq_event ev;
+		char what[48];
 		uint32_t rend;
 
+		if (!crc)
+			wait_engine_asleep();
 		frame_submit(&dev, &t, point, fb[shown].fb_id, 0x100 + i, &bo,
 			     &rend);
 		/* held by its acquire point: the last release is the last */
 		igt_assert_eq_u64(signalled(client, t.rel), point - 1);
-		render_done(rend);
-		ev = flip_event(0x100 + i);
+		t_ready = render_done(rend);
+		igt_assert_eq(drmSyncobjTimelineWait(client, &t.rel, &point, 1,
+						     vfq_now_ns() +
+						     1000000000ull, 0, NULL),
+			      0);
+		t_woke = vfq_now_ns();
+		ev = flip_event(t_ready, 0x100 + i);
+		igt_assert_f(ev.ts_ns <= t_woke, "release point %llu: the "
+			     "client woke %.3f ms before the vblank of its "
+			     "flip\n", (unsigned long long)point,
+			     (ev.ts_ns - t_woke) / 1e6);
 		check_released(&t, point, &ev);
-		expect_screen(&scr, ev.sequence, 2, shown, "flip released");
+		if (!crc)
+			continue;
+		if (!pos.next)
+			pos.next = ev.sequence - 1;
+		snprintf(what, sizeof(what), "release point %llu",
+			 (unsigned long long)point);
+		outgoing += expect_flip_screen(&scr, &pos, ev.sequence,
+					       !shown, shown, what);
 	}
-	vfq_screen_stop(&scr);
+	if (crc) {
+		vfq_screen_stop(&scr);
+		igt_info("%d of %d released buffers seen on screen at the "
+			 "vblank before their release\n", outgoing, FLIPS);
+		igt_assert_f(outgoing, "no CRC of a buffer's last frame\n");
+	} else {
+		restore_offdelay(0);
+	}
 	timelines_fini(&t);
 	vfq_fb_destroy(&bo);
 	vfq_dev_reset(&dev);
@@ -430,7 +602,7 @@ static void test_release_eventfd(void)
 	struct vfq_event ev;
 	struct pollfd pfd;
 	struct vfq_fb bo;
-	uint64_t seq_at_release;
+	uint64_t seq_at_release, t_ready;
 	uint32_t rend;
 
 	igt_require_f(kernel_at_least(6, 6),
@@ -450,12 +622,12 @@ static void test_release_eventfd(void)
 	igt_assert_f(poll(&pfd, 1, 200) == 0,
 		     "release point signalled while its flip was held\n");
 
-	render_done(rend);
+	t_ready = render_done(rend);
 	igt_assert_f(poll(&pfd, 1, 1000) == 1,
 		     "release point not signalled within 1 s of the flip's "
 		     "acquire point\n");
 	seq_at_release = vfq_crtc_sequence(dev.fd, dev.pipe[0].crtc_id);
-	ev = flip_event(0x5e);
+	ev = flip_event(t_ready, 0x5e);
 	igt_assert_f(seq_at_release >= ev.sequence,
 		     "release point signalled at vblank %llu, before its "
 		     "flip's vblank %llu\n",
@@ -482,10 +654,12 @@ static void test_release_outlives_display(void)
 		"crtcs", "1", "modes", "640x480@60", NULL,
 	};
 	struct timelines t;
+	struct vfq_truth dt;
 	struct vfq_event ev;
 	drmModeModeInfo m;
 	struct vfq_fb f, bo;
 	struct vfq_dev d;
+	uint64_t t_ready;
 	uint32_t rend;
 
 	igt_assert_eq(vfq_bo_create(vgem, 64, 64, DRM_FORMAT_XRGB8888, &bo),
@@ -495,10 +669,11 @@ static void test_release_outlives_display(void)
 	vfq_get_mode(d.fd, d.pipe[0].conn_id, W, H, 60, &m);
 	vfq_fb_create(d.fd, W, H, DRM_FORMAT_XRGB8888, &f);
 	vfq_pipe_on(&d, 0, &m, f.fb_id);
+	truth_start(&dt, &d, &m);
 	timelines_init(&t, d.fd);
 	frame_submit(&d, &t, 1, f.fb_id, 0x0d, &bo, &rend);
-	render_done(rend);
-	ev = flip_event_on(d.fd, 0x0d);
+	t_ready = render_done(rend);
+	ev = flip_event_on(d.fd, &dt, t_ready, 0x0d);
 
 	/* the display device goes: only the client's timeline holds it */
 	drmSyncobjDestroy(d.fd, t.c_acq);
@@ -557,7 +732,13 @@ igt_main
 		     "the point signals with its flip, in order, its time the "
 		     "vblank of the flip's event, the new image on screen");
 	igt_subtest("release-points-at-vblanks")
-		test_release_points();
+		test_release_points(true);
+
+	igt_describe("The same with CRC capture off and the vblank interrupt "
+		     "asleep before each flip: each release point signals at "
+		     "or after its flip's vblank, its time that vblank's");
+	igt_subtest("release-points-vblank-asleep")
+		test_release_points(false);
 
 	igt_describe("The client's eventfd on its release point stays quiet "
 		     "while the flip is held and fires once the flip's vblank "
