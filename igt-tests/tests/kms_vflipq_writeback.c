@@ -5,6 +5,7 @@
  * 640x480 keeps the software composer cheap under TCG.
  */
 #include <ctype.h>
+#include <linux/sync_file.h>
 #include <math.h>
 
 #include "igt.h"
@@ -394,6 +395,142 @@ static void test_flip_keeps_planes(void)
 	vfq_fb_destroy(&cur);
 }
 
+/* ---- a job's frame, against the events -------------------------------- */
+
+#define WB_FRAMES 4
+#define WB_FLIPS 12
+
+/*
+ * The nonblocking flip of the primary to @fb with a writeback job into
+ * @out riding on it; the job's out-fence returned.
+ */
+static int flip_with_job(struct vfq_fb *fb, struct vfq_fb *out, uint64_t tag)
+{
+	const uint32_t conn = DRM_MODE_OBJECT_CONNECTOR;
+	drmModeAtomicReq *req = vfq_req_new();
+	int32_t fence = -1;
+
+	vfq_req_set(req, dev.fd, pipe0->primary, OBJ_PLANE, "FB_ID", fb->fb_id);
+	vfq_req_set(req, dev.fd, pipe0->wb_conn_id, conn, "WRITEBACK_FB_ID",
+		    out->fb_id);
+	vfq_req_set(req, dev.fd, pipe0->wb_conn_id, conn,
+		    "WRITEBACK_OUT_FENCE_PTR", (uint64_t)(uintptr_t)&fence);
+	igt_assert_eq(vfq_req_commit(dev.fd, req, DRM_MODE_ATOMIC_NONBLOCK |
+				     DRM_MODE_PAGE_FLIP_EVENT,
+				     (void *)(uintptr_t)tag), 0);
+	igt_assert_fd(fence);
+	return fence;
+}
+
+/* Pixels of @out that are not @xrgb (solid frames, XRGB8888). */
+static int count_not(const struct vfq_fb *out, uint32_t xrgb)
+{
+	int bad = 0;
+
+	for (int y = 0; y < H; y++) {
+		const uint32_t *row = (const uint32_t *)(out->map +
+							 (size_t)y * out->pitch);
+
+		for (int x = 0; x < W; x++)
+			bad += (row[x] | 0xff000000u) != xrgb;
+	}
+	return bad;
+}
+
+/*
+ * WB_FLIPS flips through WB_FRAMES distinct solid frames, a writeback job
+ * on each.  The flip's event names the vblank from which its frame is on
+ * screen (the truth checker holds the events to the grid, at or after
+ * their commit); the next flip is committed as soon as that event is read,
+ * so the frame after it follows at the next vblank while the job's
+ * composition may still run.  Each capture must be the frame of its
+ * flip: not the one before (the state the flip replaced), not the one
+ * after.  The job's out-fence signals once the frame is captured, which
+ * is after its vblank, never before.
+ */
+static void test_wb_frame_of_vblank(void)
+{
+	static const uint32_t xrgb[WB_FRAMES] = {
+		0xffc02010, 0xff10c020, 0xff2010c0, 0xffc0c0c0,
+	};
+	struct vfq_fb frames[WB_FRAMES], out[2];
+	uint64_t t_start[2], seq, ts;
+	struct vfq_truth truth;
+	int fence[2];
+
+	for (int i = 0; i < WB_FRAMES; i++) {
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &frames[i]);
+		vfq_fb_fill(&frames[i], vfq_rgb8(xrgb[i] >> 16 & 0xff,
+						 xrgb[i] >> 8 & 0xff,
+						 xrgb[i] & 0xff));
+	}
+	for (int i = 0; i < 2; i++)
+		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &out[i]);
+	vfq_pipe_on(&dev, 0, &mode, frames[0].fb_id);
+	/* connects the writeback connector: the jobs below are no mode set */
+	vfq_wb_capture_ok(&dev, 0, &out[0]);
+	vfq_drain_events(dev.fd, 50);
+	vfq_truth_init(&truth, pipe0->crtc_id, vfq_mode_period(&mode),
+		       VFQ_TRUTH_FLIPS);
+	vfq_vblank_grid(dev.fd, pipe0->crtc_id, &seq, &ts);
+	vfq_truth_vblank(&truth, seq, ts);
+
+	memset(out[1].map, 0x5a, out[1].size);
+	t_start[1] = vfq_now_ns();
+	fence[1] = flip_with_job(&frames[1], &out[1], 1);
+	for (int i = 1; i <= WB_FLIPS; i++) {
+		struct sync_fence_info fi = {};
+		struct sync_file_info info = {
+			.num_fences = 1,
+			.sync_fence_info = (uint64_t)(uintptr_t)&fi,
+		};
+		struct vfq_event ev;
+		uint64_t t_read;
+		char what[32];
+		int bad;
+
+		igt_assert_eq(vfq_read_event(dev.fd, 1000, &ev), 1);
+		t_read = vfq_now_ns();
+		igt_assert_eq_u32(ev.type, DRM_EVENT_FLIP_COMPLETE);
+		igt_assert_eq_u64(ev.user_data, i);
+		snprintf(what, sizeof(what), "flip %d", i);
+		vfq_truth_event(&truth, what, t_start[i & 1], &ev, t_read);
+		if (i < WB_FLIPS) {
+			struct vfq_fb *o = &out[(i + 1) & 1];
+
+			memset(o->map, 0x5a, o->size);
+			t_start[(i + 1) & 1] = vfq_now_ns();
+			fence[(i + 1) & 1] =
+				flip_with_job(&frames[(i + 1) % WB_FRAMES], o,
+					      i + 1);
+		}
+		vfq_wait_fence(fence[i & 1], 10000);
+		do_ioctl(fence[i & 1], SYNC_IOC_FILE_INFO, &info);
+		close(fence[i & 1]);
+		igt_assert_eq(fi.status, 1);
+		/* the event's time is the vblank's, cut to microseconds */
+		igt_assert_f(fi.timestamp_ns >= ev.ts_ns,
+			     "flip %d: writeback fence signalled %.3f ms "
+			     "before the vblank of its frame\n", i,
+			     ((double)ev.ts_ns - fi.timestamp_ns) / 1e6);
+		bad = count_not(&out[i & 1], xrgb[i % WB_FRAMES]);
+		if (bad)
+			for (int k = 0; k < WB_FRAMES; k++)
+				if (!count_not(&out[i & 1], xrgb[k]))
+					igt_info("flip %d: the capture is frame "
+						 "%d\n", i, k);
+		igt_assert_f(!bad, "flip %d: %d pixels of the capture of "
+			     "vblank %llu are not its frame %d\n", i, bad,
+			     (unsigned long long)ev.sequence, i % WB_FRAMES);
+	}
+	vfq_dev_reset(&dev);
+	vfq_pipe_on(&dev, 0, &mode, bg.fb_id);
+	for (int i = 0; i < WB_FRAMES; i++)
+		vfq_fb_destroy(&frames[i]);
+	for (int i = 0; i < 2; i++)
+		vfq_fb_destroy(&out[i]);
+}
+
 /* ---- input formats ------------------------------------------------- */
 
 static void test_input_format(uint32_t format)
@@ -606,6 +743,12 @@ igt_main
 		}
 		vfq_fb_pattern(&bg, 41);
 	}
+
+	igt_describe("A writeback job riding on a flip captures the frame "
+		     "the flip's event says is on screen at its vblank, even "
+		     "with the next flip right behind it");
+	igt_subtest("wb-frame-of-its-vblank")
+		test_wb_frame_of_vblank();
 
 	for (size_t i = 0; i < VFQ_ARRAY_SIZE(blend_modes); i++) {
 		char name[32];
