@@ -2,7 +2,8 @@
 /*
  * Stress and faults, in short forms for "make check": several processes
  * queueing, cancelling and mode-setting on one device at once; commits
- * spanning every CRTC while the engines run; nonblocking commits back to
+ * spanning every CRTC while the engines run, their flip events judged by
+ * the truth checker (vflipq_truth.c); nonblocking commits back to
  * back on an idle CRTC; a client killed with its flip
  * queue full; configfs removal of devices whose clients still hold fds,
  * mappings and dma-bufs (exporter first, importer first); module unload
@@ -567,6 +568,57 @@ static void test_concurrent(void)
  * One master, commits that span every CRTC (planes flipped on all of them
  * at once, nonblocking, and full mode sets) while every engine runs.
  */
+/*
+ * The flip events of all-crtcs-commits, each checked by its CRTC's truth
+ * checker with the start of its commit (tagged with its index @n).
+ */
+struct all_crtcs_events {
+	struct vfq_truth truth[VFQ_MAX_CRTCS];
+	uint64_t t_start[64];	/* by commit index; far more than in flight */
+	int pending;		/* events not read yet */
+};
+
+/* A new grid on every CRTC: the mode set of them all just done. */
+static void all_crtcs_truth_start(struct vfq_dev *d, const drmModeModeInfo *m,
+				  struct all_crtcs_events *e)
+{
+	for (int p = 0; p < d->n_pipes; p++) {
+		uint64_t seq, ts;
+
+		vfq_truth_init(&e->truth[p], d->pipe[p].crtc_id,
+			       vfq_mode_period(m), VFQ_TRUTH_FLIPS);
+		vfq_vblank_grid(d->fd, d->pipe[p].crtc_id, &seq, &ts);
+		vfq_truth_vblank(&e->truth[p], seq, ts);
+	}
+}
+
+/* Read the flip events there are, or with @all every one still to come. */
+static void all_crtcs_read(struct vfq_dev *d, struct all_crtcs_events *e,
+			   bool all)
+{
+	while (e->pending) {
+		struct vfq_event ev;
+		uint64_t t_read;
+		int p;
+
+		if (vfq_read_event(d->fd, all ? 1000 : 0, &ev) != 1) {
+			igt_assert_f(!all, "%d flip events missing after 1 s\n",
+				     e->pending);
+			return;
+		}
+		t_read = vfq_now_ns();
+		igt_assert_eq_u32(ev.type, DRM_EVENT_FLIP_COMPLETE);
+		for (p = 0; p < d->n_pipes; p++)
+			if (d->pipe[p].crtc_id == ev.crtc_id)
+				break;
+		igt_assert_f(p < d->n_pipes, "flip event of CRTC %u\n",
+			     ev.crtc_id);
+		vfq_truth_event(&e->truth[p], "flip",
+				e->t_start[ev.user_data % 64], &ev, t_read);
+		e->pending--;
+	}
+}
+
 static void test_all_crtcs(void)
 {
 	static const char *const attrs[] = {
@@ -574,6 +626,7 @@ static void test_all_crtcs(void)
 		"modes", "640x480@60", NULL,
 	};
 	int secs = env_int("VFLIPQ_STRESS_SECONDS", 3), card, n = 0, busy = 0;
+	static struct all_crtcs_events e;
 	struct vfq_dev d;
 	drmModeModeInfo m;
 	struct vfq_fb fb[2], ofb;
@@ -581,6 +634,7 @@ static void test_all_crtcs(void)
 
 	igt_require(vfq_cfs_available());
 	vfq_cfs_cleanup();
+	memset(&e, 0, sizeof(e));
 	card = vfq_cfs_create(STRESS_DEV, attrs);
 	vfq_dev_init(&d, vfq_open_card(card));
 	vfq_get_mode(d.fd, d.pipe[0].conn_id, 640, 480, 60, &m);
@@ -596,6 +650,7 @@ static void test_all_crtcs(void)
 
 		if (n % 20 == 0) {
 			/* Every pipe on in one commit, then planes only. */
+			all_crtcs_read(&d, &e, true);
 			for (int p = 0; p < d.n_pipes; p++)
 				vfq_req_pipe_on(req, &d, p, &m, fb[n & 1].fb_id,
 						&blobs[p]);
@@ -604,6 +659,7 @@ static void test_all_crtcs(void)
 			for (int p = 0; p < d.n_pipes; p++)
 				drmModeDestroyPropertyBlob(d.fd, blobs[p]);
 			igt_assert_eq(ret, 0);
+			all_crtcs_truth_start(&d, &m, &e);
 		} else {
 			for (int p = 0; p < d.n_pipes; p++) {
 				vfq_req_plane(req, d.fd, d.pipe[p].primary,
@@ -617,17 +673,22 @@ static void test_all_crtcs(void)
 					vfq_req_plane_off(req, d.fd,
 							  d.pipe[p].overlays[0]);
 			}
-			ret = vfq_req_commit(d.fd, req, DRM_MODE_ATOMIC_NONBLOCK,
-					     NULL);
+			e.t_start[n % 64] = vfq_now_ns();
+			ret = vfq_req_commit(d.fd, req, DRM_MODE_ATOMIC_NONBLOCK |
+					     DRM_MODE_PAGE_FLIP_EVENT,
+					     (void *)(uintptr_t)n);
 			if (ret == -EBUSY) {
 				busy++;
 				usleep(1000);
 			} else {
 				igt_assert_eq(ret, 0);
+				e.pending += d.n_pipes;
 			}
+			all_crtcs_read(&d, &e, false);
 		}
 		n++;
 	}
+	all_crtcs_read(&d, &e, true);
 	igt_info("%d commits over %d CRTCs (%d EBUSY)\n", n, d.n_pipes, busy);
 	vfq_dev_reset(&d);
 	for (int i = 0; i < 2; i++)
@@ -1546,7 +1607,8 @@ igt_main
 		     "CRTCs of one device, the lessor mode-setting another");
 	igt_subtest("concurrent-queues")
 		test_concurrent();
-	igt_describe("Commits spanning every CRTC while all engines run");
+	igt_describe("Commits spanning every CRTC while all engines run, each "
+		     "CRTC's flip events true to its grid and their commits");
 	igt_subtest("all-crtcs-commits")
 		test_all_crtcs();
 	igt_describe("Nonblocking commits back to back on each CRTC while it is off: "
