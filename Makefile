@@ -5,8 +5,10 @@
 #                         (default: the running kernel's build tree, else the
 #                         KERNEL test kernel already in the cache); installs
 #                         and downloads nothing ("make deps" does)
-#   make deps             Debian's packages and the KERNEL test kernel
-#                         (downloaded, or for debug/7.x built from source)
+#   make deps             Debian's packages, upstream IGT's libigt (built
+#                         once from shared/deps/, scripts/igt-lib.sh) and
+#                         the KERNEL test kernel (downloaded, or for
+#                         debug/7.x built from source)
 #   make check            host unit tests + all igt subtests in the VM
 #   make igt              upstream IGT (sid's igt-gpu-tools) under igt_runner in
 #                         the VM, judged against igt/xfails/; IGT_TESTS=ci for
@@ -86,12 +88,14 @@ USER_PLOT := userspace/plot
 
 all: module igt-tests userspace
 
-# What plain "make" needs is checked, never installed.
+# What plain "make" needs is checked, never installed (nor libigt built).
 build-deps:
 	@$(S)/deps.sh --check
+	@$(S)/igt-lib.sh --check
 
 deps:
 	@$(S)/deps.sh
+	@$(S)/igt-lib.sh build
 	@$(S)/kernel.sh fetch $(KERNEL) >/dev/null
 
 kernel: deps

@@ -9,9 +9,19 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+# What upstream IGT's library needs to build (scripts/igt-lib.sh,
+# shared/deps/README.md) besides flex, bison, meson, ninja-build and
+# libdrm-dev (in PKGS below); the first four are also what its headers
+# include.
+IGT_HEADERS=(libcairo2-dev libpixman-1-dev libglib2.0-dev libudev-dev)
+IGT_BUILD_DEPS=("${IGT_HEADERS[@]}" libkmod-dev libproc2-dev libdw-dev
+	libunwind-dev libjson-c-dev)
+
 if [ "${1:-}" = --check ]; then
-	# The module (gcc, make, pahole for BTF), igt-tests and userspace.
-	need=(gcc make dwarves libdrm-dev pkg-config meson ninja-build libpng-dev)
+	# The module (gcc, make, pahole for BTF), igt-tests (IGT's headers
+	# include cairo's, pixman's, glib's and libudev's) and userspace.
+	need=(gcc make dwarves libdrm-dev pkg-config meson ninja-build libpng-dev
+	      "${IGT_HEADERS[@]}")
 	missing=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${need[@]}" 2>/dev/null |
 		awk '$2 == "installed" { print $1 }' | sort | comm -13 - <(printf '%s\n' "${need[@]}" | sort))
 	[ -z "$missing" ] && exit 0
@@ -23,7 +33,7 @@ fi
 PKGS=(gcc-12 make bc dwarves kmod cpio xz-utils busybox-static qemu-system-x86
       libdrm-dev libdrm-tests sparse pkg-config linux-source-6.12 flex bison
       libelf-dev libssl-dev python3 zlib1g-dev perl dpkg-dev dkms
-      meson ninja-build libpng-dev python3-matplotlib)
+      meson ninja-build libpng-dev python3-matplotlib "${IGT_BUILD_DEPS[@]}")
 if [ "${1:-}" = clients ]; then
 	PKGS=(drm-info libdrm-tests weston kmscube libgbm1 libegl1 libegl-mesa0
 	      libgl1-mesa-dri xkb-data)
