@@ -4,13 +4,15 @@
  * attribute validation, EBUSY while enabled, hot-unplug with open clients,
  * outputs plugged and unplugged at run time, several devices at once.
  */
-#include <linux/netlink.h>
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 
 #include "igt.h"
 #include "vflipq_helpers.h"
+
+/* After igt.h: IGT's linux_scaffold.h refuses an _AC already defined. */
+#include <linux/netlink.h>
 
 IGT_TEST_DESCRIPTION("vflipq devices through configfs");
 
