@@ -23,6 +23,7 @@
 #   make trace            ftrace of the flip queue during the demo -> out/vflipq-trace.*
 #   make clients          real clients (drm_info, libdrm tests, weston, kmscube)
 #                         in the VM, their screens captured -> out/clients/
+#   make IGT_SRC=/igt     the in-tree tests against another IGT checkout
 #   make KERNEL=6.1 ...   same against Debian's 6.1 kernel (default 6.12)
 #   make KERNEL=7.2 ...   same against Linux 7.2 (sid's linux-source-7.2), 7.3
 #                         likewise (experimental); built once with gcc-12
@@ -78,7 +79,7 @@ endif
 FUZZ_ITER ?= 0
 FUZZ_SEED ?= 1
 
-IGT_DIR := igt-tests
+TESTS_DIR := igt-tests
 # Plots are drawn on the host after the VM run (python3-matplotlib).
 USER_PLOT := userspace/plot
 
@@ -122,10 +123,12 @@ kernel-doc: deps
 	@$(S)/kernel-doc.sh
 
 # The in-tree IGT-style tests (igt-tests/) -> build/igt/bin.
+# They link upstream IGT's libigt: IGT 2.2 built once into $(VFLIPQ_CACHE)/igt-2.2
+# by "make deps" (scripts/igt-lib.sh), or IGT_SRC=/path/to/igt-gpu-tools.
 igt-tests: build-deps
-	@if [ -f $(IGT_DIR)/Makefile ]; then \
-		$(MAKE) -C $(IGT_DIR) BUILD=$(BUILD)/igt; \
-	else echo "[vflipq] $(IGT_DIR)/Makefile not there yet, skipping igt tests"; fi
+	@if [ -f $(TESTS_DIR)/Makefile ]; then \
+		$(MAKE) -C $(TESTS_DIR) BUILD=$(BUILD)/igt; \
+	else echo "[vflipq] $(TESTS_DIR)/Makefile not there yet, skipping igt tests"; fi
 
 # libpresent, tools, benchmarks, fuzzer: meson.build, built in build/meson
 # and installed into build/userspace/ (bin/ goes into the VM).

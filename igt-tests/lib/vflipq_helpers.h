@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vflipq test helpers.  They use only libdrm and the igt_core API, so they
- * build against the minimal harness in this directory and against a real
- * igt-gpu-tools alike.  Every name is prefixed vfq_ / VFQ_ to stay clear of
- * IGT's own helpers.
+ * vflipq test helpers.  They use only libdrm and IGT's igt_core API
+ * (upstream libigt, which the tests link).  Every name is prefixed vfq_ /
+ * VFQ_ to stay clear of IGT's own helpers.
  *
  *   vflipq_helpers.c  device discovery, caps, topology, properties, atomic
  *                     requests, modes, pipes, events

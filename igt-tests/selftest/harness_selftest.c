@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Self-test of the minimal IGT harness in ../lib: subtests that pass, fail,
- * skip, time out, abort and crash on purpose.  run-selftest.sh runs them one
- * by one and checks exit codes and output.  Host only, never run in the VM.
+ * Self-test of the IGT harness the tests link (upstream libigt): subtests
+ * that pass, fail, skip, time out, abort and crash on purpose.
+ * run-selftest.sh runs them one by one and checks the exit codes, listing
+ * and result lines that scripts/guest/run-tests relies on.  Host only,
+ * never run in the VM.
  */
 #include <signal.h>
 #include <sys/ioctl.h>
