@@ -169,13 +169,21 @@ static void test_irregular(void)
 }
 
 /*
- * Flips faster than the minimum: each vblank comes exactly one minimum
- * frame after the one before.
+ * Flips faster than the minimum: each vblank comes one minimum frame after
+ * the one before, never earlier.  The frame ends when the commit is
+ * applied, and the test only sees when it was made: a commit tail that
+ * runs after the minimum (a starved host: 31 ms after a commit made at
+ * 4.5 ms beside three CPU hogs; the KASAN kernel's takes 20-24 ms) lands
+ * late, as one frame (the next count), and before the 100 ms repeat a
+ * flip that did not end the frame would wait for.  That is reported, not
+ * failed.  A driver that held every fast flip past the minimum would make
+ * them all late, so at least one must be exact (beside three hogs 7 of 8
+ * were), except on the KASAN kernel.
  */
 static void test_clamp_min(void)
 {
 	struct flip_obs o, prev;
-	int i, fast = 0;
+	int i, fast = 0, exact = 0;
 
 	start(true);
 	flip(1, &prev);
@@ -189,32 +197,32 @@ static void test_clamp_min(void)
 		fast++;
 		igt_assert_eq_u32((uint32_t)(o.ev.sequence - prev.ev.sequence),
 				  1);
-		/*
-		 * The frame ends when the commit is applied, and the test sees
-		 * only when it was made: the KASAN kernel's commit tail can
-		 * apply it after the minimum (24 ms after the vblank for a
-		 * commit made at 4 ms).  There the vblank must still
-		 * never come before the minimum, and come with the commit.
-		 */
-		if (getenv("VFLIPQ_DEBUG_KERNEL") &&
-		    o.ev.ts_ns > prev.ev.ts_ns + min_ns + 1000) {
-			igt_assert_f(o.ev.ts_ns < o.t_commit + LAND_BOUND_NS(min_ns),
-				     "flip %d: vblank %.3f ms after its commit\n",
-				     i, ((double)o.ev.ts_ns - o.t_commit) / 1e6);
-			prev = o;
-			continue;
-		}
-		igt_assert_f(ns_eq_us(o.ev.ts_ns - prev.ev.ts_ns, min_ns),
-			     "flip %d committed %.2f ms after the vblank "
-			     "before; its vblank came %.3f ms after it, the "
-			     "minimum is %.3f ms\n", i,
-			     ((double)o.t_commit - prev.ev.ts_ns) / 1e6,
+		igt_assert_f(o.ev.ts_ns + 1000 > prev.ev.ts_ns + min_ns,
+			     "flip %d: vblank %.3f ms after the one before, "
+			     "the minimum is %.3f ms\n", i,
 			     ((double)o.ev.ts_ns - prev.ev.ts_ns) / 1e6,
 			     min_ns / 1e6);
+		igt_assert_f(o.ev.ts_ns < prev.ev.ts_ns + MAX_NS,
+			     "flip %d: vblank %.3f ms after the one before, at "
+			     "the repeat, not at its commit\n", i,
+			     ((double)o.ev.ts_ns - prev.ev.ts_ns) / 1e6);
+		if (ns_eq_us(o.ev.ts_ns - prev.ev.ts_ns, min_ns))
+			exact++;
+		else
+			igt_info("flip %d committed %.2f ms after the vblank "
+				 "before, applied late: its vblank came %.3f ms "
+				 "after it, the minimum is %.3f ms\n", i,
+				 ((double)o.t_commit - prev.ev.ts_ns) / 1e6,
+				 ((double)o.ev.ts_ns - prev.ev.ts_ns) / 1e6,
+				 min_ns / 1e6);
 		prev = o;
 	}
-	igt_info("%d of 8 flips committed within the minimum frame\n", fast);
+	igt_info("%d of 8 flips committed within the minimum frame, %d at "
+		 "exactly the minimum\n", fast, exact);
 	igt_assert(fast > 0);
+	/* the KASAN kernel's commit tail alone may outlast every minimum */
+	igt_assert_f(exact > 0 || getenv("VFLIPQ_DEBUG_KERNEL"),
+		     "none of %d fast flips at the minimum\n", fast);
 }
 
 /*
