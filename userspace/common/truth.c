@@ -69,19 +69,30 @@ static bool check_common(struct vfq_truth *t, const char *what,
 	return true;
 }
 
+/* @seq at @ts against the newest report, on the grid (if any) both ways. */
+static bool check_grid(struct vfq_truth *t, const char *what, uint64_t seq,
+		       uint64_t ts)
+{
+	bool older = seq < t->seq;
+
+	if (!t->period || on_grid(t->period, older ? t->seq - seq : seq - t->seq,
+				  older ? t->ts - ts : ts - t->ts))
+		return true;
+	return lie(t, what, "sequence %" PRIu64 " at %" PRIu64 " ns is off the "
+		   "grid of sequence %" PRIu64 " at %" PRIu64 " ns (period %"
+		   PRIu64 " ns)", seq, ts, t->seq, t->ts, t->period);
+}
+
 /* An older vblank reported after a newer one: earlier in both orders. */
 static bool check_older(struct vfq_truth *t, const char *what, uint64_t seq,
 			uint64_t ts)
 {
-	if (ts >= t->ts + 1000 || ts + 1000 > t->ts)
+	if (ts + 1000 > t->ts)
 		return lie(t, what, "sequence %" PRIu64 " at %" PRIu64 " ns, "
 			   "sequence %" PRIu64 " at %" PRIu64 " ns", seq, ts,
 			   t->seq, t->ts);
-	if (t->period && !on_grid(t->period, t->seq - seq, t->ts - ts))
-		return lie(t, what, "sequence %" PRIu64 " at %" PRIu64 " ns is "
-			   "off the grid of sequence %" PRIu64 " at %" PRIu64
-			   " ns (period %" PRIu64 " ns)", seq, ts, t->seq,
-			   t->ts, t->period);
+	if (!check_grid(t, what, seq, ts))
+		return false;
 	t->reports++;
 	return true;
 }
@@ -108,20 +119,14 @@ bool vfq_truth_check_event(struct vfq_truth *t, const char *what,
 		if (same && llabs((long long)(ts - t->ts)) >= 1000)
 			return lie(t, what, "sequence %" PRIu64 " again, at "
 				   "another time", seq);
-		if (t->period && !on_grid(t->period, seq - t->seq, ts - t->ts))
-			return lie(t, what, "sequence %" PRIu64 " at %" PRIu64
-				   " ns is off the grid of sequence %" PRIu64
-				   " at %" PRIu64 " ns (period %" PRIu64 " ns)",
-				   seq, ts, t->seq, t->ts, t->period);
+		if (!check_grid(t, what, seq, ts))
+			return false;
 	}
 	/* a later vblank, at a later time (any time without a grid) */
 	if (t->seen && !same && ts + 1000 <= t->ts)
 		return lie(t, what, "vblank %.3f ms before the one reported "
 			   "last", ms(t->ts, ts));
-	t->seen = true;
-	t->seq_known = true;
-	t->seq = seq;
-	t->ts = ts;
+	vfq_truth_note_vblank(t, seq, ts);
 	t->reports++;
 	return true;
 }
