@@ -499,6 +499,77 @@ static void vflipq_release_copy_wq(struct drm_device *drm, void *data)
 	destroy_workqueue(to_vflipq_device(drm)->copy_wq);
 }
 
+/* A configuration this kernel can build, or why not in the kernel log. */
+static int vflipq_device_check(const struct vflipq_config *cfg)
+{
+	const char *why;
+	int ret;
+
+	ret = vflipq_config_validate(cfg, &why);
+	if (!ret && cfg->fbdev && !IS_ENABLED(CONFIG_DRM_FBDEV_EMULATION)) {
+		why = "this kernel has no fbdev emulation (CONFIG_DRM_FBDEV_EMULATION)";
+		ret = -EOPNOTSUPP;
+	}
+	if (ret && why)
+		pr_err("vflipq: device \"%s\" not created: %s\n", cfg->name,
+		       why);
+	return ret;
+}
+
+/*
+ * The device's own state, from its workqueues to its registration.  The
+ * managed release actions run in reverse order: the flip-queue workqueue
+ * is registered before the mode config, so that it is drained only after
+ * every user is gone; the copy engine's after it.
+ */
+static int vflipq_device_setup(struct vflipq_device *vdev)
+{
+	const struct vflipq_config *cfg = &vdev->config;
+	int ret;
+
+	init_llist_head(&vdev->fq_free);
+	INIT_DELAYED_WORK(&vdev->fq_free_work, vflipq_fq_free_work);
+	vdev->fq_wq = alloc_ordered_workqueue("vflipq-%d-fq", 0, vdev->id);
+	if (!vdev->fq_wq)
+		return -ENOMEM;
+	ret = drmm_add_action_or_reset(&vdev->drm, vflipq_release_wq, NULL);
+	if (ret)
+		return ret;
+
+	ret = dma_coerce_mask_and_coherent(&vdev->pdev->dev, DMA_BIT_MASK(64));
+	if (ret)
+		return ret;
+
+	if (cfg->crtcs) {
+		ret = drm_vblank_init(&vdev->drm, cfg->crtcs);
+		if (ret)
+			return ret;
+		ret = vflipq_modeset_init(vdev);
+		if (ret)
+			return ret;
+	}
+
+	vdev->copy_context = dma_fence_context_alloc(1);
+	vdev->copy_wq = alloc_ordered_workqueue("vflipq-%d-copy", 0, vdev->id);
+	if (!vdev->copy_wq)
+		return -ENOMEM;
+	ret = drmm_add_action_or_reset(&vdev->drm, vflipq_release_copy_wq,
+				       NULL);
+	if (ret)
+		return ret;
+
+	ret = drm_dev_register(&vdev->drm, 0);
+	if (ret)
+		return ret;
+	/*
+	 * After registration, as the fbdev client needs the device's nodes;
+	 * it is removed with them, in drm_dev_unplug().
+	 */
+	if (cfg->fbdev)
+		vflipq_fbdev_setup(&vdev->drm);
+	return 0;
+}
+
 /**
  * vflipq_device_create - create and register a device
  * @cfg: validated configuration, copied
@@ -511,19 +582,9 @@ struct vflipq_device *vflipq_device_create(const struct vflipq_config *cfg)
 	struct vflipq_device *vdev;
 	int id, ret;
 
-	const char *why;
-
-	ret = vflipq_config_validate(cfg, &why);
-	if (!ret && cfg->fbdev && !IS_ENABLED(CONFIG_DRM_FBDEV_EMULATION)) {
-		why = "this kernel has no fbdev emulation (CONFIG_DRM_FBDEV_EMULATION)";
-		ret = -EOPNOTSUPP;
-	}
-	if (ret) {
-		if (why)
-			pr_err("vflipq: device \"%s\" not created: %s\n",
-			       cfg->name, why);
+	ret = vflipq_device_check(cfg);
+	if (ret)
 		return ERR_PTR(ret);
-	}
 
 	id = ida_alloc(&vflipq_ida, GFP_KERNEL);
 	if (id < 0)
@@ -559,51 +620,9 @@ struct vflipq_device *vflipq_device_create(const struct vflipq_config *cfg)
 	if (ret)
 		goto err_devres;
 
-	/* Before the mode config: drained only after every user is gone. */
-	init_llist_head(&vdev->fq_free);
-	INIT_DELAYED_WORK(&vdev->fq_free_work, vflipq_fq_free_work);
-	vdev->fq_wq = alloc_ordered_workqueue("vflipq-%d-fq", 0, vdev->id);
-	if (!vdev->fq_wq) {
-		ret = -ENOMEM;
-		goto err_devres;
-	}
-	ret = drmm_add_action_or_reset(&vdev->drm, vflipq_release_wq, NULL);
+	ret = vflipq_device_setup(vdev);
 	if (ret)
 		goto err_devres;
-
-	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
-	if (ret)
-		goto err_devres;
-
-	if (cfg->crtcs) {
-		ret = drm_vblank_init(&vdev->drm, cfg->crtcs);
-		if (ret)
-			goto err_devres;
-		ret = vflipq_modeset_init(vdev);
-		if (ret)
-			goto err_devres;
-	}
-
-	vdev->copy_context = dma_fence_context_alloc(1);
-	vdev->copy_wq = alloc_ordered_workqueue("vflipq-%d-copy", 0, vdev->id);
-	if (!vdev->copy_wq) {
-		ret = -ENOMEM;
-		goto err_devres;
-	}
-	ret = drmm_add_action_or_reset(&vdev->drm, vflipq_release_copy_wq,
-				       NULL);
-	if (ret)
-		goto err_devres;
-
-	ret = drm_dev_register(&vdev->drm, 0);
-	if (ret)
-		goto err_devres;
-	/*
-	 * After registration, as the fbdev client needs the device's nodes;
-	 * it is removed with them, in drm_dev_unplug().
-	 */
-	if (cfg->fbdev)
-		vflipq_fbdev_setup(&vdev->drm);
 
 	drm_info(&vdev->drm, "device %d \"%s\": %u CRTC(s), %u overlay(s) each\n",
 		 vdev->id, cfg->name, cfg->crtcs, cfg->overlays);
