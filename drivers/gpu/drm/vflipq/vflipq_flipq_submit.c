@@ -139,6 +139,35 @@ static int fq_plane_check(const struct drm_vflipq_flip_plane *r,
 	return 0;
 }
 
+/* The plane's current geometry with what the flip changes. */
+static void fq_buf_geometry(struct vflipq_fq_buf *buf,
+			    const struct drm_plane_state *cur,
+			    const struct drm_vflipq_flip_plane *r)
+{
+	buf->crtc_x = cur->crtc_x;
+	buf->crtc_y = cur->crtc_y;
+	buf->crtc_w = cur->crtc_w;
+	buf->crtc_h = cur->crtc_h;
+	buf->src_x = cur->src_x;
+	buf->src_y = cur->src_y;
+	buf->src_w = cur->src_w;
+	buf->src_h = cur->src_h;
+	buf->rotation = cur->rotation;
+	if (r->flags & VFLIPQ_FLIP_PLANE_GEOMETRY) {
+		buf->crtc_x = r->crtc_x;
+		buf->crtc_y = r->crtc_y;
+		buf->crtc_w = r->crtc_w;
+		buf->crtc_h = r->crtc_h;
+		buf->src_x = r->src_x;
+		buf->src_y = r->src_y;
+		buf->src_w = r->src_w;
+		buf->src_h = r->src_h;
+	}
+	/* Before the clip: 90 and 270 swap which source fits the destination. */
+	if (r->flags & VFLIPQ_FLIP_PLANE_ROTATION)
+		buf->rotation = r->rotation;
+}
+
 /*
  * Turn one requested plane into a buffer the engine can scan out: the same
  * checks an atomic commit would make, on the plane's current geometry with
@@ -183,28 +212,7 @@ static int fq_prepare(struct vflipq_output *out, struct drm_file *file,
 		goto err_fb;
 	}
 	buf->fb = fb;
-	buf->crtc_x = cur->crtc_x;
-	buf->crtc_y = cur->crtc_y;
-	buf->crtc_w = cur->crtc_w;
-	buf->crtc_h = cur->crtc_h;
-	buf->src_x = cur->src_x;
-	buf->src_y = cur->src_y;
-	buf->src_w = cur->src_w;
-	buf->src_h = cur->src_h;
-	buf->rotation = cur->rotation;
-	if (r->flags & VFLIPQ_FLIP_PLANE_GEOMETRY) {
-		buf->crtc_x = r->crtc_x;
-		buf->crtc_y = r->crtc_y;
-		buf->crtc_w = r->crtc_w;
-		buf->crtc_h = r->crtc_h;
-		buf->src_x = r->src_x;
-		buf->src_y = r->src_y;
-		buf->src_w = r->src_w;
-		buf->src_h = r->src_h;
-	}
-	/* Before the clip: 90 and 270 swap which source fits the destination. */
-	if (r->flags & VFLIPQ_FLIP_PLANE_ROTATION)
-		buf->rotation = r->rotation;
+	fq_buf_geometry(buf, cur, r);
 	if (!src_in_fb(buf) || fq_clip(buf, out->crtc.state))
 		goto err_buf;
 	/*
