@@ -264,6 +264,50 @@ static int copy_add_fence(struct dma_resv *resv, struct dma_fence *fence,
 	return ret;
 }
 
+/*
+ * What the copy waits for, taken now, before its own fence joins the
+ * destination: the source's writers, the destination's readers and writers.
+ */
+static int copy_take_waits(struct vflipq_copy_job *job)
+{
+	int ret;
+
+	ret = dma_resv_get_singleton(job->src->obj[0]->resv,
+				     DMA_RESV_USAGE_WRITE, &job->wait[0]);
+	if (!ret)
+		ret = dma_resv_get_singleton(job->dst->obj[0]->resv,
+					     DMA_RESV_USAGE_READ, &job->wait[1]);
+	return ret;
+}
+
+static void copy_job_init(struct vflipq_device *vdev,
+			  struct vflipq_copy_job *job)
+{
+	job->vdev = vdev;
+	INIT_WORK(&job->work, vflipq_copy_work);
+	spin_lock_init(&job->lock);
+	/* Dropped by vflipq_copy_fence_release(): the ioctl's fd pins us now. */
+	__module_get(THIS_MODULE);
+	dma_fence_init(&job->fence, &vflipq_copy_fence_ops, &job->lock,
+		       vdev->copy_context, atomic64_inc_return(&vdev->copy_seqno));
+}
+
+/*
+ * Writers of the source wait for the copy to have read it, readers and
+ * writers of the destination for it to have written.
+ */
+static int copy_publish_fence(struct vflipq_copy_job *job)
+{
+	int ret;
+
+	ret = copy_add_fence(job->src->obj[0]->resv, &job->fence,
+			     DMA_RESV_USAGE_READ);
+	if (!ret)
+		ret = copy_add_fence(job->dst->obj[0]->resv, &job->fence,
+				     DMA_RESV_USAGE_WRITE);
+	return ret;
+}
+
 int vflipq_ioctl_copy(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct vflipq_device *vdev = to_vflipq_device(drm);
@@ -286,22 +330,10 @@ int vflipq_ioctl_copy(struct drm_device *drm, void *data, struct drm_file *file)
 	if (ret)
 		goto err_fbs;
 
-	/* Taken now, before this copy's own fence joins the destination. */
-	ret = dma_resv_get_singleton(job->src->obj[0]->resv,
-				     DMA_RESV_USAGE_WRITE, &job->wait[0]);
-	if (!ret)
-		ret = dma_resv_get_singleton(job->dst->obj[0]->resv,
-					     DMA_RESV_USAGE_READ, &job->wait[1]);
+	ret = copy_take_waits(job);
 	if (ret)
 		goto err_fences;
-
-	job->vdev = vdev;
-	INIT_WORK(&job->work, vflipq_copy_work);
-	spin_lock_init(&job->lock);
-	/* Dropped by vflipq_copy_fence_release(): the ioctl's fd pins us now. */
-	__module_get(THIS_MODULE);
-	dma_fence_init(&job->fence, &vflipq_copy_fence_ops, &job->lock,
-		       vdev->copy_context, atomic64_inc_return(&vdev->copy_seqno));
+	copy_job_init(vdev, job);
 
 	fd = get_unused_fd_flags(O_CLOEXEC);
 	if (fd < 0) {
@@ -314,15 +346,7 @@ int vflipq_ioctl_copy(struct drm_device *drm, void *data, struct drm_file *file)
 		goto err_fd;
 	}
 
-	/*
-	 * Writers of the source wait for the copy to have read it, readers
-	 * and writers of the destination for it to have written.
-	 */
-	ret = copy_add_fence(job->src->obj[0]->resv, &job->fence,
-			     DMA_RESV_USAGE_READ);
-	if (!ret)
-		ret = copy_add_fence(job->dst->obj[0]->resv, &job->fence,
-				     DMA_RESV_USAGE_WRITE);
+	ret = copy_publish_fence(job);
 	if (ret)
 		goto err_sf;
 
