@@ -657,6 +657,73 @@ static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 	return 0;
 }
 
+/* What the vblank timer asked of one run of the composer. */
+struct compose_request {
+	u64 frame_start, frame_end, gen;
+	struct vflipq_fq_buf *snap[VFQ_MAX_PLANES];
+	bool crc_pending, wb_pending, force;
+	struct vflipq_wb_job *wb;
+};
+
+static void compose_take_request(struct vflipq_output *out,
+				 struct vflipq_crtc_state *cs,
+				 struct compose_request *rq)
+{
+	spin_lock_irq(&out->composer_lock);
+	rq->frame_start = cs->frame_start;
+	rq->frame_end = cs->frame_end;
+	rq->gen = cs->frame_gen;
+	memcpy(rq->snap, cs->frame_scanout, sizeof(rq->snap));
+	memset(cs->frame_scanout, 0, sizeof(cs->frame_scanout));
+	rq->crc_pending = cs->crc_pending;
+	rq->force = cs->force_compose;
+	rq->wb_pending = cs->wb_pending;
+	rq->wb = cs->active_writeback;
+	cs->frame_start = 0;
+	cs->frame_end = 0;
+	cs->crc_pending = false;
+	cs->force_compose = false;
+	spin_unlock_irq(&out->composer_lock);
+}
+
+/*
+ * Whether the CRC just computed is of frames that were on screen.
+ *
+ * A flip that replaced these images while this composition read them
+ * handed them back to their owner, and once the owner has read the log
+ * past it (FLIPQ_UPDATE_LOG) it may have redrawn them: the CRC would then
+ * mix frames that were never on screen.  The frames it covers get no CRC,
+ * like those a flip overtook before their composition started.  (The
+ * flip-queue event may reach the client before this composition ends: the
+ * engine sends it at the vblank.  The log read, not the event, is what
+ * allows the redraw.)
+ *
+ * The same for an async flip that replaced this state: its event went out
+ * at once and handed the buffers read here back to the client, which may
+ * have drawn into them already (hardware would have stopped reading them
+ * when the flip latched).  The flip marks the state before its event goes
+ * out, so a composition that read such drawing sees the mark once its
+ * reads are ordered before this.
+ */
+static bool compose_crc_holds(struct vflipq_output *out,
+			      struct vflipq_crtc_state *cs, u64 gen)
+{
+	bool replaced, overtaken;
+
+	spin_lock_irq(&out->engine.lock);
+	replaced = out->flipq.log_read_gen > gen;
+	spin_unlock_irq(&out->engine.lock);
+	if (replaced)
+		return false;
+
+	/* The composition's reads before the async flip's mark (above). */
+	smp_rmb();
+	spin_lock_irq(&out->lock);
+	overtaken = cs->overtaken;
+	spin_unlock_irq(&out->lock);
+	return !overtaken;
+}
+
 /**
  * vflipq_composer_worker - compose one frame of a CRTC state
  * @work: &vflipq_crtc_state.composer_work
@@ -670,88 +737,39 @@ void vflipq_composer_worker(struct work_struct *work)
 		container_of(work, struct vflipq_crtc_state, composer_work);
 	struct drm_crtc *crtc = cs->base.crtc;
 	struct vflipq_output *out = crtc_to_output(crtc);
-	struct vflipq_wb_job *wb;
-	bool crc_pending, wb_pending, force, replaced, overtaken;
-	struct vflipq_fq_buf *snap[VFQ_MAX_PLANES];
-	u64 frame_start, frame_end, gen;
+	struct compose_request rq;
 	unsigned int i;
 	u32 crc = 0;
 	int ret;
 
-	spin_lock_irq(&out->composer_lock);
-	frame_start = cs->frame_start;
-	frame_end = cs->frame_end;
-	gen = cs->frame_gen;
-	memcpy(snap, cs->frame_scanout, sizeof(snap));
-	memset(cs->frame_scanout, 0, sizeof(cs->frame_scanout));
-	crc_pending = cs->crc_pending;
-	force = cs->force_compose;
-	wb_pending = cs->wb_pending;
-	wb = cs->active_writeback;
-	cs->frame_start = 0;
-	cs->frame_end = 0;
-	cs->crc_pending = false;
-	cs->force_compose = false;
-	spin_unlock_irq(&out->composer_lock);
-
+	compose_take_request(out, cs, &rq);
 	/* The vblank timer raced with an earlier run that did the work. */
-	if (!crc_pending && !force)
+	if (!rq.crc_pending && !rq.force)
 		return;
 
 	/*
 	 * A frame asked for by the vblank timer shows the flip-queue images
 	 * of that vblank, however late this worker runs.
 	 */
-	ret = compose(out, cs, crc_pending ? snap : NULL,
-		      wb_pending ? wb : NULL, &crc);
-	for (i = 0; i < ARRAY_SIZE(snap); i++)
-		if (snap[i])
-			vflipq_fq_buf_put(snap[i]);
+	ret = compose(out, cs, rq.crc_pending ? rq.snap : NULL,
+		      rq.wb_pending ? rq.wb : NULL, &crc);
+	for (i = 0; i < ARRAY_SIZE(rq.snap); i++)
+		if (rq.snap[i])
+			vflipq_fq_buf_put(rq.snap[i]);
 
-	if (wb_pending) {
+	if (rq.wb_pending) {
 		drm_writeback_signal_completion(&out->wb, ret);
 		spin_lock_irq(&out->composer_lock);
 		cs->wb_pending = false;
 		cs->active_writeback = NULL;
 		spin_unlock_irq(&out->composer_lock);
 	}
-	if (ret || !crc_pending)
-		return;
-
-	/*
-	 * A flip that replaced these images while this composition read them
-	 * handed them back to their owner, and once the owner has read the
-	 * log past it (FLIPQ_UPDATE_LOG) it may have redrawn them: the CRC
-	 * would then mix frames that were never on screen.  The frames it
-	 * covers get no CRC, like those a flip overtook before their
-	 * composition started.  (The flip-queue event may reach the client
-	 * before this composition ends: the engine sends it at the vblank.
-	 * The log read, not the event, is what allows the redraw.)
-	 */
-	spin_lock_irq(&out->engine.lock);
-	replaced = out->flipq.log_read_gen > gen;
-	spin_unlock_irq(&out->engine.lock);
-	if (replaced)
-		return;
-
-	/*
-	 * The same for an async flip that replaced this state: its event
-	 * went out at once and handed the buffers read here back to the
-	 * client, which may have drawn into them already (hardware would
-	 * have stopped reading them when the flip latched).  The flip marks
-	 * the state before its event goes out, so a composition that read
-	 * such drawing sees the mark once its reads are ordered before this.
-	 */
-	smp_rmb();
-	spin_lock_irq(&out->lock);
-	overtaken = cs->overtaken;
-	spin_unlock_irq(&out->lock);
-	if (overtaken)
+	if (ret || !rq.crc_pending || !compose_crc_holds(out, cs, rq.gen))
 		return;
 
 	/* The worker can fall behind the vblank timer: report every frame. */
-	while (frame_start <= frame_end)
-		drm_crtc_add_crc_entry(crtc, true, frame_start++, &crc);
+	while (rq.frame_start <= rq.frame_end)
+		drm_crtc_add_crc_entry(crtc, true, rq.frame_start++, &crc);
 }
 
 /**
