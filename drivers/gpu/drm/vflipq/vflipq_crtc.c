@@ -662,16 +662,54 @@ static bool vflipq_mode_refresh_ok(const struct drm_display_mode *m)
  * Snapshot the visible planes in blending order.  The array belongs to the
  * state, so the composer reads it without locks.
  */
+static int vflipq_crtc_snapshot_planes(struct drm_atomic_state *state,
+				       struct drm_crtc_state *crtc_state)
+{
+	struct vflipq_crtc_state *vstate = to_vflipq_crtc_state(crtc_state);
+	struct drm_crtc *crtc = crtc_state->crtc;
+	struct vflipq_plane_state **planes;
+	const struct drm_plane_state *ps;
+	struct drm_plane *plane;
+	unsigned int i, n = 0;
+
+	kfree(vstate->active_planes);
+	vstate->active_planes = NULL;
+	vstate->num_active_planes = 0;
+
+	drm_for_each_plane_mask(plane, crtc->dev, crtc_state->plane_mask) {
+		ps = drm_atomic_get_new_plane_state(state, plane);
+		if (ps && ps->visible)
+			n++;
+	}
+	if (!n)
+		return 0;
+
+	planes = kcalloc(n, sizeof(*planes), GFP_KERNEL);
+	if (!planes)
+		return -ENOMEM;
+
+	n = 0;
+	drm_for_each_plane_mask(plane, crtc->dev, crtc_state->plane_mask) {
+		ps = drm_atomic_get_new_plane_state(state, plane);
+		if (ps && ps->visible)
+			planes[n++] = to_vflipq_plane_state((struct drm_plane_state *)ps);
+	}
+	if (drm_atomic_crtc_needs_modeset(crtc_state))
+		for (i = 0; i < n; i++)
+			vflipq_damage_full(planes[i]);
+	sort(planes, n, sizeof(*planes), cmp_zpos, NULL);
+
+	vstate->active_planes = planes;
+	vstate->num_active_planes = n;
+	return 0;
+}
+
 static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 				    struct drm_atomic_state *state)
 {
 	struct drm_crtc_state *crtc_state =
 		drm_atomic_get_new_crtc_state(state, crtc);
 	struct vflipq_crtc_state *vstate = to_vflipq_crtc_state(crtc_state);
-	struct vflipq_plane_state **planes;
-	const struct drm_plane_state *ps;
-	struct drm_plane *plane;
-	unsigned int i, n = 0;
 	int ret;
 
 	/*
@@ -715,37 +753,7 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 	ret = drm_atomic_add_affected_planes(state, crtc);
 	if (ret)
 		return ret;
-
-	kfree(vstate->active_planes);
-	vstate->active_planes = NULL;
-	vstate->num_active_planes = 0;
-
-	drm_for_each_plane_mask(plane, crtc->dev, crtc_state->plane_mask) {
-		ps = drm_atomic_get_new_plane_state(state, plane);
-		if (ps && ps->visible)
-			n++;
-	}
-	if (!n)
-		return 0;
-
-	planes = kcalloc(n, sizeof(*planes), GFP_KERNEL);
-	if (!planes)
-		return -ENOMEM;
-
-	n = 0;
-	drm_for_each_plane_mask(plane, crtc->dev, crtc_state->plane_mask) {
-		ps = drm_atomic_get_new_plane_state(state, plane);
-		if (ps && ps->visible)
-			planes[n++] = to_vflipq_plane_state((struct drm_plane_state *)ps);
-	}
-	if (drm_atomic_crtc_needs_modeset(crtc_state))
-		for (i = 0; i < n; i++)
-			vflipq_damage_full(planes[i]);
-	sort(planes, n, sizeof(*planes), cmp_zpos, NULL);
-
-	vstate->active_planes = planes;
-	vstate->num_active_planes = n;
-	return 0;
+	return vflipq_crtc_snapshot_planes(state, crtc_state);
 }
 
 /*
