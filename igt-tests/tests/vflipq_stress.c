@@ -297,18 +297,6 @@ static int c_cancel(int fd, uint32_t crtc, uint32_t plane, uint64_t from)
 	return xioctl(fd, DRM_IOCTL_VFLIPQ_FLIPQ_CANCEL, &c);
 }
 
-/* Read what is there, without waiting (events may come every vblank). */
-static void drain_events(int fd)
-{
-	char buf[4096];
-
-	for (int i = 0; i < 16; i++) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-
-		if (poll(&pfd, 1, 0) <= 0 || read(fd, buf, sizeof(buf)) <= 0)
-			break;
-	}
-}
 
 static uint64_t crtc_counter(int fd, uint32_t crtc, size_t offset)
 {
@@ -330,6 +318,174 @@ static uint64_t crtc_counter(int fd, uint32_t crtc, size_t offset)
 #define NQUEUE 3
 
 /*
+ * What a queue child's primary plane reports, judged as it is read: the
+ * log entry by entry against what was submitted (truth.h), and every
+ * flip-queue event.  An event reports the PresentId on screen at a vblank
+ * (or at a tearing flip, between two vblanks, with the sequence of the one
+ * before); within one mode set its sequence and PresentId never go back,
+ * and a higher sequence comes with a later time.  A mode set restarts the
+ * engine's sequence and grid, so the child reads everything the old one
+ * reported before it turns the CRTC on again.
+ */
+#define QT_SHOWN 128
+#define QT_EVENTS 128
+struct queue_truth {
+	int fd;
+	uint32_t crtc, plane;
+	struct vfq_truth_queue q;
+	const volatile struct drm_vflipq_log_entry *log;
+	uint32_t n, next;		/* log entries, next one to read */
+	/* the shown entries logged since the mode set, newest last */
+	struct { uint64_t id, ts; } shown[QT_SHOWN];
+	unsigned int nshown;
+	bool ev_seen;
+	uint64_t ev_seq, ev_ts, ev_pid;
+	unsigned int entries, events;	/* judged so far */
+	/* events read, judged once the log is read after them */
+	struct drm_vflipq_event_flipq ev[QT_EVENTS];
+	uint64_t ev_read[QT_EVENTS];
+	unsigned int nev;
+};
+
+static void queue_truth_log(struct queue_truth *qt)
+{
+	struct drm_vflipq_update_log u = { .crtc_id = qt->crtc,
+					   .plane_id = qt->plane };
+	uint64_t t_read;
+	int ret;
+
+	if ((ret = xioctl(qt->fd, DRM_IOCTL_VFLIPQ_FLIPQ_UPDATE_LOG, &u)))
+		FAIL("crtc %u: update log: %s\n", qt->crtc, strerror(-ret));
+	t_read = vfq_now_ns();
+	if (u.first_free >= qt->n)
+		FAIL("crtc %u: log first_free %u of %u\n", qt->crtc,
+		     u.first_free, qt->n);
+	/* a lap missed between two reads only skips PresentIds */
+	for (; qt->next != u.first_free; qt->next = (qt->next + 1) % qt->n) {
+		const volatile struct drm_vflipq_log_entry *e = &qt->log[qt->next];
+
+		uint64_t id = e->present_id, ts = e->timestamp_ns;
+
+		if (!vfq_truth_queue_entry(&qt->q, "log entry", id, ts, t_read))
+			FAIL("crtc %u: %s\n", qt->crtc, qt->q.grid.why);
+		qt->entries++;
+		if (ts == VFLIPQ_TIMESTAMP_CANCELLED)
+			continue;
+		qt->shown[qt->nshown % QT_SHOWN].id = id;
+		qt->shown[qt->nshown % QT_SHOWN].ts = ts;
+		qt->nshown++;
+	}
+}
+
+/*
+ * The PresentId an event says was on screen at its time is the newest one
+ * the log says was shown by then.  Judged only where the log of this mode
+ * set covers that time: before its first shown entry, the screen holds
+ * what the mode set put there.
+ */
+static void queue_truth_vs_log(const struct queue_truth *qt,
+			       const struct drm_vflipq_event_flipq *e)
+{
+	unsigned int kept = qt->nshown < QT_SHOWN ? qt->nshown : QT_SHOWN;
+
+	for (unsigned int i = 1; i <= kept; i++) {
+		unsigned int k = (qt->nshown - i) % QT_SHOWN;
+
+		if (qt->shown[k].ts > e->timestamp_ns)
+			continue;
+		if (qt->shown[k].id != e->present_id)
+			FAIL("crtc %u: event at %" PRIu64 " ns says PresentId %"
+			     PRIu64 " on screen, the log says %" PRIu64
+			     " (shown at %" PRIu64 " ns)\n", qt->crtc,
+			     (uint64_t)e->timestamp_ns, (uint64_t)e->present_id,
+			     qt->shown[k].id, qt->shown[k].ts);
+		return;
+	}
+}
+
+static void queue_truth_event(struct queue_truth *qt,
+			      const struct drm_vflipq_event_flipq *e,
+			      uint64_t t_read)
+{
+	if (e->crtc_id != qt->crtc || e->plane_id != qt->plane || e->pad)
+		FAIL("crtc %u: flip-queue event of CRTC %u plane %u pad %u\n",
+		     qt->crtc, e->crtc_id, e->plane_id, e->pad);
+	if (e->timestamp_ns > t_read)
+		FAIL("crtc %u: flip-queue event at %" PRIu64 " read at %" PRIu64
+		     "\n", qt->crtc, (uint64_t)e->timestamp_ns, t_read);
+	if (qt->ev_seen &&
+	    (e->sequence < qt->ev_seq || e->present_id < qt->ev_pid ||
+	     e->timestamp_ns < qt->ev_ts ||
+	     (e->sequence > qt->ev_seq && e->timestamp_ns == qt->ev_ts)))
+		FAIL("crtc %u: flip-queue event (seq %" PRIu64 ", %" PRIu64
+		     " ns, PresentId %" PRIu64 ") after (seq %" PRIu64 ", %"
+		     PRIu64 " ns, PresentId %" PRIu64 ")\n", qt->crtc,
+		     (uint64_t)e->sequence, (uint64_t)e->timestamp_ns,
+		     (uint64_t)e->present_id, qt->ev_seq, qt->ev_ts,
+		     qt->ev_pid);
+	qt->ev_seen = true;
+	qt->ev_seq = e->sequence;
+	qt->ev_ts = e->timestamp_ns;
+	qt->ev_pid = e->present_id;
+}
+
+/* The events read since the log was: against the log, read now. */
+static void queue_truth_judge(struct queue_truth *qt)
+{
+	queue_truth_log(qt);
+	for (unsigned int i = 0; i < qt->nev; i++) {
+		queue_truth_event(qt, &qt->ev[i], qt->ev_read[i]);
+		queue_truth_vs_log(qt, &qt->ev[i]);
+		qt->events++;
+	}
+	qt->nev = 0;
+}
+
+/* Read the events there are, without waiting (they may come every vblank). */
+static void queue_truth_events(struct queue_truth *qt)
+{
+	char buf[4096] __attribute__((aligned(8)));
+
+	for (int i = 0; i < 16; i++) {
+		struct pollfd pfd = { .fd = qt->fd, .events = POLLIN };
+		ssize_t len, off = 0;
+		uint64_t t_read;
+
+		if (poll(&pfd, 1, 0) <= 0 ||
+		    (len = read(qt->fd, buf, sizeof(buf))) <= 0)
+			break;
+		t_read = vfq_now_ns();
+		while (off + (ssize_t)sizeof(struct drm_event) <= len) {
+			const struct drm_event *e = (const void *)(buf + off);
+
+			if (e->length < sizeof(*e) || off + e->length > len)
+				FAIL("crtc %u: event of %u bytes\n", qt->crtc,
+				     e->length);
+			if (e->type == DRM_VFLIPQ_EVENT_FLIPQ) {
+				if (e->length != sizeof(qt->ev[0]))
+					FAIL("crtc %u: flip-queue event of %u "
+					     "bytes\n", qt->crtc, e->length);
+				if (qt->nev == QT_EVENTS)
+					queue_truth_judge(qt);
+				memcpy(&qt->ev[qt->nev], e, sizeof(qt->ev[0]));
+				qt->ev_read[qt->nev++] = t_read;
+			}
+			off += e->length;
+		}
+	}
+	queue_truth_judge(qt);
+}
+
+/* The CRTC is off: what the old mode reported is all read; a new grid. */
+static void queue_truth_modeset(struct queue_truth *qt, uint64_t period)
+{
+	queue_truth_events(qt);
+	vfq_truth_init(&qt->q.grid, qt->crtc, period, VFQ_TRUTH_FLIPS);
+	qt->ev_seen = false;
+	qt->nshown = 0;
+}
+
+/*
  * A lessee of one CRTC: mode set, logs, then for @secs seconds queued
  * flips (single and interlocked, vsync and tearing), cancels, log
  * updates, event reads and now and then a mode set that cancels the queue.
@@ -343,7 +499,7 @@ static void queue_child(int fd, const struct ids *id, const drmModeModeInfo *m,
 	const uint32_t planes[2] = { id->primary, id->overlay };
 	struct drm_vflipq_set_irq_target t = { .crtc_id = id->crtc,
 					       .plane_id = id->primary };
-	const volatile uint64_t *log;
+	static struct queue_truth qt;
 	int ret;
 
 	alarm(secs + 60);
@@ -361,12 +517,17 @@ static void queue_child(int fd, const struct ids *id, const drmModeModeInfo *m,
 		FAIL("crtc %u: log: %s\n", id->crtc, strerror(-ret));
 	{
 		struct drm_mode_map_dumb md = { .handle = handle };
+		void *log;
 
 		if (xioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &md))
 			FAIL("crtc %u: map log\n", id->crtc);
 		log = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, md.offset);
 		if (log == MAP_FAILED)
 			FAIL("crtc %u: mmap log: %s\n", id->crtc, strerror(errno));
+		qt = (struct queue_truth){ .fd = fd, .crtc = id->crtc,
+					   .plane = id->primary, .log = log,
+					   .n = 64 };
+		vfq_truth_queue_init(&qt.q, id->crtc, id->primary, period);
 	}
 	if ((ret = c_set_log(fd, id->crtc, id->overlay, 64, NULL, NULL)))
 		FAIL("crtc %u: overlay log: %s\n", id->crtc, strerror(-ret));
@@ -382,23 +543,26 @@ static void queue_child(int fd, const struct ids *id, const drmModeModeInfo *m,
 			int n = r < 20 ? 2 : 1;
 			uint64_t ids[2] = { pid[0] + 1, pid[1] + 1 };
 			uint32_t f[2] = { fbs[rand() % 4], ofbs[rand() % 2] };
-			uint64_t target = vfq_now_ns() + (rand() % 4) * period;
+			uint64_t t_submit = vfq_now_ns();
+			uint64_t target = t_submit + (rand() % 4) * period;
+			bool tearing = r % 10 == 3 && n == 1;
 
 			if (target < last_target)
 				target = last_target;
 			ret = c_submit(fd, id->crtc, n, planes, f, ids, target,
-				       r % 10 == 3 && n == 1 ?
-				       VFLIPQ_FLIP_IMMEDIATE : 0);
+				       tearing ? VFLIPQ_FLIP_IMMEDIATE : 0);
 			if (ret == -EAGAIN) {
 				again++;
 				usleep(2000);
-				drain_events(fd);
+				queue_truth_events(&qt);
 				continue;
 			}
 			if (ret)
 				FAIL("crtc %u: submit %d planes, ids %" PRIu64
 				     "/%" PRIu64 ": %s\n", id->crtc, n, ids[0],
 				     ids[1], strerror(-ret));
+			vfq_truth_queue_submit(&qt.q, ids[0], target, t_submit,
+					       tearing);
 			pid[0]++;
 			if (n == 2)
 				pid[1]++;
@@ -425,22 +589,28 @@ static void queue_child(int fd, const struct ids *id, const drmModeModeInfo *m,
 				FAIL("crtc %u: shown %" PRIu64 " > queued %" PRIu64
 				     "\n", id->crtc, (uint64_t)u.present_id_shown,
 				     pid[0]);
+			queue_truth_log(&qt);
 		} else if (r < 97) {
-			drain_events(fd);
+			queue_truth_events(&qt);
 		} else {
 			/* A mode set (off, on) cancels what is queued. */
-			if ((ret = c_pipe_off(fd, id)) ||
-			    (ret = c_pipe_on(fd, id, m, fbs[rand() % 4], ofbs[0])))
+			if ((ret = c_pipe_off(fd, id)))
+				FAIL("crtc %u: mode off: %s\n", id->crtc,
+				     strerror(-ret));
+			queue_truth_modeset(&qt, period);
+			if ((ret = c_pipe_on(fd, id, m, fbs[rand() % 4], ofbs[0])))
 				FAIL("crtc %u: mode set: %s\n", id->crtc,
 				     strerror(-ret));
 			last_target = 0;
 			modesets++;
 		}
 	}
-	(void)log[0];
+	queue_truth_events(&qt);
 	printf("crtc %u: %" PRIu64 " submits (%" PRIu64 " EAGAIN), %" PRIu64
-	       " cancels, %" PRIu64 " mode sets, %" PRIu64 " shown\n", id->crtc,
-	       subs, again, cancels, modesets, crtc_counter(fd, id->crtc, SHOWN));
+	       " cancels, %" PRIu64 " mode sets, %" PRIu64 " shown; %u log "
+	       "entries and %u interrupts judged\n", id->crtc, subs, again,
+	       cancels, modesets, crtc_counter(fd, id->crtc, SHOWN),
+	       qt.entries, qt.events);
 	if (!crtc_counter(fd, id->crtc, SHOWN))
 		FAIL("crtc %u: no queued flip ever reached the screen\n", id->crtc);
 	fflush(stdout);
