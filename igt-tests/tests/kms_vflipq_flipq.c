@@ -256,12 +256,20 @@ static struct drm_vflipq_get_counters fq_counters(void)
 }
 
 /* Next flip-queue event within @ms; other events are skipped. */
+/*
+ * Flip-queue events read but not yet returned: a late engine catches up
+ * several vblanks at once, and one read() then brings all their events.
+ */
+#define FQ_PENDING 256
+static struct drm_vflipq_event_flipq fq_pending[FQ_PENDING];
+static unsigned int fq_pending_head, fq_pending_n;
+
 static bool fq_wait_event(int ms, struct drm_vflipq_event_flipq *out)
 {
 	uint64_t end = vfq_now_ns() + (uint64_t)ms * 1000000;
-	char buf[4096];
+	char buf[4096] __attribute__((aligned(8)));
 
-	for (;;) {
+	while (!fq_pending_n) {
 		struct pollfd pfd = { .fd = dev.fd, .events = POLLIN };
 		int64_t left = (int64_t)(end - vfq_now_ns()) / 1000000;
 		ssize_t len, off = 0;
@@ -274,13 +282,21 @@ static bool fq_wait_event(int ms, struct drm_vflipq_event_flipq *out)
 			struct drm_event *e = (struct drm_event *)(buf + off);
 
 			if (e->type == DRM_VFLIPQ_EVENT_FLIPQ) {
+				unsigned int k = (fq_pending_head +
+						  fq_pending_n) % FQ_PENDING;
+
 				igt_assert_eq(e->length, sizeof(*out));
-				memcpy(out, e, sizeof(*out));
-				return true;
+				igt_assert(fq_pending_n < FQ_PENDING);
+				memcpy(&fq_pending[k], e, sizeof(*out));
+				fq_pending_n++;
 			}
 			off += e->length;
 		}
 	}
+	*out = fq_pending[fq_pending_head];
+	fq_pending_head = (fq_pending_head + 1) % FQ_PENDING;
+	fq_pending_n--;
+	return true;
 }
 
 /* A recent vblank (timestamp, sequence) of the pipe. */
@@ -315,11 +331,19 @@ static void pipe_up(void)
 /*
  * PresentIds 1-8, targets half a period before the vblanks 2-9 after @t0:
  * one interrupt, for the eighth, and each flip logged at its own vblank.
+ * Flip k was submitted between @t_sub[k] and @t_done[k]: one whose
+ * submission ended before its vblank is shown exactly there; one that
+ * came later (a starved test) may have been replaced at the vblank that
+ * first saw it, or shown at a later vblank of the grid, never before its
+ * submission (the truth checker judges the rest when the log is put).
+ * The eighth is always shown: nothing replaces it.  Returns how many were
+ * shown.
  */
-static void check_batch_shown(const struct fq_log *log, uint64_t t0)
+static int check_batch_shown(const struct fq_log *log, uint64_t t0,
+			     const uint64_t *t_sub, const uint64_t *t_done)
 {
 	struct drm_vflipq_event_flipq ev;
-	int k;
+	int k, shown = 0, late = 0;
 
 	igt_assert(fq_wait_event(2000, &ev));
 	igt_assert_eq(ev.crtc_id, crtc());
@@ -333,15 +357,36 @@ static void check_batch_shown(const struct fq_log *log, uint64_t t0)
 	 */
 	for (k = 0; k < 8; k++) {
 		uint64_t want = t0 + (k + 2) * period;
-		int64_t err = (int64_t)(log->e[k].timestamp_ns - want);
+		uint64_t ts = log->e[k].timestamp_ns;
+		int64_t err = (int64_t)(ts - want);
 
 		igt_assert_eq_u64(log->e[k].present_id, k + 1);
-		igt_assert_f(err >= 0 && err < 1000,
-			     "flip %d shown at %" PRIu64 ", vblank %" PRIu64
-			     " expected (%" PRId64 " ns off)\n", k + 1,
-			     (uint64_t)log->e[k].timestamp_ns, want, err);
+		if (ts != VFLIPQ_TIMESTAMP_CANCELLED)
+			shown++;
+		if (t_done[k] <= want) {
+			igt_assert_f(err >= 0 && err < 1000,
+				     "flip %d shown at %" PRIu64 ", vblank %"
+				     PRIu64 " expected (%" PRId64 " ns off)\n",
+				     k + 1, ts, want, err);
+			continue;
+		}
+		late++;
+		igt_assert_f(ts != VFLIPQ_TIMESTAMP_CANCELLED || k < 7,
+			     "flip 8, the last, cancelled\n");
+		if (ts == VFLIPQ_TIMESTAMP_CANCELLED)
+			continue;
+		igt_assert_f(err >= 0 && ts + 1000 >= t_sub[k] &&
+			     llabs(grid_offset(ts, want)) < 1000,
+			     "flip %d submitted %.3f ms after its vblank shown "
+			     "at %" PRIu64 ", off the grid or before its "
+			     "submission (vblank %" PRIu64 ")\n", k + 1,
+			     (t_done[k] - want) / 1e6, ts, want);
 	}
+	if (late)
+		igt_info("%d of 8 flips submitted after their vblank (a starved "
+			 "test): %d shown\n", late, shown);
 	igt_assert_eq_u64(ev.timestamp_ns, log->e[7].timestamp_ns);
+	return shown;
 }
 
 /* 8 flips, targets one period apart: each lands on its own vblank. */
@@ -349,20 +394,23 @@ static void test_batch_on_target(void)
 {
 	struct drm_vflipq_get_counters c0, c1;
 	struct fq_log log;
-	uint64_t t0;
+	uint64_t t0, t_sub[8], t_done[8];
 	drmModePlane *pl;
-	int k;
+	int k, shown;
 
 	pipe_up();
 	fq_log_set(primary(), 64, &log);
 	fq_irq_target(primary(), 8);
 	c0 = fq_counters();
 	t0 = last_vblank();
-	for (k = 0; k < 8; k++)
+	for (k = 0; k < 8; k++) {
+		t_sub[k] = vfq_now_ns();
 		igt_assert_eq(fq_submit(primary(), fbs[k % NFB].fb_id, k + 1,
 					t0 + (k + 2) * period - period / 2,
 					VFLIPQ_FLIP_ON_NEXT_VSYNC, NULL), 0);
-	check_batch_shown(&log, t0);
+		t_done[k] = vfq_now_ns();
+	}
+	shown = check_batch_shown(&log, t0, t_sub, t_done);
 
 	/* KMS reports the committed state: the queue never changes it. */
 	pl = drmModeGetPlane(dev.fd, primary());
@@ -371,7 +419,7 @@ static void test_batch_on_target(void)
 	drmModeFreePlane(pl);
 
 	c1 = fq_counters();
-	igt_assert_eq_u64(c1.flips_shown - c0.flips_shown, 8);
+	igt_assert_eq_u64(c1.flips_shown - c0.flips_shown, shown);
 	igt_assert_eq_u64(c1.flipq_events - c0.flipq_events, 1);
 	fq_log_put(&log);
 }
@@ -975,30 +1023,41 @@ static void test_irq_every_vblank(void)
 {
 	struct drm_vflipq_event_flipq ev;
 	struct fq_log log;
-	uint64_t start, last = 0;
-	int n = 0;
+	uint64_t start, first = 0, last = 0, last_seq = 0, late = 0;
+	int n;
 
 	pipe_up();
 	fq_log_set(primary(), 16, &log);
 	fq_irq_target(primary(), VFLIPQ_IRQ_TARGET_EVERY_VBLANK);
 	start = vfq_now_ns();
-	while (vfq_now_ns() - start < 1000000000ull) {
-		igt_assert(fq_wait_event(500, &ev));
-		igt_assert(ev.timestamp_ns > last);
-		if (last)
-			igt_assert_eq_u64(grid_offset(ev.timestamp_ns, last), 0);
+	/*
+	 * One event per vblank, each the next one of the grid: a late engine
+	 * catches up every vblank it slept through, with its own time, so
+	 * none is lost or invented at any load; only when they arrive
+	 * depends on the load, and that is reported.
+	 */
+	for (n = 0; n < 60; n++) {
+		igt_assert_f(fq_wait_event(2000, &ev), "event %d missing\n", n);
+		if (vfq_now_ns() - ev.timestamp_ns > late)
+			late = vfq_now_ns() - ev.timestamp_ns;
+		if (n)
+			igt_assert_f(ev.sequence == last_seq + 1 &&
+				     ev.timestamp_ns == last + period,
+				     "event %d: vblank %" PRIu64 " at %" PRIu64
+				     " after vblank %" PRIu64 " at %" PRIu64
+				     " (period %" PRIu64 ")\n", n,
+				     (uint64_t)ev.sequence,
+				     (uint64_t)ev.timestamp_ns, last_seq, last,
+				     period);
+		else
+			first = ev.timestamp_ns;
 		last = ev.timestamp_ns;
-		n++;
+		last_seq = ev.sequence;
 	}
 	fq_irq_target(primary(), VFLIPQ_IRQ_TARGET_NONE);
-	igt_info("%d events in 1 s\n", n);
-	/*
-	 * Every event is on the grid (checked above); how many arrive within
-	 * the second depends on the worker keeping up, which the KASAN and
-	 * lockdep kernel slows down.
-	 */
-	igt_assert_f(n >= (getenv("VFLIPQ_DEBUG_KERNEL") ? 30 : 45) && n <= 66,
-		     "%d events in 1 s at %.2f Hz\n", n, vfq_mode_hz(&mode));
+	igt_info("60 events for 60 vblanks in %.3f s (the vblanks span %.3f s), "
+		 "read up to %.3f ms after their vblank\n",
+		 (vfq_now_ns() - start) / 1e9, (last - first) / 1e9, late / 1e6);
 	fq_log_put(&log);
 }
 
@@ -1868,8 +1927,8 @@ static void test_many_on_target(void)
 	struct many m;
 	struct fq_log log;
 	uint32_t queued;
-	uint64_t t0;
-	int k;
+	uint64_t t0, t_sub[8], t_done[8];
+	int k, shown;
 
 	pipe_up();
 	fq_log_set(primary(), 64, &log);
@@ -1879,13 +1938,19 @@ static void test_many_on_target(void)
 	for (k = 0; k < 8; k++)
 		many_set(&m, k, fbs[k % NFB].fb_id, k + 1,
 			 t0 + (k + 2) * period - period / 2);
+	t_sub[0] = vfq_now_ns();
 	igt_assert_eq(fq_submit_many(&m, 8, &queued), 0);
+	t_done[0] = vfq_now_ns();
+	for (k = 1; k < 8; k++) {
+		t_sub[k] = t_sub[0];
+		t_done[k] = t_done[0];
+	}
 	igt_assert_eq(queued, 8);
 	for (k = 0; k < 8; k++)
 		igt_assert_eq(m.s[k].drain_flags | m.s[k].drain_planes, 0);
-	check_batch_shown(&log, t0);
+	shown = check_batch_shown(&log, t0, t_sub, t_done);
 	c1 = fq_counters();
-	igt_assert_eq_u64(c1.flips_shown - c0.flips_shown, 8);
+	igt_assert_eq_u64(c1.flips_shown - c0.flips_shown, shown);
 	igt_assert_eq_u64(c1.flipq_events - c0.flipq_events, 1);
 
 	if (dev.pipe[0].wb_conn_id)
