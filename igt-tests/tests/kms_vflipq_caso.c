@@ -342,6 +342,21 @@ static void test_tier(int tier)
 	vfq_fb_destroy(&bo);
 }
 
+/* What test_tier() checks, per tier (the subtests' descriptions). */
+static const char *const tier_rules[] = {
+	"refused for scan-out (also TEST_ONLY) and by the copy engine "
+	"(EOPNOTSUPP)",
+	"refused for scan-out; the copy engine copies it into a local "
+	"XRGB8888 buffer that scans out exactly, counted in the counters and "
+	"debugfs, but refuses to convert it (EOPNOTSUPP)",
+	"refused for scan-out; the copy engine copies it, converts it to "
+	"ABGR16161616F and XRGB2101010 and stretches it, and the copy scans "
+	"out exactly",
+	"scanned out directly (one copy, counted as an imported scan-out) "
+	"and exactly, and copied, converted and stretched by the copy engine "
+	"as on tier 2",
+};
+
 /* Tier 3, 1920x1080, the DXGI scan-out formats, pixel for pixel. */
 static void test_one_copy_formats(void)
 {
@@ -778,7 +793,8 @@ igt_main
 	igt_subtest("render-only")
 		test_render_only();
 	for (int t = 0; t < 4; t++) {
-		igt_describe("What a display adapter of this tier accepts");
+		igt_describe_f("A cross-adapter buffer on a display adapter of "
+			       "tier %d: %s", t, tier_rules[t]);
 		igt_subtest_f("tier%d", t)
 			test_tier(t);
 	}

@@ -134,7 +134,9 @@ igt_main
 		enable_cycles(0);
 	}
 
-	igt_describe("The same with nonblocking enabling commits");
+	igt_describe("Nonblocking enabling commits and the flips after them "
+		     "get events of a vblank after the commit, also after a "
+		     "disable");
 	igt_subtest("nonblocking") {
 		enable_cycles(DRM_MODE_ATOMIC_NONBLOCK);
 	}

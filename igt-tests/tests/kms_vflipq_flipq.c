@@ -2417,8 +2417,9 @@ igt_main
 	igt_subtest("master-drop")
 		test_master_drop();
 	for (size_t i = 0; i < VFQ_ARRAY_SIZE(flip_rotations); i++) {
-		igt_describe("A queued flip carries its plane rotation: writeback "
-			     "shows it, the rotation property reports it");
+		igt_describe_f("A queued flip carries its plane rotation (%s): "
+			       "writeback shows it, the rotation property "
+			       "reports it", flip_rotations[i].name);
 		igt_subtest_f("%s", flip_rotations[i].name)
 			test_flip_rotation(flip_rotations[i].rotation);
 	}

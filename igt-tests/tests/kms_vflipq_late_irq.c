@@ -290,7 +290,9 @@ igt_main
 		flips_after_vblank(false, delay_us);
 	}
 
-	igt_describe("The same for legacy page flips");
+	igt_describe("Legacy page flips made after a vblank whose interrupt "
+		     "is late get the next vblank, and the CRCs agree with "
+		     "the events");
 	igt_subtest("legacy-flip") {
 		flips_after_vblank(true, delay_us);
 	}

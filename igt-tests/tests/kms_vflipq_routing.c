@@ -293,7 +293,9 @@ igt_main
 	igt_subtest("connector-b-on-crtc-a")
 		test_crossed(1, 0);
 
-	igt_describe("Connector of output 1 on CRTC B, the reverse");
+	igt_describe("Connector of output 1 on CRTC B: same CRC as on its own "
+		     "CRTC, vblanks, events and writeback from CRTC B, CRTC A "
+		     "off");
 	igt_subtest("connector-a-on-crtc-b")
 		test_crossed(0, 1);
 

@@ -754,15 +754,16 @@ igt_main
 		char name[32];
 
 		lowercase(name, blend_modes[i], sizeof(name));
-		igt_describe("ARGB8888 overlay with per-pixel and plane alpha "
-			     "over the primary, blend formula of the spec");
+		igt_describe_f("ARGB8888 overlay with per-pixel and plane "
+			       "alpha over the primary, blend mode \"%s\": "
+			       "blend formula of the spec", blend_modes[i]);
 		igt_subtest_f("blend-%s", name)
 			test_blend(blend_modes[i]);
 	}
 
 	for (size_t i = 0; i < VFQ_ARRAY_SIZE(rotations); i++) {
-		igt_describe("Rotated/reflected overlay pixels land where "
-			     "drm_rect_rotate() puts them");
+		igt_describe_f("Overlay pixels with rotation %s land where "
+			       "drm_rect_rotate() puts them", rotations[i].name);
 		igt_subtest_f("%s", rotations[i].name)
 			test_rotation(rotations[i].rotation);
 	}
@@ -780,8 +781,8 @@ igt_main
 		char name[32];
 
 		lowercase(name, vfq_format_name(input_formats[i]), sizeof(name));
-		igt_describe("Overlay in this format composes to the expected "
-			     "colours");
+		igt_describe_f("An overlay in %s composes to the expected "
+			       "colours", vfq_format_name(input_formats[i]));
 		igt_subtest_f("input-%s", name)
 			test_input_format(input_formats[i]);
 	}

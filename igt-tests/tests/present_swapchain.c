@@ -1990,7 +1990,8 @@ igt_main
 		test_restart_tearing();
 
 	for (unsigned int rot = 90; rot <= 270; rot += 90) {
-		igt_describe("Same adapter, rotated chain: the plane rotates (direct flip), seen in writeback");
+		igt_describe_f("Same adapter, chain rotated by %u degrees: the plane "
+			       "rotates (direct flip), seen in writeback", rot);
 		igt_subtest_f("rotation-plane-%u", rot)
 			test_rotation_plane(rot);
 	}
@@ -2023,9 +2024,12 @@ igt_main
 		test_irq_per_present();
 
 	for (unsigned int minor = 3; minor <= 5; minor++) {
-		igt_describe("A chain on a uAPI 1.3/1.4 driver (emulated: caps and refusals) queues "
-			     "each flip with FLIPQ_SUBMIT + SET_IRQ_TARGET, on 1.5 with one "
-			     "FLIPQ_SUBMIT_MANY; frames on target, the interrupt moved");
+		igt_describe_f("A chain on a uAPI 1.%u driver (%s) queues each flip %s; "
+			       "frames on target, the interrupt moved", minor,
+			       minor < 5 ? "emulated: caps and refusals" :
+					   "the driver as it is",
+			       minor < 5 ? "with FLIPQ_SUBMIT + SET_IRQ_TARGET" :
+					   "with one FLIPQ_SUBMIT_MANY");
 		igt_subtest_f("uapi-1-%u-%s", minor, minor < 5 ? "submit-pair" : "submit-many")
 			test_uapi(minor);
 	}
@@ -2065,7 +2069,9 @@ igt_main
 	igt_subtest("two-crtcs-interleaved")
 		test_two_crtcs(false);
 
-	igt_describe("The same, each chain presenting from its own thread");
+	igt_describe("Two atomic-fallback chains on two CRTCs of one adapter, "
+		     "each presenting from its own thread: each frame retires "
+		     "on its own CRTC's flip event");
 	igt_subtest("two-crtcs-threads")
 		test_two_crtcs(true);
 

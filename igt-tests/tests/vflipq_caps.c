@@ -62,7 +62,10 @@ igt_main
 	igt_fixture
 		fd = vfq_open_default();
 
-	igt_describe("Version 1.x, flip queue depth 1, no CASO, reserved zero");
+	igt_describe("The caps of the default device are sane: uAPI version "
+		     "of this header, known cap bits only, flip-queue depth "
+		     "and flip-queue caps agreeing, CASO bits matching the "
+		     "tier, a name, reserved words zero");
 	igt_subtest("version") {
 		struct drm_vflipq_get_caps c;
 
