@@ -24,6 +24,43 @@
  * flip was asked for; async flips are applied in the frame they were asked
  * in unless a vblank happens to fall inside the flip.
  */
+/**
+ * TEST: kms vflipq async
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: flips
+ * Functionality: async page flips
+ * Driver requirement: vflipq
+ * Description: Async page flips (DRM_MODE_PAGE_FLIP_ASYNC) on the legacy and
+ *              atomic ioctls, each judged by its event (vblank counter and
+ *              clock) and by the CRC of each frame.
+ *
+ * SUBTEST: caps
+ * Description: Async page flips are offered exactly where the primary plane
+ *              has IN_FORMATS_ASYNC (kernels with the property):
+ *              DRM_CAP_ASYNC_PAGE_FLIP, and DRM_CAP_ATOMIC_ASYNC_PAGE_FLIP
+ *              where the kernel has it, say so
+ *
+ * SUBTEST: legacy
+ * Description: Legacy async page flips: each event carries the last vblank
+ *              before the flip, the next frame shows it, and back-to-back
+ *              flips do not wait for vblanks
+ *
+ * SUBTEST: atomic
+ * Description: Atomic async commits (FB_ID only): each event carries the last
+ *              vblank before the flip, the next frame shows it, and
+ *              back-to-back flips do not wait for vblanks
+ *
+ * SUBTEST: clobber-after-event
+ * Description: Once an async flip's event came, the client may draw into the
+ *              buffer it left: no frame shows that drawing (upstream
+ *              kms_async_flips@crc)
+ *
+ * SUBTEST: invalid
+ * Description: An async flip cannot come with a mode set or other changes, nor
+ *              on a CRTC that is off
+ */
+
 #include "igt.h"
 #include "vflipq_helpers.h"
 

@@ -3,6 +3,75 @@
  * Atomic KMS basics on vflipq: TEST_ONLY, modesets, nonblocking commits
  * with events, legacy page flips, DPMS, and refused configurations.
  */
+/**
+ * TEST: kms vflipq atomic
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: uapi
+ * Functionality: atomic modeset
+ * Driver requirement: vflipq
+ * Description: Atomic KMS basics on vflipq: TEST_ONLY commits, modesets,
+ *              nonblocking commits with events, legacy page flips and ioctls,
+ *              DPMS, framebuffer mappings, and refused configurations.
+ *
+ * SUBTEST: test-only-leaves-state
+ * Description: A TEST_ONLY commit changes nothing, valid or not
+ *
+ * SUBTEST: modeset-on-off
+ * Description: Full modesets on, between modes, and off, per OBJ_CRTC
+ *
+ * SUBTEST: modeset-needs-allow
+ * Description: A mode change without ALLOW_MODESET is refused
+ *
+ * SUBTEST: nonblocking-flip-events
+ * Description: Nonblocking flips complete with an event each, in order
+ *
+ * SUBTEST: fb-mapped-while-it-exists
+ * Description: A framebuffer is mapped from the first commit that shows it
+ *              until it is destroyed: flips between two map neither again nor
+ *              more, and removing them, shown or not, unmaps them
+ *
+ * SUBTEST: legacy-page-flip
+ * Description: Legacy drmModePageFlip with an event
+ *
+ * SUBTEST: dpms
+ * Description: DPMS off/on through the connector property
+ *
+ * SUBTEST: scaling-refused
+ * Description: Scaling is refused on every plane type
+ *
+ * SUBTEST: fractional-source
+ * Description: Fractional source coordinates are refused with EINVAL
+ *
+ * SUBTEST: legacy-ioctls
+ * Description: Legacy SetCrtc, SetPlane and cursor ioctls
+ *
+ * SUBTEST: off-event
+ * Description: The event of a commit turning the CRTC off comes at once
+ *
+ * SUBTEST: rotated-size
+ * Description: 90/270 rotation needs the source size swapped
+ *
+ * SUBTEST: plane-on-other-crtc
+ * Description: A plane cannot be put on another OBJ_CRTC than its own
+ *
+ * SUBTEST: mode-refresh-limits
+ * Description: Made-up modes: refresh rates outside 1-240 Hz are refused, the
+ *              limits themselves accepted
+ *
+ * SUBTEST: cursor-any-size
+ * Description: Cursor planes of any size, full-screen and below 16x16, are
+ *              accepted and composed
+ *
+ * SUBTEST: positioning-accepted
+ * Description: Planes partially off-screen, and a primary not covering the
+ *              OBJ_CRTC, are accepted
+ *
+ * SUBTEST: cursor-move-after-flip
+ * Description: drmModeMoveCursor after a nonblocking flip returns before the
+ *              flip's vblank and the next frame shows the move
+ */
+
 #include <stdlib.h>
 #include <string.h>
 

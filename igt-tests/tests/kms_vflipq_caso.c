@@ -6,6 +6,73 @@
  * engine, the buffer rules, implicit fences, the NO_SCANOUT query, the
  * static check and the bandwidth budget.
  */
+/**
+ * TEST: kms vflipq caso
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: MultiGPU
+ * Functionality: cross-adapter scan-out
+ * Driver requirement: vflipq
+ * Description: Cross-adapter scan-out between a render-only adapter and
+ *              display adapters of each tier: the superset rule, what each
+ *              tier accepts and refuses, one-copy scan-out pixel for pixel,
+ *              two-copy through the copy engine, buffer rules, implicit
+ *              fences, the NO_SCANOUT query, the static check and the
+ *              bandwidth budget.
+ *
+ * SUBTEST: tier-superset
+ * Description: Tiers must be supersets; hybrid integrated needs tier 3
+ *
+ * SUBTEST: render-only
+ * Description: A render-only adapter: no CRTC, 128-byte pitches, PRIME
+ *
+ * SUBTEST: one-copy-formats
+ * Description: Tier 3 scans 1080p cross-adapter buffers out exactly
+ *
+ * SUBTEST: bad-buffers
+ * Description: Pitch, offset and size rules of cross-adapter buffers
+ *
+ * SUBTEST: scanout-query
+ * Description: The NO_SCANOUT query follows the DXGI rules
+ *
+ * SUBTEST: static-check
+ * Description: A TEST_ONLY static check leaves no trace
+ *
+ * SUBTEST: implicit-fence
+ * Description: A queued flip waits for the exporter's implicit fence
+ *
+ * SUBTEST: implicit-fence-atomic
+ * Description: An atomic flip waits for the exporter's implicit fence
+ *
+ * SUBTEST: copy-waits-fence
+ * Description: The copy engine waits for the source's implicit fence
+ *
+ * SUBTEST: udmabuf-source
+ * Description: udmabuf buffers are scanned out like any exporter's
+ *
+ * SUBTEST: bandwidth-budget
+ * Description: The display bandwidth budget, rotation costing double
+ */
+
+/**
+ * SUBTEST: tier%d
+ * Description: A cross-adapter buffer on a display adapter of tier %arg[1]
+ *
+ * arg[1]:
+ *
+ * @0:	0: refused for scan-out (also TEST_ONLY) and by the copy engine
+ * 	(EOPNOTSUPP)
+ * @1:	1: refused for scan-out; the copy engine copies it into a local
+ * 	XRGB8888 buffer that scans out exactly, counted in the counters and
+ * 	debugfs, but refuses to convert it (EOPNOTSUPP)
+ * @2:	2: refused for scan-out; the copy engine copies it, converts it to
+ * 	ABGR16161616F and XRGB2101010 and stretches it, and the copy scans
+ * 	out exactly
+ * @3:	3: scanned out directly (one copy, counted as an imported scan-out)
+ * 	and exactly, and copied, converted and stretched by the copy engine
+ * 	as on tier 2
+ */
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>

@@ -9,6 +9,50 @@
  * 16 bits and tells every rounding step of the pipeline.  640x480 keeps the
  * composer cheap under TCG.
  */
+/**
+ * TEST: kms vflipq color
+ * Category: Display
+ * Mega feature: Color Management
+ * Sub-category: color
+ * Functionality: degamma, ctm, gamma
+ * Driver requirement: vflipq
+ * Description: CRTC colour management (DEGAMMA_LUT, CTM, GAMMA_LUT): the CRC
+ *              and a writeback capture are compared exactly with a reference
+ *              computed from the arithmetic of the driver documentation, from
+ *              a 10-bit input at a 16-bit sink.
+ *
+ * SUBTEST: properties
+ * Description: Every CRTC has DEGAMMA_LUT, CTM and GAMMA_LUT, LUT sizes 256,
+ *              and a legacy gamma size of 256
+ *
+ * SUBTEST: identity
+ * Description: Identity LUTs and a unit CTM leave the frame exactly as without
+ *              colour management
+ *
+ * SUBTEST: gamma-lut
+ * Description: GAMMA_LUT alone, per channel, interpolated
+ *
+ * SUBTEST: degamma-lut
+ * Description: DEGAMMA_LUT alone, per channel, interpolated
+ *
+ * SUBTEST: ctm
+ * Description: CTM alone, with negative, fractional and >1 gains
+ *
+ * SUBTEST: degamma-ctm-gamma
+ * Description: All three in the documented order degamma -> CTM -> gamma (the
+ *              other order gives another frame)
+ *
+ * SUBTEST: clear
+ * Description: Removing colour management restores the plain frame
+ *
+ * SUBTEST: legacy-gamma
+ * Description: The legacy gamma ioctl programs GAMMA_LUT
+ *
+ * SUBTEST: invalid
+ * Description: LUTs of another size and malformed blobs are refused with
+ *              EINVAL
+ */
+
 #include "igt.h"
 #include "vflipq_helpers.h"
 

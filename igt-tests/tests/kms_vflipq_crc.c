@@ -5,6 +5,61 @@
  * depth (the sink's depth bounded by "max bpc").  640x480 keeps the
  * software composer cheap under TCG.
  */
+/**
+ * TEST: kms vflipq crc
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: crc
+ * Functionality: pipe crc
+ * Driver requirement: vflipq
+ * Description: CRTC CRC capture (debugfs, source "auto"): stable for a static
+ *              frame, following the content, identical for identical output,
+ *              equal to the CRC of the reference frame computed by the test,
+ *              at the output depth (the sink's depth bounded by "max bpc").
+ *
+ * SUBTEST: crc-stable
+ * Description: The CRC of a static frame is the same for 12 frames
+ *
+ * SUBTEST: crc-follows-content
+ * Description: Changing the fb contents in place changes the CRC, restoring
+ *              them restores it
+ *
+ * SUBTEST: crc-content-identity
+ * Description: Two different patterns give different CRCs; identical content
+ *              in two fbs gives the same CRC
+ *
+ * SUBTEST: crc-format-independent
+ * Description: The same picture in other opaque 8-bit formats gives the same
+ *              CRC
+ *
+ * SUBTEST: crc-follows-planes
+ * Description: A plane moved over the picture changes the CRC
+ *
+ * SUBTEST: crc-matches-reference
+ * Description: The CRC is crc32_le() of the reference frame (exact blend of
+ *              driver.rst) with an alpha overlay over part of the rows, at 8
+ *              and at 16 bits
+ *
+ * SUBTEST: crc-runs-match-reference
+ * Description: The CRC of rows cut into runs of different planes (base only,
+ *              opaque plane on top, one plane blended in 8 bits, two planes
+ *              composed) is the reference frame's
+ *
+ * SUBTEST: depth-follows-sink-and-max-bpc
+ * Description: The output depth is the sink's depth bounded by "max bpc",
+ *              taken at a modeset; the CRC is of the frame at that depth
+ *
+ * SUBTEST: ctm-fraction-at-sink-depth
+ * Description: A frame through a fractional CTM has the CRC of the XRGB8888
+ *              frame of its rounded colours at 8 bits, not at 16
+ *
+ * SUBTEST: crc-two-crtcs
+ * Description: CRCs of two CRTCs captured at once follow each one's content
+ *
+ * SUBTEST: crc-source-and-state
+ * Description: Only source "auto" exists; capture needs an active CRTC (EIO)
+ */
+
 #include <fcntl.h>
 
 #include "igt.h"

@@ -8,6 +8,52 @@
  * frames equals the reference CRC of the expected picture, and a change
  * that no commit announced stays off the CRC until one does.
  */
+/**
+ * TEST: kms vflipq damage
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: planes
+ * Functionality: damage clips
+ * Driver requirement: vflipq
+ * Description: FB_DAMAGE_CLIPS: offered on every plane, validated, recorded in
+ *              the plane state, and the composer recomposes only what a
+ *              damage-tracking client's commits changed, the CRC equal to that
+ *              of the reference picture.
+ *
+ * SUBTEST: property
+ * Description: Every plane of every CRTC has FB_DAMAGE_CLIPS
+ *
+ * SUBTEST: invalid
+ * Description: Clips outside the framebuffer, empty or inverted, and blobs
+ *              that are not whole rectangles fail with EINVAL
+ *
+ * SUBTEST: recorded
+ * Description: The plane state records the bounding box of the clips, cut to
+ *              the visible source; no clips or a geometry change damage
+ *              everything
+ *
+ * SUBTEST: screen-exact
+ * Description: A flip whose clips cover what changed shows exactly the new
+ *              framebuffer (CRC and writeback), as a commit without clips does
+ *
+ * SUBTEST: tracked-cursor-moves
+ * Description: With the primary plane's content tracked (committed with
+ *              clips), every cursor position shows exactly: the old and the
+ *              new cursor rectangle are recomposed
+ *
+ * SUBTEST: tracked-content
+ * Description: A primary plane committed with clips changes on screen only
+ *              through commits: drawing into it without one stays off the CRC
+ *              until a commit's clips cover it; committed without clips, the
+ *              drawing shows at the next frame (front-buffer rendering)
+ *
+ * SUBTEST: tracked-odd-width
+ * Description: On a mode whose width is not a multiple of the tile width (a
+ *              configfs device at 1000x600), cursor moves over a tracked
+ *              primary, also through the narrower last tile of each row, give
+ *              the reference CRC
+ */
+
 #include <fcntl.h>
 #include <unistd.h>
 

@@ -7,6 +7,27 @@
  * between the start of the commit and the moment the event is read.
  * Compositors (weston) compute their repaint schedule from it.
  */
+/**
+ * TEST: kms vflipq enable event
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: vblank
+ * Functionality: page-flip events
+ * Driver requirement: vflipq
+ * Description: The page-flip event of a commit that turns a CRTC on, and of
+ *              the commits after it, carries the first vblank after that
+ *              commit: a sequence beyond every vblank counted before and a
+ *              timestamp not older than the commit.
+ *
+ * SUBTEST: blocking
+ * Description: Blocking enabling commits and the flips after them get events
+ *              of a vblank after the commit, also after a disable
+ *
+ * SUBTEST: nonblocking
+ * Description: Nonblocking enabling commits and the flips after them get
+ *              events of a vblank after the commit, also after a disable
+ */
+
 #include "igt.h"
 #include "vflipq_helpers.h"
 

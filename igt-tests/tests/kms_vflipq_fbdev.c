@@ -7,6 +7,43 @@
  * DRM master goes away; the device can be removed while the fbdev node is
  * open and mapped.  Kernels without fbdev emulation refuse the device.
  */
+/**
+ * TEST: kms vflipq fbdev
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: fbdev
+ * Functionality: fbdev emulation
+ * Driver requirement: vflipq
+ * Description: vflipq's opt-in fbdev emulation: one /dev/fbN per device that
+ *              asks, what is written into it is what the CRTC shows, it comes
+ *              back when the DRM master goes away, and the device can be
+ *              removed while it is open and mapped.
+ *
+ * SUBTEST: node-per-device
+ * Description: Without fbdev emulation in the kernel, a device that asks for
+ *              it is refused with EOPNOTSUPP; with it, only devices that ask
+ *              get a /dev/fbN
+ *
+ * SUBTEST: screeninfo
+ * Description: The screen info is the preferred mode in XRGB8888
+ *
+ * SUBTEST: mmap-reaches-screen
+ * Description: What is drawn into the fbdev's mapping is what the CRTC shows
+ *              (CRC against the reference)
+ *
+ * SUBTEST: write-reaches-screen
+ * Description: What is written to the fbdev with write() is what the CRTC
+ *              shows
+ *
+ * SUBTEST: restore-after-master
+ * Description: When the last DRM master closes, the fbdev's picture is back on
+ *              screen
+ *
+ * SUBTEST: unplug-while-open
+ * Description: The device goes away while its fbdev is open and mapped: no
+ *              kernel splat, the mapping stays usable, close works
+ */
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/fb.h>

@@ -4,6 +4,43 @@
  * once, with monotonic sequences and timestamps that agree with them.
  * Under TCG single samples jitter, so rates are judged on medians and means.
  */
+/**
+ * TEST: kms vflipq flip timing
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: vblank
+ * Functionality: flip and vblank timing
+ * Driver requirement: vflipq
+ * Description: Page-flip and vblank timing on all CRTCs at once: each CRTC
+ *              runs at its own mode's refresh with monotonic sequences and
+ *              timestamps that agree with them, on the vblank grid the
+ *              vblank_align parameter chooses.
+ *
+ * SUBTEST: flips-all-crtcs
+ * Description: Page flips on all CRTCs at once, each at its refresh
+ *
+ * SUBTEST: vblank-events-all-crtcs
+ * Description: vblank events on all CRTCs at once, each at its refresh
+ *
+ * SUBTEST: wait-vblank
+ * Description: drmWaitVBlank relative/absolute/event and the CRTC sequence
+ *              ioctls on every CRTC while all run
+ *
+ * SUBTEST: vblank-irq-follows-client
+ * Description: Each CRTC's vblank interrupt runs on the CPU of the client that
+ *              flips, wherever it moves
+ *
+ * SUBTEST: vblank-grid-aligned
+ * Description: vblank_align: every CRTC's vblanks on the multiples of its
+ *              frame duration, whenever its mode was set
+ *
+ * SUBTEST: vblank-irqs-coalesced
+ * Description: Aligned engines of one CPU run in one timer interrupt
+ *
+ * SUBTEST: vblank-grid-unaligned
+ * Description: vblank_align off: each CRTC's grid starts at its own mode set
+ */
+
 #include <inttypes.h>
 #include <math.h>
 #include <sched.h>

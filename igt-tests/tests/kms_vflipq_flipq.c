@@ -5,6 +5,137 @@
  * exactly once and in order, cancel and drain rules, interrupt targets,
  * ownership, and what KMS reports once a queued flip is on screen.
  */
+/**
+ * TEST: kms vflipq flipq
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: flip queue
+ * Functionality: vflipq flip queue
+ * Driver requirement: vflipq
+ * Description: The vflipq hardware flip queue: queued flips land on the first
+ *              vblank at or after their target, the log records every
+ *              PresentId once and in order; cancel and drain rules, interrupt
+ *              targets, ownership, rotation, and what KMS reports once a
+ *              queued flip is on screen.
+ *
+ * SUBTEST: submit-many-on-target
+ * Description: Eight flips queued in one FLIPQ_SUBMIT_MANY land on the vblanks
+ *              of their own targets; the last is on screen
+ *
+ * SUBTEST: submit-many-interlocked
+ * Description: SUBMIT_MANY entries of one and two planes each keep their own
+ *              planes: logs, vblanks and the screen agree
+ *
+ * SUBTEST: submit-many-shared-buffers
+ * Description: SUBMIT_MANY shares a prepared buffer only between entries
+ *              asking the same image of the same plane
+ *
+ * SUBTEST: submit-many-partial
+ * Description: FLIPQ_SUBMIT_MANY queues in order until an entry fails and
+ *              reports the refused entry's drain hints
+ *
+ * SUBTEST: submit-many-irq-target
+ * Description: FLIPQ_SUBMIT_MANY sets the interrupt target it brings once all
+ *              its entries are queued, and only then
+ *
+ * SUBTEST: submit-many-bad-input
+ * Description: A malformed FLIPQ_SUBMIT_MANY queues nothing
+ *
+ * SUBTEST: batch-on-target
+ * Description: Eight flips one period apart land on consecutive vblanks
+ *
+ * SUBTEST: on-screen
+ * Description: The CRC of every vblank shows each queued flip on the first
+ *              vblank at or after its target; event and log agree
+ *
+ * SUBTEST: on-screen-rewrite
+ * Description: A replaced image redrawn at once leaves the CRCs of the frames
+ *              that showed it alone
+ *
+ * SUBTEST: expiry-collapse
+ * Description: Flips due together: the newest shows, older ones cancelled
+ *
+ * SUBTEST: cancel-partial
+ * Description: Cancel from a PresentId: contiguous, logged, reported
+ *
+ * SUBTEST: bad-input
+ * Description: Malformed submissions are refused with EINVAL
+ *
+ * SUBTEST: drain-eagain
+ * Description: A full queue is refused with EAGAIN and drain hints; plain
+ *              commits get EBUSY; a mode set cancels and logs
+ *
+ * SUBTEST: non-master
+ * Description: Only the DRM master may use the flip queue
+ *
+ * SUBTEST: close-cancels
+ * Description: Closing the master cancels what it queued
+ *
+ * SUBTEST: close-frees-released
+ * Description: What the queue let go is freed before the client's close()
+ *              returns (a vgem dma-buf gone right after it)
+ *
+ * SUBTEST: irq-every-vblank
+ * Description: Interrupt target 0: one event per vblank, on the grid
+ *
+ * SUBTEST: asleep-between-interrupts
+ * Description: Between observable vblanks the engine sleeps, and the log is
+ *              the same
+ *
+ * SUBTEST: quiet-two-phase
+ * Description: Nothing wanted: the engine stops and resumes in phase
+ *
+ * SUBTEST: scanout-content
+ * Description: The queued framebuffer is what is scanned out, after RMFB
+ *
+ * SUBTEST: rmfb-on-screen
+ * Description: RMFB of the on-screen fb disables the plane, cancels the queue
+ *
+ * SUBTEST: duration-change
+ * Description: A new frame duration applies from its flip, after a drain
+ *
+ * SUBTEST: debugfs-state
+ * Description: debugfs shows the engine, counters and queues
+ *
+ * SUBTEST: trace-events
+ * Description: Trace events for queue, show, log and interrupt
+ *
+ * SUBTEST: interlocked
+ * Description: Interlocked planes change on the same vblank, cancel whole
+ *
+ * SUBTEST: immediate
+ * Description: Tearing flips show at their target time
+ *
+ * SUBTEST: master-drop
+ * Description: Dropping master cancels and resets the client's queue
+ *
+ * SUBTEST: rotation-old-size
+ * Description: A 56-byte (uAPI 1.2) plane keeps the KMS rotation
+ *
+ * SUBTEST: rotation-bad-input
+ * Description: Invalid rotations and rotation fields: EINVAL
+ *
+ * SUBTEST: rotation-drain
+ * Description: A rotation change waits for the plane's pending flips
+ *
+ * SUBTEST: soak
+ * Description: 5000 flips with random targets and cancels
+ */
+
+/**
+ * SUBTEST: rotation-%s
+ * Description: A queued flip carries its plane rotation (%arg[1]): writeback
+ * 	shows it, the rotation property reports it
+ *
+ * arg[1]:
+ *
+ * @0:		rotation-0
+ * @90:		rotation-90
+ * @180:		rotation-180
+ * @270:		rotation-270
+ * @90-reflect-x:	rotation-90-reflect-x
+ */
+
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>

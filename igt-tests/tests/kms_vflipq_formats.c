@@ -3,6 +3,45 @@
  * Pixel formats and modifiers per plane type: everything the spec lists is
  * accepted, everything else refused.
  */
+/**
+ * TEST: kms vflipq formats
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: planes
+ * Functionality: pixel formats
+ * Driver requirement: vflipq
+ * Description: Pixel formats and modifiers per plane type: everything the
+ *              driver documentation lists is accepted and scans out,
+ *              everything else is refused.
+ *
+ * SUBTEST: plane-format-lists
+ * Description: Format lists of primary, overlay and cursor planes
+ *
+ * SUBTEST: in-formats-linear
+ * Description: IN_FORMATS: every format with the LINEAR modifier only
+ *
+ * SUBTEST: primary-formats
+ * Description: Every primary format scans out on the primary plane
+ *
+ * SUBTEST: overlay-formats
+ * Description: Every primary format and NV12 scan out on each overlay
+ *
+ * SUBTEST: cursor-formats
+ * Description: The four 8888 formats scan out on the cursor plane
+ *
+ * SUBTEST: nv12-refused-on-primary
+ * Description: NV12 is accepted by ADDFB2 but refused on the primary
+ *
+ * SUBTEST: cursor-refuses-other-formats
+ * Description: Formats outside the cursor list are refused on cursors
+ *
+ * SUBTEST: unlisted-formats-refused
+ * Description: Unlisted formats (YUYV, C8, RGB888) are refused
+ *
+ * SUBTEST: non-linear-modifier-refused
+ * Description: Non-linear modifiers are refused; explicit LINEAR works
+ */
+
 #include "igt.h"
 #include "vflipq_helpers.h"
 

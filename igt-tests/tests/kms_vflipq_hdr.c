@@ -7,6 +7,31 @@
  * sink here is a new device's 8-bit one: "max bpc" 10 leaves the CRC as it
  * is (kms_vflipq_crc tests the depth).
  */
+/**
+ * TEST: kms vflipq hdr
+ * Category: Display
+ * Mega feature: HDR
+ * Sub-category: hdr
+ * Functionality: hdr connector properties
+ * Driver requirement: vflipq
+ * Description: The HDR connector properties ("max bpc", "Colorspace",
+ *              HDR_OUTPUT_METADATA): present on every virtual connector,
+ *              validated, read back as set, and without effect on the composed
+ *              frame.
+ *
+ * SUBTEST: properties
+ * Description: Every virtual connector has max bpc (6-16, default 16),
+ *              Colorspace (Default, BT2020_RGB) and HDR_OUTPUT_METADATA (0)
+ *
+ * SUBTEST: set-and-read
+ * Description: Values set are read back, and the composed frame does not
+ *              change
+ *
+ * SUBTEST: invalid
+ * Description: max bpc outside 6-16, HDR metadata of the wrong size, type or
+ *              EOTF are refused with EINVAL
+ */
+
 #include "igt.h"
 #include "vflipq_helpers.h"
 

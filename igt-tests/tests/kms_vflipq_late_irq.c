@@ -14,6 +14,33 @@
  * before its interrupt: the window a starved machine opens at random is
  * then opened at every flip, on any host.
  */
+/**
+ * TEST: kms vflipq late irq
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: vblank
+ * Functionality: late vblank interrupts
+ * Driver requirement: vflipq
+ * Description: Late vblank interrupts (module parameter vblank_irq_delay_us)
+ *              do not make page-flip events, the flip-queue log or the CRCs
+ *              lie: a commit made between a vblank and its late interrupt
+ *              latches at the next vblank.
+ *
+ * SUBTEST: atomic-flip
+ * Description: Nonblocking atomic flips committed after a vblank whose
+ *              interrupt is late get the next vblank, and the CRCs agree with
+ *              the events
+ *
+ * SUBTEST: legacy-flip
+ * Description: Legacy page flips made after a vblank whose interrupt is late
+ *              get the next vblank, and the CRCs agree with the events
+ *
+ * SUBTEST: queued-flip
+ * Description: Flips queued on the flip queue after a vblank whose interrupt
+ *              is late are logged at a later vblank, and the CRCs agree with
+ *              the log
+ */
+
 #include <inttypes.h>
 #include <sys/mman.h>
 

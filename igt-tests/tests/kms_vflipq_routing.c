@@ -8,6 +8,42 @@
  * vblanks and events by the DRM vblank counter of that CRTC.  640x480
  * keeps the software composer cheap under TCG.
  */
+/**
+ * TEST: kms vflipq routing
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: outputs
+ * Functionality: connector routing
+ * Driver requirement: vflipq
+ * Description: Connector routing: any virtual connector on any CRTC of its
+ *              device, one per CRTC, judged by the CRC, vblanks, events and
+ *              writeback of the CRTC driving it.
+ *
+ * SUBTEST: connector-b-on-crtc-a
+ * Description: Connector of output 2 on CRTC A: same CRC as on its own CRTC,
+ *              vblanks, events and writeback from CRTC A, CRTC B off
+ *
+ * SUBTEST: connector-a-on-crtc-b
+ * Description: Connector of output 1 on CRTC B: same CRC as on its own CRTC,
+ *              vblanks, events and writeback from CRTC B, CRTC A off
+ *
+ * SUBTEST: swapped
+ * Description: Both connectors swapped in one commit, both CRCs right
+ *
+ * SUBTEST: move-atomic
+ * Description: A connector moves from CRTC B to CRTC A in one commit that
+ *              turns B off
+ *
+ * SUBTEST: steal-legacy
+ * Description: Legacy SETCRTC on CRTC A steals CRTC B's connector and turns B
+ *              off
+ *
+ * SUBTEST: refused
+ * Description: A connector claimed by a second CRTC while the first keeps
+ *              running, and two connectors on one CRTC: EINVAL, nothing
+ *              changed
+ */
+
 #include "igt.h"
 #include "vflipq_helpers.h"
 

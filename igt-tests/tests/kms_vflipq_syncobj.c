@@ -20,6 +20,48 @@
  * truth checker (vflipq_truth.c) with the time the client's rendering was
  * done as the flip's start: a flip held by its acquire point starts then.
  */
+/**
+ * TEST: kms vflipq syncobj
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: Synchronization
+ * Functionality: timeline syncobj
+ * Driver requirement: vflipq
+ * Description: Explicit sync as Wayland compositors do it
+ *              (linux-drm-syncobj-v1): a flip waits for the client's acquire
+ *              point, and each release point signals with its flip, at the
+ *              flip's vblank, in order.
+ *
+ * SUBTEST: caps
+ * Description: DRM_CAP_SYNCOBJ and DRM_CAP_SYNCOBJ_TIMELINE on the display
+ *              device and the render-only adapter (both nodes); a timeline
+ *              made on the render node is the display device's too
+ *
+ * SUBTEST: acquire-point-gates-flip
+ * Description: A flip whose IN_FENCE_FD comes from the client's acquire point
+ *              keeps the old image on screen until the client's rendering
+ *              signals the point
+ *
+ * SUBTEST: release-points-at-vblanks
+ * Description: Each flip's out-fence in the client's release timeline: the
+ *              point signals with its flip, in order, its time the vblank of
+ *              the flip's event, the new image on screen
+ *
+ * SUBTEST: release-points-vblank-asleep
+ * Description: The same with CRC capture off and the vblank interrupt asleep
+ *              before each flip: each release point signals at or after its
+ *              flip's vblank, its time that vblank's
+ *
+ * SUBTEST: release-point-eventfd
+ * Description: The client's eventfd on its release point stays quiet while the
+ *              flip is held and fires once the flip's vblank has come
+ *
+ * SUBTEST: release-point-outlives-display
+ * Description: A release point whose fence came from a display device that has
+ *              been removed since: waited for, queried and exported by the
+ *              client
+ */
+
 #include <fcntl.h>
 #include <linux/dma-buf.h>
 #include <linux/sync_file.h>

@@ -12,6 +12,40 @@
  * vblank; on the mode's grid with VRR off, and with VRR on (no grid) in
  * time order.
  */
+/**
+ * TEST: kms vflipq vrr
+ * Category: Display
+ * Mega feature: Adaptive Sync
+ * Sub-category: vrr
+ * Functionality: variable refresh rate
+ * Driver requirement: vflipq
+ * Description: Variable refresh through vrr_capable and VRR_ENABLED: with VRR
+ *              on a flip ends the frame when it is committed, not before the
+ *              mode's frame duration, and a frame without a flip repeats at
+ *              the range's maximum; judged from the flips' events and the
+ *              CRTC's vblank counter and clock.
+ *
+ * SUBTEST: props
+ * Description: Every connector has vrr_capable = 1 (immutable) and publishes
+ *              its range (debugfs vrr_range), every CRTC VRR_ENABLED, 0 until
+ *              a client sets it
+ *
+ * SUBTEST: irregular
+ * Description: With VRR on, flips at irregular intervals inside the range land
+ *              at their commit, one frame each
+ *
+ * SUBTEST: clamp-min
+ * Description: With VRR on, flips faster than the mode's frame duration are a
+ *              minimum frame apart
+ *
+ * SUBTEST: clamp-max
+ * Description: With VRR on and no flip, the frame repeats every 100 ms, one
+ *              vblank each; the next flip lands at its commit
+ *
+ * SUBTEST: off
+ * Description: With VRR off, the same flips land on the mode's grid
+ */
+
 #include <time.h>
 
 #include "igt.h"

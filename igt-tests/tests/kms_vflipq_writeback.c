@@ -4,6 +4,116 @@
  * composer produces (formats, blending, rotation, clipping, input formats).
  * 640x480 keeps the software composer cheap under TCG.
  */
+/**
+ * TEST: kms vflipq writeback
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: writeback
+ * Functionality: writeback and composition
+ * Driver requirement: vflipq
+ * Description: Writeback captures compared pixel for pixel with what the
+ *              driver documentation says the composer produces: writeback
+ *              formats, blending, rotation, clipping, zpos, input formats and
+ *              framebuffer offsets.
+ *
+ * SUBTEST: wb-8bit-formats
+ * Description: An 8-bit pattern comes back exactly in XRGB8888, ARGB8888 and
+ *              ABGR8888 (alpha opaque)
+ *
+ * SUBTEST: wb-xrgb2101010
+ * Description: XRGB2101010 writeback keeps 10-bit input exactly and expands
+ *              8-bit input
+ *
+ * SUBTEST: wb-invalid
+ * Description: Writeback jobs with a wrong size or format, or on an inactive
+ *              CRTC, fail with EINVAL
+ *
+ * SUBTEST: flip-keeps-planes
+ * Description: A page flip or a cursor move keeps every other plane in the
+ *              composed output
+ *
+ * SUBTEST: wb-sequence
+ * Description: Successive captures each hold the frame of their commit
+ *
+ * SUBTEST: wb-frame-of-its-vblank
+ * Description: A writeback job riding on a flip captures the frame the flip's
+ *              event says is on screen at its vblank, even with the next flip
+ *              right behind it
+ *
+ * SUBTEST: clipping
+ * Description: Planes partially off-screen are clipped; uncovered area is
+ *              black
+ *
+ * SUBTEST: zpos-order
+ * Description: zpos decides which overlay is on top
+ *
+ * SUBTEST: fb-offset-scanout
+ * Description: A scanout fb with a non-zero offsets[0] shows the pixels from
+ *              that offset
+ *
+ * SUBTEST: wb-fb-offset
+ * Description: A writeback fb with a non-zero offsets[0] is written from that
+ *              offset, and only inside the fb
+ */
+
+/**
+ * SUBTEST: blend-%s
+ * Description: ARGB8888 overlay with per-pixel and plane alpha over the
+ * 	primary, blend mode "%arg[1]": blend formula of the spec
+ *
+ * arg[1]:
+ *
+ * @none:		None
+ * @pre-multiplied:	Pre-multiplied
+ * @coverage:	Coverage
+ */
+
+/**
+ * SUBTEST: rotate-%s
+ * Description: Overlay pixels with rotation %arg[1] land where
+ * 	drm_rect_rotate() puts them
+ *
+ * arg[1]:
+ *
+ * @90:		rotate-90
+ * @180:		rotate-180
+ * @270:		rotate-270
+ * @90-reflect-x:	rotate-90-reflect-x
+ */
+
+/**
+ * SUBTEST: reflect-%s
+ * Description: Overlay pixels with rotation %arg[1] land where
+ * 	drm_rect_rotate() puts them
+ *
+ * arg[1]:
+ *
+ * @x:		reflect-x
+ * @y:		reflect-y
+ */
+
+/**
+ * SUBTEST: input-%s
+ * Description: An overlay in %arg[1] composes to the expected colours
+ *
+ * arg[1]:
+ *
+ * @xrgb8888:	XRGB8888
+ * @argb8888:	ARGB8888
+ * @xbgr8888:	XBGR8888
+ * @abgr8888:	ABGR8888
+ * @xrgb2101010:	XRGB2101010
+ * @argb2101010:	ARGB2101010
+ * @xbgr2101010:	XBGR2101010
+ * @abgr2101010:	ABGR2101010
+ * @xbgr16161616f:	XBGR16161616F
+ * @abgr16161616f:	ABGR16161616F
+ * @xrgb16161616f:	XRGB16161616F
+ * @argb16161616f:	ARGB16161616F
+ * @rgb565:	RGB565
+ * @nv12:		NV12
+ */
+
 #include <ctype.h>
 #include <linux/sync_file.h>
 #include <math.h>
