@@ -10,6 +10,65 @@
  * over a pipe, and report through their exit status (no igt asserts in a
  * child).
  */
+/**
+ * TEST: present share
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: MultiGPU
+ * Functionality: libpresent shared surfaces
+ * Driver requirement: vflipq
+ * Description: libpresent surface sharing on real devices: share tokens across
+ *              processes and devices (a vflipq render-only adapter, the vflipq
+ *              display device, vgem), the keyed mutex between processes, the
+ *              surface queue between producer and consumer processes, and
+ *              buffer lifetime after the exporter is gone.
+ *
+ * SUBTEST: cross-process-cross-device
+ * Description: A surface created on the render adapter is imported by another
+ *              process into vgem and the display device: same dma-buf, same
+ *              pixels, writes visible both ways
+ *
+ * SUBTEST: scanout-imported-surface
+ * Description: A vgem buffer shared by another process scans out on the
+ *              display device (writeback shows its pixels)
+ *
+ * SUBTEST: export-existing-single-allocation
+ * Description: An existing GEM buffer is shared; multi-mip and multi-layer
+ *              descriptions are refused
+ *
+ * SUBTEST: lifetime-after-exporter-exit
+ * Description: The importer keeps the pixels after the exporter closed the
+ *              surface and exited; the dma-buf goes with the last handle; the
+ *              stale token no longer opens
+ *
+ * SUBTEST: exporter-device-removed
+ * Description: The exporting device is unplugged while vgem holds the surface:
+ *              old mappings work, the removed device answers DEVICE_REMOVED,
+ *              clean teardown
+ *
+ * SUBTEST: keyed-mutex-ping-pong
+ * Description: Keyed-mutex ping-pong between processes on two devices, acquire
+ *              timeouts while the other process holds it
+ *
+ * SUBTEST: keyed-mutex-abandoned
+ * Description: A process killed while holding the keyed mutex: the next
+ *              acquire gets it with PRESENT_KEYED_MUTEX_ABANDONED
+ *
+ * SUBTEST: queue-fifo-processes
+ * Description: Surface queue between a render-adapter producer and a vgem
+ *              consumer process: FIFO, metadata, ownership, dequeue timeout 0
+ *
+ * SUBTEST: queue-render-to-display-scanout
+ * Description: Render-adapter producer process, display-device consumer
+ *              scanning every dequeued surface out (writeback check)
+ *
+ * SUBTEST: queue-do-not-wait-flush
+ * Description: Do-not-wait enqueue of a surface with an unsignalled write
+ *              fence stays pending until flushed after the fence signals,
+ *              without breaking FIFO order; a blocking enqueue waits for the
+ *              fence
+ */
+
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>

@@ -13,6 +13,164 @@
  * queue), pt-hp (2 CRTCs, hotplug), pt-two (2 CRTCs, no flip queue, 60 and
  * 50 Hz modes: two chains sharing the fd) and pt-gone for the removal test.
  */
+/**
+ * TEST: present swapchain
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: flips
+ * Functionality: libpresent swap chains
+ * Driver requirement: vflipq
+ * Description: libpresent swap chains on the real driver: adapter enumeration,
+ *              the presentation path chosen for each configuration, frames on
+ *              their target vblank through the flip queue and the atomic
+ *              fallback, frame statistics, do-not-wait, rotation, device
+ *              removal, and flips queued the way older uAPI versions take
+ *              them.
+ *
+ * SUBTEST: enumerate-hybrid-pair
+ * Description: Enumeration finds the hybrid pair, tiers, depths, outputs
+ *
+ * SUBTEST: system-is-current
+ * Description: An enumeration stops being current when an output or a device
+ *              comes or goes
+ *
+ * SUBTEST: path-direct
+ * Description: Same adapter: direct flip, zero copies
+ *
+ * SUBTEST: path-one-copy
+ * Description: Render-only + tier 3: CASO one-copy
+ *
+ * SUBTEST: path-one-copy-mismatch
+ * Description: Render-only + tier 3, back buffer smaller than the mode:
+ *              two-copy (the engine scales)
+ *
+ * SUBTEST: path-two-copy-engine
+ * Description: Render-only + tier 1: two-copy, copy engine
+ *
+ * SUBTEST: path-two-copy-cpu
+ * Description: Render-only + tier 0: two-copy, CPU second copy
+ *
+ * SUBTEST: path-proxy
+ * Description: Same adapter, back buffer smaller than the mode: proxy blt then
+ *              flip
+ *
+ * SUBTEST: on-target-flipq
+ * Description: Frames land on their target vblank: flip queue, interval 1 and
+ *              2
+ *
+ * SUBTEST: on-target-atomic
+ * Description: Frames land on their target vblank: atomic fallback (no flip
+ *              queue)
+ *
+ * SUBTEST: statistics-monotonic
+ * Description: Frame statistics stay monotonic under random intervals
+ *
+ * SUBTEST: do-not-wait
+ * Description: Do-not-wait returns WAS_STILL_DRAWING at the latency limit; the
+ *              waitable fd
+ *
+ * SUBTEST: refresh-change-requeue
+ * Description: A refresh change to a non-multiple requeues the queued frames
+ *              on the new grid
+ *
+ * SUBTEST: interval0-replace
+ * Description: Interval 0: flip-discard replaces unshown frames,
+ *              flip-sequential keeps them
+ *
+ * SUBTEST: restart-and-tearing
+ * Description: Restart cancels queued frames; allow-tearing presents
+ *              immediately
+ *
+ * SUBTEST: rotation-flipq-carried
+ * Description: Queued flips carry the chain's rotation past another commit
+ *
+ * SUBTEST: rotation-one-copy
+ * Description: Render-only + tier 3, rotated chain: CASO one-copy on a rotated
+ *              plane
+ *
+ * SUBTEST: rotation-fallback
+ * Description: Rotated chains the plane cannot scan out: the proxy/CPU blt
+ *              rotates
+ *
+ * SUBTEST: rotation-set-mode
+ * Description: Mode changes re-decide a rotated chain: proxy blt, then the
+ *              rotated plane again
+ *
+ * SUBTEST: batch-one-wakeup
+ * Description: Batches of frames ahead wake the process about once per batch
+ *
+ * SUBTEST: irq-per-present
+ * Description: Each present moves the flip-queue interrupt to its frame:
+ *              frames presented without a wait still raise one
+ *
+ * SUBTEST: set-mode-redecide
+ * Description: A mode change re-decides the path (buffers following the mode
+ *              or not)
+ *
+ * SUBTEST: bad-args-resize
+ * Description: Bad arguments are refused with error codes; resize re-decides
+ *
+ * SUBTEST: boost-target
+ * Description: Boost variant fed from the output's refresh range: frames on
+ *              the fixed grid while boosted
+ *
+ * SUBTEST: drain-hint-resubmit
+ * Description: A submission refused with drain hints is waited for and
+ *              resubmitted
+ *
+ * SUBTEST: hotplug-move
+ * Description: Output unplugged (configfs connected): DISCONNECTED, move,
+ *              requeue, mode set by another
+ *
+ * SUBTEST: blt-model
+ * Description: Blt swap effects: present copies into the displayed surface,
+ *              back buffers never scanned out
+ *
+ * SUBTEST: two-threads
+ * Description: Two threads present and read statistics on one chain
+ *
+ * SUBTEST: two-crtcs-interleaved
+ * Description: Two atomic-fallback chains on two CRTCs of one adapter, one
+ *              thread: each frame retires on its own CRTC's flip event
+ *
+ * SUBTEST: two-crtcs-threads
+ * Description: Two atomic-fallback chains on two CRTCs of one adapter, each
+ *              presenting from its own thread: each frame retires on its own
+ *              CRTC's flip event
+ *
+ * SUBTEST: device-removed
+ * Description: A configfs-disabled device: DEVICE_REMOVED on every call, no
+ *              crash
+ *
+ * SUBTEST: device-removed-while-presenting
+ * Description: The device disabled by another process while presenting
+ */
+
+/**
+ * SUBTEST: rotation-plane-%d
+ * Description: Same adapter, chain rotated by %arg[1] degrees: the plane
+ * 	rotates (direct flip), seen in writeback
+ *
+ * arg[1].values: 90, 180, 270
+ */
+
+/**
+ * SUBTEST: uapi-1-3-submit-pair
+ * Description: A chain on a uAPI 1.3 driver (emulated: caps and refusals)
+ * 	queues each flip with FLIPQ_SUBMIT + SET_IRQ_TARGET; frames on target,
+ * 	the interrupt moved
+ *
+ * SUBTEST: uapi-1-4-submit-pair
+ * Description: A chain on a uAPI 1.4 driver (emulated: caps and refusals)
+ * 	queues each flip with FLIPQ_SUBMIT + SET_IRQ_TARGET; frames on target,
+ * 	the interrupt moved
+ *
+ * SUBTEST: uapi-1-5-submit-many
+ * Description: A chain on a uAPI 1.5 driver (the driver as it is) queues
+ * 	each flip with one FLIPQ_SUBMIT_MANY; frames on target, the interrupt
+ * 	moved
+ */
+
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>

@@ -3,6 +3,52 @@
  * DRM_IOCTL_VFLIPQ_GET_CAPS: version, fields, input validation, and
  * agreement with the KMS resources.
  */
+/**
+ * TEST: vflipq caps
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: uapi
+ * Functionality: vflipq caps ioctl
+ * Driver requirement: vflipq
+ * Description: The vflipq private caps ioctl (DRM_IOCTL_VFLIPQ_GET_CAPS): its
+ *              version and fields, input validation, and agreement with the
+ *              KMS resources of every vflipq device.
+ *
+ * SUBTEST: version
+ * Description: The caps of the default device are sane: uAPI version of
+ *              this header, known cap bits only, flip-queue depth and
+ *              flip-queue caps agreeing, CASO bits matching the tier, a name,
+ *              reserved words zero
+ *
+ * SUBTEST: default-device
+ * Description: The module-parameter device with default parameters
+ *
+ * SUBTEST: drm-version
+ * Description: drmGetVersion reports the uAPI version of the caps ioctl
+ *
+ * SUBTEST: platform-device
+ * Description: device_id names the platform device vflipq.<id>
+ *
+ * SUBTEST: flags-nonzero
+ * Description: Non-zero flags are rejected with EINVAL
+ *
+ * SUBTEST: reserved-nonzero
+ * Description: Any non-zero reserved word is rejected with EINVAL
+ *
+ * SUBTEST: output-overwritten
+ * Description: Output members are overwritten whatever they held
+ *
+ * SUBTEST: old-struct-size
+ * Description: A shorter struct from older userspace still works
+ *
+ * SUBTEST: non-master-client
+ * Description: Any client of the card may query, master or not
+ *
+ * SUBTEST: matches-resources
+ * Description: num_crtcs/num_overlays/cap bits match the KMS resources on
+ *              every vflipq device
+ */
+
 #include <stddef.h>
 
 #include "igt.h"

@@ -4,6 +4,71 @@
  * attribute validation, EBUSY while enabled, hot-unplug with open clients,
  * outputs plugged and unplugged at run time, several devices at once.
  */
+/**
+ * TEST: vflipq configfs
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: driver
+ * Functionality: configfs
+ * Driver requirement: vflipq
+ * Description: vflipq devices made through configfs: created at run time with
+ *              exactly their configuration, attribute validation, EBUSY while
+ *              enabled, hot-unplug with open clients, outputs plugged and
+ *              unplugged at run time, several devices at once.
+ *
+ * SUBTEST: defaults
+ * Description: A new directory holds the documented defaults
+ *
+ * SUBTEST: create-device
+ * Description: Enabling creates a card with exactly the configuration
+ *
+ * SUBTEST: create-limits
+ * Description: Smallest and largest configurations (a DRM device has at most
+ *              32 planes)
+ *
+ * SUBTEST: over-plane-limit
+ * Description: A configuration beyond DRM's 32 planes per device fails to
+ *              enable with EINVAL, cleanly
+ *
+ * SUBTEST: invalid-values
+ * Description: Out-of-range or malformed values fail with EINVAL and change
+ *              nothing
+ *
+ * SUBTEST: busy-while-enabled
+ * Description: Configuration writes while enabled fail with EBUSY
+ *
+ * SUBTEST: name-length
+ * Description: Device names must be shorter than 32 bytes
+ *
+ * SUBTEST: mode-width-rounding
+ * Description: Widths that are not a multiple of 8 are rounded down in the
+ *              connector's modes
+ *
+ * SUBTEST: device-ids
+ * Description: Device ids: smallest free, not reused while an fd of the old
+ *              device is open
+ *
+ * SUBTEST: unplug-open-client
+ * Description: Disable with an open client: its ioctls fail with ENODEV, close
+ *              works, no kernel splat
+ *
+ * SUBTEST: rmdir-open-client
+ * Description: rmdir of an enabled device with an open client
+ *
+ * SUBTEST: connected-hotplug
+ * Description: connected: outputs unplugged and plugged back at run time
+ *
+ * SUBTEST: connected-before-probe
+ * Description: A new device's outputs are connected with their modes before
+ *              anything probed them
+ *
+ * SUBTEST: connected-hotplug-uevent
+ * Description: connected: each change sends a hotplug uevent
+ *
+ * SUBTEST: several-devices
+ * Description: Several devices at once, each with its configuration
+ */
+
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/socket.h>

@@ -3,6 +3,42 @@
  * KMS enumeration of every vflipq device: connectors and their modes,
  * planes and their properties, writeback connectors.
  */
+/**
+ * TEST: vflipq enum
+ * Category: Display
+ * Mega feature: General Display Features
+ * Sub-category: uapi
+ * Functionality: kms resources
+ * Driver requirement: vflipq
+ * Description: KMS enumeration of every vflipq device: connectors and their
+ *              modes, encoders, planes and their properties, writeback
+ *              connectors, as the driver documentation lists them.
+ *
+ * SUBTEST: version
+ * Description: Driver name and description of every vflipq card
+ *
+ * SUBTEST: connectors
+ * Description: One VIRTUAL connected connector per CRTC with the spec's modes,
+ *              1920x1080@60 preferred by default
+ *
+ * SUBTEST: encoders-and-limits
+ * Description: Virtual encoders on every CRTC, writeback encoders on their
+ *              own, their clones; framebuffer size and cursor limits
+ *
+ * SUBTEST: possible-crtcs
+ * Description: Primary, overlays and cursor per CRTC, bound to it only
+ *
+ * SUBTEST: plane-properties
+ * Description: zpos, alpha, blend mode, rotation and IN_FORMATS on every plane
+ *              with the spec's ranges and defaults
+ *
+ * SUBTEST: debugfs-config
+ * Description: debugfs vflipq_config of the default device
+ *
+ * SUBTEST: writeback-connectors
+ * Description: A writeback connector per CRTC exactly when caps say so
+ */
+
 #include "igt.h"
 #include "vflipq_helpers.h"
 

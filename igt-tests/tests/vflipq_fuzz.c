@@ -10,6 +10,21 @@
  * command line (VM_APPEND='VFLIPQ_FUZZ_SEED=7').  "make fuzz ITER=N SEED=S"
  * runs longer passes on its own.
  */
+/**
+ * TEST: vflipq fuzz
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: uapi
+ * Functionality: ioctl fuzzing
+ * Driver requirement: vflipq
+ * Description: A short, fixed-seed pass of the vflipq ioctl fuzzer
+ *              (vflipq-fuzz): it must complete, find no uAPI anomaly and pass
+ *              its smoke test.
+ *
+ * SUBTEST: short
+ * Description: 20000 fuzzer calls with seed 1, then a smoke test
+ */
+
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>

@@ -3,6 +3,53 @@
  * Module unload/reload with parameters.  Every subtest leaves vflipq loaded
  * with its default parameters (an exit handler restores them on failure).
  */
+/**
+ * TEST: vflipq module reload
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: driver
+ * Functionality: module load and unload
+ * Driver requirement: vflipq
+ * Description: Module unload and reload with parameters: unload refused while
+ *              anything of the module is in use, parameters validated, no
+ *              device without create_default; vflipq is left loaded with its
+ *              default parameters.
+ *
+ * SUBTEST: unload-busy
+ * Description: Unloading is refused while a card fd is open
+ *
+ * SUBTEST: unload-busy-configfs
+ * Description: Unloading is refused while a configfs device exists
+ *
+ * SUBTEST: reload-params
+ * Description: Reload with crtcs=3 overlays=1, then with defaults
+ *
+ * SUBTEST: reload-params-limits
+ * Description: cursor=0 writeback=0 and the extremes of crtcs/overlays
+ *
+ * SUBTEST: reload-over-plane-limit
+ * Description: Parameters beyond DRM's 32 planes per device never yield a
+ *              device (nor a kernel splat)
+ *
+ * SUBTEST: reload-invalid-params
+ * Description: Out-of-range or malformed parameters: loading fails
+ *
+ * SUBTEST: unload-busy-dmabuf
+ * Description: An exported dma-buf keeps the module loaded
+ *
+ * SUBTEST: unload-busy-copy-fence
+ * Description: A copy engine out-fence keeps the module loaded
+ *
+ * SUBTEST: unload-busy-removed-device
+ * Description: An fd of a removed configfs device keeps the module loaded
+ *
+ * SUBTEST: no-default-device
+ * Description: create_default=0: no device until configfs makes one
+ *
+ * SUBTEST: reload-loop
+ * Description: Repeated unload/load with use in between
+ */
+
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/ioctl.h>

@@ -3,6 +3,43 @@
  * PRIME with vgem: scan out a vgem buffer, read a vflipq buffer through
  * vgem, and check that handles and dma-bufs are released.
  */
+/**
+ * TEST: vflipq prime
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: dmabuf
+ * Functionality: prime
+ * Driver requirement: vflipq
+ * Description: PRIME between vflipq and vgem: a vgem buffer scanned out, a
+ *              vflipq buffer read and written through vgem, fences honoured,
+ *              handles and dma-bufs released.
+ *
+ * SUBTEST: vgem-to-vflipq-scanout
+ * Description: A vgem buffer filled through vgem scans out on vflipq
+ *
+ * SUBTEST: vflipq-to-vgem
+ * Description: A vflipq dumb buffer imported into vgem reads the same through
+ *              vgem's dma-buf, and vgem-side writes show up in vflipq's
+ *              mapping
+ *
+ * SUBTEST: self-import
+ * Description: Importing its own export gives back the same handle
+ *
+ * SUBTEST: exporter-closed-first
+ * Description: The dma-buf outlives the exporter's handle and fd while
+ *              imported, and goes away with the last user
+ *
+ * SUBTEST: implicit-fence
+ * Description: A flip to an imported buffer waits for its implicit
+ *              (reservation) write fence
+ *
+ * SUBTEST: in-fence-fd
+ * Description: A flip waits for the sync_file passed as IN_FENCE_FD
+ *
+ * SUBTEST: no-leaks
+ * Description: Many export/import/close rounds leak nothing
+ */
+
 #include <fcntl.h>
 #include <linux/dma-buf.h>
 #include <sys/mman.h>

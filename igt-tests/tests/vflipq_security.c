@@ -7,6 +7,53 @@
  * kernel copies back leaks kernel memory, and that the flip-queue log is
  * read-only in every way userspace could map it.
  */
+/**
+ * TEST: vflipq security
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: uapi
+ * Functionality: permission management for clients
+ * Driver requirement: vflipq
+ * Description: The security rules of the driver: what non-master and
+ *              render-node clients may not do, GEM handles and framebuffers
+ *              per client, size overflows, no kernel memory reaching
+ *              userspace, and a read-only flip-queue log.
+ *
+ * SUBTEST: non-master-flipq
+ * Description: Non-master clients cannot queue, cancel, set logs or interrupt
+ *              targets
+ *
+ * SUBTEST: non-master-planes
+ * Description: Non-master clients cannot change the master's planes
+ *
+ * SUBTEST: render-node
+ * Description: Render nodes reach only the render-allowed ioctls
+ *
+ * SUBTEST: render-only-card-node
+ * Description: The card node of a render-only device refuses KMS cleanly, also
+ *              under concurrent clients
+ *
+ * SUBTEST: gem-handles-per-file
+ * Description: GEM handles belong to one file
+ *
+ * SUBTEST: foreign-framebuffers
+ * Description: Another client's framebuffers cannot be queued or copied
+ *
+ * SUBTEST: size-overflow
+ * Description: Sizes computed from user input do not overflow
+ *
+ * SUBTEST: no-kernel-memory-leak
+ * Description: No kernel memory reaches userspace through padding, reserved
+ *              members or events
+ *
+ * SUBTEST: in-fence-without-fb
+ * Description: An in-fence on a plane without a framebuffer is refused without
+ *              a kernel warning
+ *
+ * SUBTEST: log-read-only
+ * Description: The flip-queue log can only be mapped read-only
+ */
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

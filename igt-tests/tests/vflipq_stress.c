@@ -18,6 +18,76 @@
  *   VM_APPEND='VFLIPQ_STRESS_CYCLES=50' VFLIPQ_TESTS='vflipq_stress@*' \
  *	scripts/vm-run.sh --job tests
  */
+/**
+ * TEST: vflipq stress
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: driver
+ * Functionality: stress and device removal
+ * Driver requirement: vflipq
+ * Description: Stress and faults in short forms: concurrent clients and
+ *              lessees, commits on every CRTC, a killed master, configfs
+ *              removal and module unload while clients hold resources,
+ *              out-fences outliving their device, load/unload cycles;
+ *              afterwards no flip pending, no dma-buf leaked, a clean kernel
+ *              log.
+ *
+ * SUBTEST: concurrent-queues
+ * Description: Lessees queueing, cancelling and mode-setting on their CRTCs of
+ *              one device, the lessor mode-setting another
+ *
+ * SUBTEST: all-crtcs-commits
+ * Description: Commits spanning every CRTC while all engines run, each CRTC's
+ *              flip events true to its grid and their commits
+ *
+ * SUBTEST: idle-commit-chain
+ * Description: Nonblocking commits back to back on each CRTC while it is off:
+ *              each commit tail runs while the next one ends
+ *
+ * SUBTEST: sigkill-full-queue
+ * Description: A master killed with its flip queue full leaves nothing behind
+ *
+ * SUBTEST: remove-device-busy
+ * Description: configfs removal while a client holds fds, mappings, logs,
+ *              queued flips and dma-bufs
+ *
+ * SUBTEST: remove-exporter-first
+ * Description: Exporter removed first, then the importer scanning its buffer
+ *              out
+ *
+ * SUBTEST: remove-importer-first
+ * Description: Importer removed first (buffer on screen), then the exporter
+ *
+ * SUBTEST: unload-after-close
+ * Description: Module unload refused while anything is held, done once
+ *              everything is released
+ *
+ * SUBTEST: out-fence-outlives-device
+ * Description: A CRTC out-fence used as another device's in-fence after its
+ *              own device is gone
+ *
+ * SUBTEST: out-fence-poll-after-removal
+ * Description: CRTC and writeback out-fences polled, then their device
+ *              removed: their names, status and close still work, and the
+ *              module stays until they are closed
+ *
+ * SUBTEST: out-fence-info-after-removal
+ * Description: SYNC_IOC_FILE_INFO on CRTC and writeback out-fences whose
+ *              device is gone
+ *
+ * SUBTEST: unload-default-out-fence
+ * Description: Module unload with an out-fence of the default device held: the
+ *              exit waits for it
+ *
+ * SUBTEST: out-fences-across-unload
+ * Description: CRTC and writeback out-fences held across their device's
+ *              removal and the module unload, then polled, queried and closed
+ *
+ * SUBTEST: load-unload-cycles
+ * Description: Load/unload cycles with use in between (VFLIPQ_STRESS_CYCLES,
+ *              default 5)
+ */
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
