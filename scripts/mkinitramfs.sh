@@ -24,7 +24,9 @@ output=${2:?usage: $0 SERIES OUTPUT.cpio}
 BUILD=${BUILD:-$VFLIPQ_TOP/build}
 eval "$("$VFLIPQ_TOP/scripts/kernel.sh" env "$series")"
 
-VFLIPQ_KO=${VFLIPQ_KO:-$(find "$BUILD/$KVER/module" -name vflipq.ko 2>/dev/null | head -n1)}
+# (find fails on a kernel no module was built for: pipefail would end the
+# script here, silently, instead of at the message below.)
+VFLIPQ_KO=${VFLIPQ_KO:-$(find "$BUILD/$KVER/module" -name vflipq.ko 2>/dev/null | head -n1 || true)}
 [ -n "$VFLIPQ_KO" ] && [ -f "$VFLIPQ_KO" ] ||
 	die "vflipq.ko for $KVER not built (run: make KERNEL=$series module)"
 IGT_BIN=${IGT_BIN:-$BUILD/igt/bin}
