@@ -93,6 +93,6 @@ bool vflipq_async_defer_put(struct drm_atomic_state *old_state,
 		return false;
 	INIT_WORK(&c->work, vflipq_async_put_work);
 	c->state = vflipq_atomic_state_get(old_state);
-	queue_work(crtc_to_output(crtc)->composer_wq, &c->work);
+	queue_work(crtc_to_output(crtc)->composer.wq, &c->work);
 	return true;
 }

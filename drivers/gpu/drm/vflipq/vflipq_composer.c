@@ -587,7 +587,7 @@ static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 		   struct vflipq_fq_buf *const *snap, struct vflipq_wb_job *wb,
 		   u32 *crc)
 {
-	struct vflipq_line_bufs *lb = &out->line_bufs;
+	struct vflipq_line_bufs *lb = &out->composer.line_bufs;
 	unsigned int w = cs->base.mode.hdisplay;
 	unsigned int h = cs->base.mode.vdisplay;
 	struct vflipq_frame frame, *f = &frame;
@@ -602,7 +602,7 @@ static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 	if (ret)
 		return ret;
 	f->bpc = cs->bpc;
-	f->tiles = vflipq_tiles_get(&out->tiles, w, h, f->bpc);
+	f->tiles = vflipq_tiles_get(&out->composer.tiles, w, h, f->bpc);
 	if (!f->tiles)
 		return -ENOMEM;
 	keys = f->tiles->next;
@@ -669,7 +669,7 @@ static void compose_take_request(struct vflipq_output *out,
 				 struct vflipq_crtc_state *cs,
 				 struct compose_request *rq)
 {
-	spin_lock_irq(&out->composer_lock);
+	spin_lock_irq(&out->composer.frame_lock);
 	rq->frame_start = cs->frame_start;
 	rq->frame_end = cs->frame_end;
 	rq->gen = cs->frame_gen;
@@ -683,7 +683,7 @@ static void compose_take_request(struct vflipq_output *out,
 	cs->frame_end = 0;
 	cs->crc_pending = false;
 	cs->force_compose = false;
-	spin_unlock_irq(&out->composer_lock);
+	spin_unlock_irq(&out->composer.frame_lock);
 }
 
 /*
@@ -718,9 +718,9 @@ static bool compose_crc_holds(struct vflipq_output *out,
 
 	/* The composition's reads before the async flip's mark (above). */
 	smp_rmb();
-	spin_lock_irq(&out->lock);
+	spin_lock_irq(&out->composer.lock);
 	overtaken = cs->overtaken;
-	spin_unlock_irq(&out->lock);
+	spin_unlock_irq(&out->composer.lock);
 	return !overtaken;
 }
 
@@ -759,10 +759,10 @@ void vflipq_composer_worker(struct work_struct *work)
 
 	if (rq.wb_pending) {
 		drm_writeback_signal_completion(&out->wb, ret);
-		spin_lock_irq(&out->composer_lock);
+		spin_lock_irq(&out->composer.frame_lock);
 		cs->wb_pending = false;
 		cs->active_writeback = NULL;
-		spin_unlock_irq(&out->composer_lock);
+		spin_unlock_irq(&out->composer.frame_lock);
 	}
 	if (ret || !rq.crc_pending || !compose_crc_holds(out, cs, rq.gen))
 		return;
@@ -787,19 +787,19 @@ bool vflipq_composer_get(struct vflipq_output *out)
 {
 	bool ref = !drm_crtc_vblank_get(&out->crtc);
 
-	spin_lock_irq(&out->lock);
-	out->composer_users++;
-	spin_unlock_irq(&out->lock);
+	spin_lock_irq(&out->composer.lock);
+	out->composer.users++;
+	spin_unlock_irq(&out->composer.lock);
 	vflipq_engine_update(out);
 	return ref;
 }
 
 void vflipq_composer_put(struct vflipq_output *out, bool vblank_ref)
 {
-	spin_lock_irq(&out->lock);
-	if (!WARN_ON(!out->composer_users))
-		out->composer_users--;
-	spin_unlock_irq(&out->lock);
+	spin_lock_irq(&out->composer.lock);
+	if (!WARN_ON(!out->composer.users))
+		out->composer.users--;
+	spin_unlock_irq(&out->composer.lock);
 
 	if (vblank_ref)
 		drm_crtc_vblank_put(&out->crtc);

@@ -94,7 +94,7 @@ ktime_t vflipq_engine_last_vblank(const struct vflipq_output *out)
 static bool vflipq_engine_needed(struct vflipq_output *out)
 {
 	lockdep_assert_held(&out->engine.lock);
-	return out->engine.active && (out->engine.vblank_wanted || out->composer_users ||
+	return out->engine.active && (out->engine.vblank_wanted || out->composer.users ||
 			       vflipq_flipq_needed(out));
 }
 
@@ -111,7 +111,7 @@ static ktime_t vflipq_engine_next(struct vflipq_output *out,
 
 	lockdep_assert_held(&out->engine.lock);
 	out->engine.lazy = false;
-	if (out->engine.vrr || out->engine.vblank_wanted || out->composer_users)
+	if (out->engine.vrr || out->engine.vblank_wanted || out->composer.users)
 		return next;
 	wake = vflipq_flipq_wake(out);
 	if (wake == ~0ULL || wake <= ktime_to_ns(next))
@@ -291,7 +291,7 @@ static bool vflipq_engine_advance_fixed(struct vflipq_output *out,
  * on, which vblank passed, the flips latched there and the images to
  * compose.  @from_timer: the engine's timer, which is re-armed; else a
  * commit bringing the engine up to date (vflipq_engine_sync_locked()).
- * The caller holds &vflipq_output.lock (composer_users).
+ * The caller holds &vflipq_composer.lock (users).
  */
 static enum vflipq_engine_result
 vflipq_engine_advance(struct vflipq_output *out, bool from_timer,
@@ -300,7 +300,7 @@ vflipq_engine_advance(struct vflipq_output *out, bool from_timer,
 	struct hrtimer *timer = &out->engine.timer;
 	enum vflipq_engine_result ret = VFLIPQ_ENGINE_VBLANK;
 
-	lockdep_assert_held(&out->lock);
+	lockdep_assert_held(&out->composer.lock);
 	memset(step, 0, sizeof(*step));
 	spin_lock(&out->engine.lock);
 	if (from_timer) {
@@ -342,7 +342,7 @@ vflipq_engine_advance(struct vflipq_output *out, bool from_timer,
 	step->report = out->engine.vblank_wanted;
 	if (step->report)
 		out->stats.vblank_irqs++;
-	step->compose = out->composer_users > 0;
+	step->compose = out->composer.users > 0;
 	if (step->compose)
 		step->gen = vflipq_flipq_snapshot_locked(out, step->snap);
 unlock:
@@ -353,7 +353,7 @@ unlock:
 /*
  * Tell the DRM core of the vblank (the events of commits flushed before it
  * go out) and pick the state whose frame it is, both under
- * &vflipq_output.lock, which a commit holds from its catch-up to arming its
+ * &vflipq_composer.lock, which a commit holds from its catch-up to arming its
  * event and handing the composer its state (vflipq_crtc_atomic_flush()):
  * the frame of a vblank shows the state its events announce.
  *
@@ -362,16 +362,16 @@ unlock:
 static struct vflipq_crtc_state *
 vflipq_engine_report(struct vflipq_output *out, struct vflipq_vblank_step *step)
 {
-	lockdep_assert_held(&out->lock);
+	lockdep_assert_held(&out->composer.lock);
 	if (step->passed > 1)
 		drm_dbg_driver(out->crtc.dev, "crtc %u: %llu vblanks in one\n",
 			       out->index, step->passed);
 	if (step->report)
 		drm_crtc_handle_vblank(&out->crtc);
-	if (!step->compose || !out->composer_state)
+	if (!step->compose || !out->composer.state)
 		return NULL;
 	step->frame = drm_crtc_accurate_vblank_count(&out->crtc);
-	return out->composer_state;
+	return out->composer.state;
 }
 
 /*
@@ -389,7 +389,7 @@ static void vflipq_engine_compose(struct vflipq_output *out,
 	unsigned long flags;
 	unsigned int i;
 
-	spin_lock_irqsave(&out->composer_lock, flags);
+	spin_lock_irqsave(&out->composer.frame_lock, flags);
 	/*
 	 * Keep the oldest frame the pending composition covers, unless a
 	 * queued flip changed the image since: the earlier frames showed an
@@ -403,7 +403,7 @@ static void vflipq_engine_compose(struct vflipq_output *out,
 	state->frame_end = step->frame;
 	state->frame_gen = step->gen;
 	state->crc_pending = true;
-	spin_unlock_irqrestore(&out->composer_lock, flags);
+	spin_unlock_irqrestore(&out->composer.frame_lock, flags);
 
 	/*
 	 * Only while @state is still the composer's, when @if_current: a commit
@@ -413,10 +413,10 @@ static void vflipq_engine_compose(struct vflipq_output *out,
 	 * queued after that would read freed memory.  The frames taken above
 	 * then get no CRC.
 	 */
-	spin_lock_irqsave(&out->lock, flags);
-	if (!if_current || out->composer_state == state)
-		queue_work(out->composer_wq, &state->composer_work);
-	spin_unlock_irqrestore(&out->lock, flags);
+	spin_lock_irqsave(&out->composer.lock, flags);
+	if (!if_current || out->composer.state == state)
+		queue_work(out->composer.wq, &state->composer_work);
+	spin_unlock_irqrestore(&out->composer.lock, flags);
 }
 
 /* The flip-queue images the step still holds; the last ones go to a worker. */
@@ -444,11 +444,11 @@ static enum hrtimer_restart vflipq_vblank_simulate(struct hrtimer *timer)
 	bool fence_cookie;
 
 	fence_cookie = dma_fence_begin_signalling();
-	spin_lock(&out->lock);
+	spin_lock(&out->composer.lock);
 	ret = vflipq_engine_advance(out, true, &step);
 	if (ret == VFLIPQ_ENGINE_VBLANK)
 		state = vflipq_engine_report(out, &step);
-	spin_unlock(&out->lock);
+	spin_unlock(&out->composer.lock);
 
 	if (step.fq_work)
 		vflipq_flipq_send_events(out);
@@ -585,17 +585,17 @@ int vflipq_set_crc_source(struct drm_crtc *crtc, const char *src_name)
 	if (ret)
 		return ret;
 
-	mutex_lock(&out->crc_lock);
-	if (enabled != out->crc_enabled) {
+	mutex_lock(&out->crc.lock);
+	if (enabled != out->crc.enabled) {
 		if (enabled) {
-			out->crc_vblank_ref = vflipq_composer_get(out);
+			out->crc.vblank_ref = vflipq_composer_get(out);
 		} else {
-			vflipq_composer_put(out, out->crc_vblank_ref);
-			out->crc_vblank_ref = false;
+			vflipq_composer_put(out, out->crc.vblank_ref);
+			out->crc.vblank_ref = false;
 		}
-		out->crc_enabled = enabled;
+		out->crc.enabled = enabled;
 	}
-	mutex_unlock(&out->crc_lock);
+	mutex_unlock(&out->crc.lock);
 	return 0;
 }
 
@@ -840,16 +840,16 @@ void vflipq_crtc_finish_writeback(struct drm_crtc_state *old)
 	 * If a running composition is writing the job back right now, the
 	 * forced run below finds wb_pending cleared and only composes again.
 	 */
-	spin_lock_irq(&out->composer_lock);
+	spin_lock_irq(&out->composer.frame_lock);
 	pending = vold->wb_pending;
 	if (pending)
 		vold->force_compose = true;
-	spin_unlock_irq(&out->composer_lock);
+	spin_unlock_irq(&out->composer.frame_lock);
 
 	if (!pending)
 		return;
-	queue_work(out->composer_wq, &vold->composer_work);
-	flush_workqueue(out->composer_wq);
+	queue_work(out->composer.wq, &vold->composer_work);
+	flush_workqueue(out->composer.wq);
 }
 
 /*
@@ -876,7 +876,7 @@ static void vflipq_crtc_atomic_flush(struct drm_crtc *crtc,
 	struct vflipq_vblank_step step;
 	unsigned long flags;
 
-	spin_lock_irqsave(&out->lock, flags);
+	spin_lock_irqsave(&out->composer.lock, flags);
 	if (vflipq_engine_advance(out, false, &step) == VFLIPQ_ENGINE_VBLANK)
 		old = vflipq_engine_report(out, &step);
 	if (crtc->state->event) {
@@ -891,8 +891,8 @@ static void vflipq_crtc_atomic_flush(struct drm_crtc *crtc,
 			 * outgoing state is marked before the event goes out:
 			 * the client may draw into the old buffer from then on.
 			 */
-			if (out->composer_state)
-				out->composer_state->overtaken = true;
+			if (out->composer.state)
+				out->composer.state->overtaken = true;
 			drm_crtc_send_vblank_event(crtc, crtc->state->event);
 			drm_crtc_vblank_put(crtc);
 		} else {
@@ -901,8 +901,8 @@ static void vflipq_crtc_atomic_flush(struct drm_crtc *crtc,
 		spin_unlock(&crtc->dev->event_lock);
 		crtc->state->event = NULL;
 	}
-	out->composer_state = to_vflipq_crtc_state(crtc->state);
-	spin_unlock_irqrestore(&out->lock, flags);
+	out->composer.state = to_vflipq_crtc_state(crtc->state);
+	spin_unlock_irqrestore(&out->composer.lock, flags);
 
 	if (step.fq_work)
 		vflipq_flipq_send_events(out);
@@ -925,11 +925,11 @@ static void vflipq_crtc_release(struct drm_device *drm, void *data)
 	struct vflipq_output *out = data;
 
 	hrtimer_cancel(&out->engine.timer);
-	if (out->composer_wq)
-		destroy_workqueue(out->composer_wq);
-	kvfree(out->line_bufs.out);
-	kvfree(out->line_bufs.stage);
-	vflipq_tiles_free(out->tiles);
+	if (out->composer.wq)
+		destroy_workqueue(out->composer.wq);
+	kvfree(out->composer.line_bufs.out);
+	kvfree(out->composer.line_bufs.stage);
+	vflipq_tiles_free(out->composer.tiles);
 }
 
 int vflipq_crtc_init(struct vflipq_output *out)
@@ -937,12 +937,12 @@ int vflipq_crtc_init(struct vflipq_output *out)
 	struct drm_device *drm = &out->vdev->drm;
 	int ret;
 
-	spin_lock_init(&out->lock);
+	spin_lock_init(&out->composer.lock);
 	spin_lock_init(&out->engine.lock);
-	ret = drmm_mutex_init(drm, &out->crc_lock);
+	ret = drmm_mutex_init(drm, &out->crc.lock);
 	if (ret)
 		return ret;
-	spin_lock_init(&out->composer_lock);
+	spin_lock_init(&out->composer.frame_lock);
 	seqlock_init(&out->cursor_seq);
 	atomic_set(&out->wb_jobs, 0);
 	init_waitqueue_head(&out->wb_idle);
@@ -959,9 +959,9 @@ int vflipq_crtc_init(struct vflipq_output *out)
 	if (ret)
 		return ret;
 
-	out->composer_wq = alloc_ordered_workqueue("vflipq-%d-crtc%u", 0,
+	out->composer.wq = alloc_ordered_workqueue("vflipq-%d-crtc%u", 0,
 						   out->vdev->id, out->index);
-	if (!out->composer_wq)
+	if (!out->composer.wq)
 		return -ENOMEM;
 
 	return drmm_add_action_or_reset(drm, vflipq_crtc_release, out);

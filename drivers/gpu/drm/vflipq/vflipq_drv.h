@@ -163,7 +163,7 @@ struct vflipq_wb_job {
  * @frame_scanout: the flip-queue images at the vblank @frame_end
  *	(references), what the pending composition shows however late it runs
  * @overtaken: an async flip replaced this state while it was the
- *	composer's: its compositions give no CRC (under &vflipq_output.lock;
+ *	composer's: its compositions give no CRC (under &vflipq_composer.lock;
  *	vflipq_composer_worker())
  * @bpc: output depth, bits per channel the sink receives and the CRC is
  *	computed at (vflipq_hdr_crtc_bpc()); set at each modeset, kept
@@ -171,7 +171,7 @@ struct vflipq_wb_job {
  *
  * @active_writeback, @crc_pending, @force_compose, @wb_pending,
  * @frame_start, @frame_end, @frame_gen and @frame_scanout are protected by
- * &vflipq_output.composer_lock.
+ * &vflipq_composer.frame_lock.
  */
 struct vflipq_crtc_state {
 	struct drm_crtc_state base;
@@ -253,6 +253,52 @@ struct vflipq_output_stats {
 };
 
 /**
+ * struct vflipq_composer - the software display pipe of one output: the
+ * frames it composes for CRC capture and writeback
+ * @wq: ordered queue for composer work of this CRTC
+ * @lock: protects @state, @users and the CRTC states'
+ *	&vflipq_crtc_state.overtaken against the vblank timer
+ *	(interrupt-safe spinlock, taken in hard interrupt context); the
+ *	vblank core's locks and then &vflipq_engine.lock nest inside it
+ * @users: CRC capture plus pending writeback jobs
+ * @state: CRTC state the composer uses
+ * @frame_lock: protects the frame bookkeeping in &vflipq_crtc_state
+ *	(interrupt-safe spinlock, taken by the engine in hard interrupt
+ *	context); never held together with another vflipq lock
+ * @line_bufs: scratch rows (only used from @wq)
+ * @tiles: the CRC cache (only used from @wq)
+ *
+ * Two locks, as a display controller has two sides: @lock is the
+ * composer's membership (who needs frames, of which state), @frame_lock
+ * the per-vblank hand-off of one frame from the engine to the worker.
+ */
+struct vflipq_composer {
+	struct workqueue_struct *wq;
+	/* users, state vs. the vblank timer */
+	spinlock_t lock;
+	unsigned int users;
+	struct vflipq_crtc_state *state;
+	/* frame bookkeeping in vflipq_crtc_state */
+	spinlock_t frame_lock;
+	struct vflipq_line_bufs line_bufs;
+	struct vflipq_tiles *tiles;
+};
+
+/**
+ * struct vflipq_crc_source - CRC capture as set_crc_source configures it
+ * @lock: mutex serialising set_crc_source (open of crc/data may overlap
+ *	the release of a previous open); &vflipq_composer.lock nests inside it
+ * @enabled: CRC capture is on
+ * @vblank_ref: CRC capture holds a vblank reference
+ */
+struct vflipq_crc_source {
+	/* set_crc_source calls */
+	struct mutex lock;
+	bool enabled;
+	bool vblank_ref;
+};
+
+/**
  * struct vflipq_output - one display pipe: CRTC, encoder, connector, planes
  * @vdev: owning device
  * @index: CRTC index
@@ -264,22 +310,10 @@ struct vflipq_output_stats {
  * @cursor: cursor plane or NULL
  * @overlays: overlay planes
  * @engine: the display engine (vblank grid, timer, VRR)
- * @composer_wq: ordered queue for composer work of this CRTC
- * @lock: protects @composer_state, @composer_users and the CRTC states'
- *	&vflipq_crtc_state.overtaken against the vblank
- *	timer (interrupt-safe spinlock, taken in hard interrupt context);
- *	the vblank core's locks and then &vflipq_engine.lock nest inside it
- * @composer_users: CRC capture plus pending writeback jobs
- * @crc_lock: mutex serialising set_crc_source (open of crc/data may
- *	overlap the release of a previous open); @lock nests inside it
- * @crc_enabled: CRC capture is on (under @crc_lock)
- * @crc_vblank_ref: CRC capture holds a vblank reference (under @crc_lock)
+ * @composer: the composer (CRC capture and writeback frames)
+ * @crc: CRC capture's configuration
  * @wb_jobs: writeback jobs prepared and not yet cleaned up
  * @wb_idle: woken when @wb_jobs drops to zero
- * @composer_state: CRTC state the composer uses
- * @composer_lock: protects the frame bookkeeping in &vflipq_crtc_state
- *	(interrupt-safe spinlock, taken by the engine in hard interrupt
- *	context); never held together with another vflipq lock
  * @cursor_seq: the position of the cursor plane's current state
  *	(&vflipq_plane_state src, dst, xform, damage, seq, prev_seq, tracked
  *	and the DRM state's crtc_x, crtc_y, src, dst), which a legacy cursor
@@ -287,8 +321,6 @@ struct vflipq_output_stats {
  *	the plane's modeset lock) while the composer may read it: the
  *	composer reads those fields of every plane state in a read section.
  *	Never held together with another lock
- * @line_bufs: scratch rows for the composer (only used from @composer_wq)
- * @tiles: the composer's CRC cache (only used from @composer_wq)
  * @flipq: the flip queue (its members under &vflipq_engine.lock)
  * @stats: counters
  * @crtc_fences: fence context of the CRTC's out-fences (vflipq_fence.c)
@@ -306,24 +338,11 @@ struct vflipq_output {
 	struct drm_plane *overlays[VFLIPQ_MAX_OVERLAYS];
 
 	struct vflipq_engine engine;
-
-	struct workqueue_struct *composer_wq;
-	/* composer_state, composer_users vs. the vblank timer */
-	spinlock_t lock;
-	unsigned int composer_users;
-	/* set_crc_source calls */
-	struct mutex crc_lock;
-	bool crc_enabled;
-	bool crc_vblank_ref;
+	struct vflipq_composer composer;
+	struct vflipq_crc_source crc;
 	atomic_t wb_jobs;
 	wait_queue_head_t wb_idle;
-	struct vflipq_crtc_state *composer_state;
-	/* frame bookkeeping in vflipq_crtc_state */
-	spinlock_t composer_lock;
 	seqlock_t cursor_seq;
-
-	struct vflipq_line_bufs line_bufs;
-	struct vflipq_tiles *tiles;
 
 	struct vflipq_flipq flipq;
 	struct vflipq_output_stats stats;

@@ -11,7 +11,7 @@
  * framebuffer of a buffer the queue let go (the last reference unmaps it)
  * and freeing the buffer, is a work item on the device's workqueue.
  *
- * Lock order: modeset locks -> out->lock -> event_lock -> engine.lock.
+ * Lock order: modeset locks -> out->composer.lock -> event_lock -> engine.lock.
  */
 
 #include <linux/delay.h>
@@ -255,7 +255,7 @@ bool vflipq_flipq_tick(struct vflipq_output *out, ktime_t vblank_ts)
 		return false;
 	vfq_vblank(&out->flipq.core, ts, grid_seq(out, ts));
 	vfq_power_update(&out->flipq.core, ts, out->engine.vblank_wanted ||
-			 out->composer_users);
+			 out->composer.users);
 	return fq_has_work(out);
 }
 
@@ -280,7 +280,7 @@ bool vflipq_flipq_catch_up(struct vflipq_output *out, u64 now_ns)
 		return false;
 	vfq_catch_up(c, now_ns);
 	vfq_power_update(c, c->handled_ns, out->engine.vblank_wanted ||
-			 out->composer_users);
+			 out->composer.users);
 	return fq_has_work(out);
 }
 

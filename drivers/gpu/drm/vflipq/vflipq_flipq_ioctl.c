@@ -105,7 +105,7 @@ void vflipq_fq_wake_engine(struct vflipq_output *out)
 {
 	lockdep_assert_held(&out->engine.lock);
 	vfq_power_update(&out->flipq.core, ktime_get_ns(),
-			 out->engine.vblank_wanted || out->composer_users);
+			 out->engine.vblank_wanted || out->composer.users);
 	vflipq_engine_kick_locked(out);
 	vflipq_engine_follow_locked(out);
 }

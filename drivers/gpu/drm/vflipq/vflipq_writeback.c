@@ -135,10 +135,10 @@ static void vflipq_wb_atomic_commit(struct drm_connector *connector,
 	/* On the queue first: the composer signals whatever is at its head. */
 	drm_writeback_queue_job(wb, conn_state);
 
-	spin_lock_irq(&out->composer_lock);
+	spin_lock_irq(&out->composer.frame_lock);
 	cs->active_writeback = vjob;
 	cs->wb_pending = true;
-	spin_unlock_irq(&out->composer_lock);
+	spin_unlock_irq(&out->composer.frame_lock);
 }
 
 static const struct drm_connector_helper_funcs vflipq_wb_helper_funcs = {
