@@ -4,9 +4,11 @@
  */
 
 #include <linux/dma-fence.h>
+#include <linux/jiffies.h>
 #include <linux/math64.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/wait.h>
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
@@ -609,9 +611,42 @@ static void vflipq_crtc_print_state(struct drm_printer *p,
 	drm_printf(p, "\tvflipq.bpc=%u\n", vstate->bpc);
 }
 
+/*
+ * The legacy page-flip ioctl with a target vblank (DRM_MODE_PAGE_FLIP_TARGET_*,
+ * libdrm's drmModePageFlipTarget()), and without one: the DRM core computes
+ * the target from drm_crtc_vblank_count() (the next vblank for a flip
+ * without one) and refuses one more than a vblank ahead; the helper puts it
+ * in the commit's &drm_crtc_state.target_vblank, which the commit tail
+ * honours (vflipq_crtc_wait_target()).  The state says nothing of where it
+ * came from (the helpers copy target_vblank into every later state of the
+ * CRTC): atomic_check, which runs in the helper's commit, marks it from
+ * @page_flip.
+ *
+ * The core takes a vblank reference for the target and leaves it to the
+ * driver once the flip is committed.  The commit holds its own while it
+ * needs one (its event, vflipq_crtc_wait_target()), so it goes back here.
+ */
+static int vflipq_crtc_page_flip_target(struct drm_crtc *crtc,
+					struct drm_framebuffer *fb,
+					struct drm_pending_vblank_event *event,
+					u32 flags, u32 target,
+					struct drm_modeset_acquire_ctx *ctx)
+{
+	struct vflipq_output *out = crtc_to_output(crtc);
+	int ret;
+
+	out->page_flip = true;
+	ret = drm_atomic_helper_page_flip_target(crtc, fb, event, flags,
+						 target, ctx);
+	out->page_flip = false;
+	if (!ret)
+		drm_crtc_vblank_put(crtc);
+	return ret;
+}
+
 static const struct drm_crtc_funcs vflipq_crtc_funcs = {
 	.set_config		= drm_atomic_helper_set_config,
-	.page_flip		= drm_atomic_helper_page_flip,
+	.page_flip_target	= vflipq_crtc_page_flip_target,
 	.reset			= vflipq_crtc_reset,
 	.atomic_duplicate_state	= vflipq_crtc_duplicate_state,
 	.atomic_destroy_state	= vflipq_crtc_destroy_state,
@@ -743,6 +778,8 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 	    !vflipq_mode_refresh_ok(&crtc_state->mode))
 		return -EINVAL;
 
+	vstate->flip_target = crtc_to_output(crtc)->page_flip;
+
 	/*
 	 * The output depth changes only with a modeset, as a display engine's
 	 * pipe depth does; "max bpc" changes force one (connectors_changed).
@@ -850,6 +887,63 @@ void vflipq_crtc_finish_writeback(struct drm_crtc_state *old)
 		return;
 	queue_work(out->composer.wq, &vold->composer_work);
 	flush_workqueue(out->composer.wq);
+}
+
+/* Whether the CRTC's DRM vblank count reached @count (modulo 2^32). */
+static bool vflipq_vblank_reached(struct drm_crtc *crtc, u32 count)
+{
+	return (s32)((u32)drm_crtc_vblank_count(crtc) - count) >= 0;
+}
+
+/**
+ * vflipq_crtc_wait_target - hold a page flip back until its target vblank
+ * @state: new CRTC state of a commit, in its commit tail before its planes
+ *
+ * A legacy page flip (vflipq_crtc_page_flip_target()) is never shown at a
+ * vblank whose DRM count is before its &drm_crtc_state.target_vblank.  A
+ * synchronous flip latches at the first vblank after the commit's
+ * atomic_flush, so the commit goes on once the vblank before the target
+ * has been counted; an async flip shows at once, in the frame of the last
+ * vblank counted (its event says that vblank), so once the target itself
+ * has.
+ *
+ * The target is a count of the DRM core's (drm_crtc_vblank_count()), and
+ * so is what this compares it with.  The engine's own frame counter, the
+ * hardware counter of get_vblank_counter(), counts the same vblanks but
+ * from another origin (each mode set restarts it, the DRM count goes on),
+ * so only its steps carry over.  The DRM count learns of a vblank when the
+ * engine reports it and never runs ahead of the engine; a late interrupt
+ * leaves it behind for a while, and atomic_flush catches it up before it
+ * arms the event.  The core refuses a target more than one vblank ahead of
+ * the count it read, which the count here has reached or passed: this
+ * waits only if the two counts disagree, and then at most two frames.
+ */
+void vflipq_crtc_wait_target(const struct drm_crtc_state *state)
+{
+	const struct vflipq_crtc_state *vstate =
+		container_of(state, struct vflipq_crtc_state, base);
+	struct drm_crtc *crtc = state->crtc;
+	u32 last = state->target_vblank - !state->async_flip;
+	u64 frame_ns;
+	s32 ahead;
+
+	if (!vstate->flip_target ||
+	    vflipq_vblank_reached(crtc, last))
+		return;
+	/* Counting needs vblank interrupts on. */
+	if (drm_crtc_vblank_get(crtc))
+		return;
+	ahead = clamp_t(s32, last - (u32)drm_crtc_vblank_count(crtc), 1, 2);
+	/* A frame lasts at most that long, VRR or not. */
+	frame_ns = max(vflipq_mode_frame_ns(&state->adjusted_mode),
+		       VFLIPQ_VRR_MAX_NS);
+	if (!wait_event_timeout(*drm_crtc_vblank_waitqueue(crtc),
+				vflipq_vblank_reached(crtc, last),
+				nsecs_to_jiffies(ahead * frame_ns) + HZ / 10))
+		drm_dbg_kms(crtc->dev,
+			    "[CRTC:%d:%s] vblank %u not counted, flip goes on\n",
+			    crtc->base.id, crtc->name, last);
+	drm_crtc_vblank_put(crtc);
 }
 
 /*

@@ -302,6 +302,9 @@ static void vflipq_atomic_commit_tail(struct drm_atomic_state *old_state)
 	 */
 	drm_atomic_helper_commit_modeset_disables(drm, old_state);
 	drm_atomic_helper_commit_modeset_enables(drm, old_state);
+	/* Before the planes: a page flip is due no earlier than its target. */
+	for_each_new_crtc_in_state(old_state, crtc, new_crtc_state, i)
+		vflipq_crtc_wait_target(new_crtc_state);
 	drm_atomic_helper_commit_planes(drm, old_state, 0);
 	drm_atomic_helper_fake_vblank(old_state);
 	async_crtc = vflipq_async_commit_crtc(old_state);

@@ -168,6 +168,9 @@ struct vflipq_wb_job {
  * @bpc: output depth, bits per channel the sink receives and the CRC is
  *	computed at (vflipq_hdr_crtc_bpc()); set at each modeset, kept
  *	otherwise
+ * @flip_target: the state is a legacy page flip's, which the commit tail
+ *	applies no earlier than &drm_crtc_state.target_vblank allows
+ *	(vflipq_crtc_wait_target()); set by atomic_check
  *
  * @active_writeback, @crc_pending, @force_compose, @wb_pending,
  * @frame_start, @frame_end, @frame_gen and @frame_scanout are protected by
@@ -190,6 +193,7 @@ struct vflipq_crtc_state {
 	struct vflipq_fq_buf *frame_scanout[VFQ_MAX_PLANES];
 	bool overtaken;
 	unsigned int bpc;
+	bool flip_target;
 };
 
 /**
@@ -325,6 +329,9 @@ struct vflipq_crc_source {
  * @stats: counters
  * @crtc_fences: fence context of the CRTC's out-fences (vflipq_fence.c)
  * @wb_fences: fence context of the writeback connector's out-fences
+ * @page_flip: a legacy page flip is being checked and committed
+ *	(vflipq_crtc_page_flip_target(), under the CRTC's modeset lock, which
+ *	any commit's check of the CRTC needs as well)
  */
 struct vflipq_output {
 	struct vflipq_device *vdev;
@@ -349,6 +356,7 @@ struct vflipq_output {
 
 	struct vflipq_fence_ctx *crtc_fences;
 	struct vflipq_fence_ctx *wb_fences;
+	bool page_flip;
 };
 
 /**
@@ -466,6 +474,7 @@ int vflipq_crtc_init(struct vflipq_output *out);
 ktime_t vflipq_grid_floor(const struct vflipq_output *out, ktime_t t);
 ktime_t vflipq_engine_last_vblank(const struct vflipq_output *out);
 void vflipq_crtc_finish_writeback(struct drm_crtc_state *old);
+void vflipq_crtc_wait_target(const struct drm_crtc_state *state);
 void vflipq_engine_update(struct vflipq_output *out);
 void vflipq_engine_follow(struct vflipq_output *out);
 void vflipq_engine_follow_locked(struct vflipq_output *out);
