@@ -159,8 +159,9 @@ vm-check: kernel
 	@$(S)/vm-run.sh --kernel $(KERNEL) --job tests
 
 # A flaky subtest fails CI at random while passing most single runs: a new or
-# changed one runs here RUNS times in a row first (VFLIPQ_REPEAT in
-# scripts/guest/run-tests); the run fails if any run of it failed.
+# changed one runs here RUNS times first (VFLIPQ_REPEAT in
+# scripts/guest/run-tests: RUNS igt_runner runs of the selection); the run
+# fails if any run of it failed.
 SUBTESTS ?=
 RUNS ?= 20
 repeat: vm-build

@@ -3,7 +3,8 @@
 #
 #   scripts/vm-run.sh [--kernel SERIES] [--job tests|demo|cmd] [--cmd 'sh command']
 #
-#   tests  run every subtest in build/igt/bin (guest: vflipq-run-tests)
+#   tests  run every subtest in build/igt/bin under IGT's igt_runner (guest:
+#          vflipq-run-tests)
 #   demo   modetest -M vflipq + vflipq-capture + present-demo; guest /out is
 #          copied to out/
 #   cmd    run the given shell command in the guest (after vgem/vflipq load)
@@ -43,7 +44,8 @@
 # measured on an idle machine, ~1.2 ms on a loaded one) when FUZZ_ITER > 0.
 #
 # Results: out/results/<date>-<kver>-<job>/{console.log,dmesg.log,results.txt,
-# summary.txt,artifacts/}, out/results/latest -> the newest one.  The run fails
+# summary.txt,artifacts/} (the tests job adds igt/results.json, igt_runner's
+# results), out/results/latest -> the newest one.  The run fails
 # on: a failed subtest, a missing summary line, timeout/hang, guest panic,
 # failure to load the modules, a non-zero job status, and kernel warnings in
 # dmesg (WARNING:, BUG, Oops, Call Trace, refcount_t, KFENCE, UBSAN, kmemleak,
@@ -261,7 +263,9 @@ if [ -n "${LOAD:-}" ]; then
 fi
 vm_lock
 msg "booting $KVER ($job job, timeout ${VM_TIMEOUT}s); console: $resdir/console.log"
-show_re='^(PASS|FAIL|SKIP|ABORT:?|REPEAT) |^[0-9]+ passed, |^VFLIPQ-INIT|^(demo|igt): |^(\[ *[0-9.]+\] )?\[[0-9]+/[0-9]+\] |Kernel panic|^run-tests: (timeout|kernel oops|\(re\)loading|reloading|modprobe)'
+# (igt_runner's progress "[time] [n/N] binary (subtest)", and what it says
+# when it kills a test or gives up.)
+show_re='^(PASS|FAIL|SKIP|ABORT:?|REPEAT) |^[0-9]+ passed, |^VFLIPQ-INIT|^(demo|igt): |^(\[ *[0-9.]+\] )?\[[0-9]+/[0-9]+\] |^(\[ *[0-9.]+\] )?(Per-test timeout exceeded|Inactivity timeout exceeded|Timeout\. Killing|Killing the test|Child refuses to die|Aborting)|Kernel panic|^run-tests: (timeout|kernel oops|\(re\)loading|reloading|modprobe)'
 tboot=$(now_s)
 # QEMU runs in the background writing into a FIFO, so that we know its pid and
 # can stop it when interrupted or when the console goes silent
@@ -435,8 +439,9 @@ if [ "$job" = tests ] || [ "$job" = clients ]; then
 	if [ "$fail" -gt 0 ]; then
 		echo "failed subtests:"
 		grep -h '^FAIL ' "$resdir/results.txt" 2>/dev/null || grep '^FAIL ' "$console" || true
-		# Why, from the console (the last attempt's assertion lines).
-		awk '/^run-tests: starting / { n = 0; next }
+		# Why, from the console (the last attempt's assertion lines: the
+		# guest prints a failed subtest's stderr before its FAIL line).
+		awk '/^run-tests: (starting|failure of) / { n = 0; next }
 		     /CRITICAL: / && !/Test assertion failure function/ && n < 3 {
 			sub(/^.*CRITICAL: /, ""); why[n++] = $0; next }
 		     /^run-tests: .* failed; running it once more/ { n = 0; next }
