@@ -60,6 +60,18 @@ bool present_on_target(uint64_t shown_ns, uint64_t target_ns, uint64_t grid_ns);
  * reported, else half a frame before @due_ns (path.c).
  */
 uint64_t present_commit_at(uint64_t due_ns, uint64_t grid_ns, uint64_t seen_ns);
+/*
+ * The enum present_feedback_status of a frame with target @target_ns shown
+ * at @shown_ns (0: cancelled) on a grid of period @grid_ns (feedback.c).
+ */
+uint32_t present_feedback_status(uint64_t shown_ns, uint64_t target_ns, uint64_t grid_ns);
+/*
+ * Index of the first of @n queued frames (application PresentIds @app_ids,
+ * 0: a frame of present(), never matched) whose PresentId is at or above
+ * @from, or @n when there is none: where present_swapchain_cancel_from()
+ * cancels from (feedback.c).
+ */
+unsigned int present_cancel_index(const uint64_t *app_ids, unsigned int n, uint64_t from);
 /* Fingerprints of the DRM nodes and of an adapter's outputs (topology.c). */
 #define PRESENT_FP_NO_OUTPUTS	0
 uint64_t present_nodes_fingerprint(void);

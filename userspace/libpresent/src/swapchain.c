@@ -122,6 +122,7 @@ static struct present_swapchain *chain_alloc(struct present_adapter *render,
 	sc_events_init(sc);
 	sc_queue_init(sc);
 	sc_stats_init(sc);
+	sc_feedback_init(sc);
 	return sc;
 }
 
@@ -206,6 +207,7 @@ void present_swapchain_destroy(struct present_swapchain *sc)
 	sc_bufs_fini(sc);
 	sc_events_fini(sc);
 	sc_stats_fini(sc);
+	sc_feedback_fini(sc);
 	pthread_mutex_unlock(&sc->lock);
 	pthread_mutex_destroy(&sc->lock);
 	free(sc);
@@ -330,13 +332,18 @@ static int wait_ready(struct present_swapchain *sc, unsigned int flags)
 	return 0;
 }
 
-/* The current back buffer, copied as the path wants, to the driver. */
-static int submit_back_buffer(struct present_swapchain *sc, unsigned int interval, bool tear)
+/*
+ * The current back buffer, copied as the path wants, to the driver; @app:
+ * present_at()'s PresentId and target (app_id, want_ns), else NULL.
+ */
+static int submit_back_buffer(struct present_swapchain *sc, unsigned int interval, bool tear,
+			      const struct frame *app)
 {
 	unsigned int b = sc->bufs.cur, d = sc_disp_index(sc);
 	struct frame f = {
 		.buf = d, .back = b, .interval = interval,
 		.present_count = sc->stats.present_count + 1,
+		.app_id = app ? app->app_id : 0, .want_ns = app ? app->want_ns : 0,
 	};
 	int ret = sc_do_copies(sc, b, d);
 
@@ -344,7 +351,10 @@ static int submit_back_buffer(struct present_swapchain *sc, unsigned int interva
 		return ret;
 	f.present_id = sc_flipq_next_id(sc);
 	f.submit_ns = present_now_ns();
-	sc_pace_present(sc, &f);
+	if (app)
+		sc_pace_at(sc, &f);
+	else
+		sc_pace_present(sc, &f);
 	ret = sc_submit(sc, &f, tear);
 	if (ret == PRESENT_E_INVALID_ARG && sc_redecide_after_failed_flip(sc) == 0) {
 		/* as DWM after a failed present-time check: copy instead */
@@ -355,9 +365,46 @@ static int submit_back_buffer(struct present_swapchain *sc, unsigned int interva
 	if (ret)
 		return ret;
 	sc_queue_push(sc, &f);
+	if (app)
+		sc_feedback_accepted(sc, f.app_id);
 	sc_stats_presented(sc);
 	sc_bufs_advance(sc);
 	return 0;
+}
+
+/*
+ * A frame was presented.  A blocking present returns once the next back
+ * buffer can be drawn into (with 2 buffers: once this frame replaced it on
+ * screen).
+ */
+static int present_done(struct present_swapchain *sc, unsigned int flags)
+{
+	while (!(flags & PRESENT_DO_NOT_WAIT) && sc_buf_busy(sc, sc_disp_index(sc))) {
+		int ret = wait_a_flip(sc);
+
+		if (ret)
+			return ret;
+	}
+	sc_update_waitable(sc);
+	return 0;
+}
+
+/*
+ * A present its checks answered with @ret (0: go on): the output checked,
+ * the current back buffer to the driver once there is room (@app as
+ * submit_back_buffer()), and the wait of a blocking present.
+ */
+static int present_checked(struct present_swapchain *sc, int ret, unsigned int interval,
+			   unsigned int flags, const struct frame *app)
+{
+	if (!ret)
+		ret = sc_check_output(sc);
+	if (ret || (flags & PRESENT_TEST))
+		return ret;
+	ret = wait_ready(sc, flags);
+	if (!ret)
+		ret = submit_back_buffer(sc, interval, flags & PRESENT_ALLOW_TEARING, app);
+	return ret ? ret : present_done(sc, flags);
 }
 
 int present_swapchain_present(struct present_swapchain *sc, unsigned int interval,
@@ -369,24 +416,40 @@ int present_swapchain_present(struct present_swapchain *sc, unsigned int interva
 		return PRESENT_E_INVALID_ARG;
 	SC_LOCK(sc);
 	ret = check_present(sc, interval, flags);
-	if (!ret)
-		ret = sc_check_output(sc);
-	if (ret || (flags & PRESENT_TEST))
-		return ret;
-	ret = wait_ready(sc, flags);
-	if (!ret)
-		ret = submit_back_buffer(sc, interval, flags & PRESENT_ALLOW_TEARING);
+	return present_checked(sc, ret, interval, flags, NULL);
+}
+
+/* Why a present_at() is refused whatever is queued (see check_present()). */
+static int check_present_at(struct present_swapchain *sc, uint64_t target_ns, uint64_t app_id,
+			    unsigned int flags)
+{
+	int ret;
+
+	if (!target_ns || (flags & ~(PRESENT_DO_NOT_WAIT | PRESENT_TEST)))
+		return sc_fail(sc, PRESENT_E_INVALID_ARG, "target %llu / flags %#x",
+			       (unsigned long long)target_ns, flags);
+	ret = check_present(sc, 0, flags);
 	if (ret)
 		return ret;
-	/* blocking present: return once the next back buffer can be drawn
-	 * into (with 2 buffers: once this frame replaced it on screen) */
-	while (!(flags & PRESENT_DO_NOT_WAIT) && sc_buf_busy(sc, sc_disp_index(sc))) {
-		ret = wait_a_flip(sc);
-		if (ret)
-			return ret;
-	}
-	sc_update_waitable(sc);
-	return 0;
+	if (!sc->flipq.on)
+		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "present at a time needs the flip queue");
+	if (sc_output_vrr(sc))
+		return sc_fail(sc, PRESENT_E_NOT_SUPPORTED,
+			       "present at a time with VRR_ENABLED: not implemented");
+	return sc_feedback_check(sc, app_id);
+}
+
+int present_swapchain_present_at(struct present_swapchain *sc, uint64_t target_ns,
+				 uint64_t app_present_id, unsigned int flags)
+{
+	const struct frame app = { .app_id = app_present_id, .want_ns = target_ns };
+	int ret;
+
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
+	ret = check_present_at(sc, target_ns, app_present_id, flags);
+	return present_checked(sc, ret, 0, flags, &app);
 }
 
 const char *present_swapchain_last_error(const struct present_swapchain *sc)

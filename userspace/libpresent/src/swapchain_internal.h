@@ -14,6 +14,7 @@
  *   swapchain_pacing.c   refresh grid, boost, frame targets
  *   swapchain_stats.c    counters, frame statistics, timing
  *   swapchain_output.c   output and mode changes, hotplug, requeueing
+ *   swapchain_feedback.c present_at's PresentIds and per-present feedback
  *
  * Each part of struct present_swapchain (a struct sc_*) is written only by
  * the file named beside it, so each rule about it lives in one place; the
@@ -34,6 +35,7 @@
 #define MAX_FRAMES	32
 #define TIMING_RING	4096
 #define LOG_ENTRIES	256
+#define FEEDBACK_RING	256
 
 struct bo {
 	int fd;			/* device it lives on */
@@ -51,6 +53,12 @@ struct frame {
 	uint64_t expect_ns;	/* the first vblank >= target (predicted) */
 	uint64_t submit_ns;
 	unsigned int interval;
+	uint64_t app_id;	/* present_at(): the application's PresentId, 0:
+				   present() */
+	uint64_t want_ns;	/* present_at(): the target asked for (target_ns
+				   may be later, see sc_pace_at()) */
+	bool tomb;		/* in sc_queue: cancelled, not logged yet (see
+				   present_swapchain_cancel_from()) */
 };
 
 /*
@@ -158,6 +166,19 @@ struct sc_pacing {
 	uint64_t ref_vbl_seq;
 };
 
+/*
+ * present_at()'s PresentIds and the feedback records of its frames waiting
+ * to be read: written by swapchain_feedback.c only.
+ */
+struct sc_feedback {
+	struct present_feedback ring[FEEDBACK_RING];
+	unsigned int head, count;	/* unread records */
+	unsigned int outstanding;	/* app frames queued, no record yet */
+	uint64_t last_id;		/* newest PresentId accepted, 0: none */
+	int efd;			/* present_swapchain_feedback_fd(), -1 */
+	bool efd_signalled;		/* readable: count > 0 */
+};
+
 /* The chain's event plumbing: written by swapchain_events.c only. */
 struct sc_events {
 	struct present_mailbox mbox;	/* this CRTC's events, see events.c */
@@ -181,6 +202,7 @@ struct present_swapchain {
 	struct sc_queue queue;		/* swapchain_retire.c */
 	struct sc_events ev;		/* swapchain_events.c */
 	struct sc_stats stats;		/* swapchain_stats.c */
+	struct sc_feedback feedback;	/* swapchain_feedback.c */
 };
 
 /*
@@ -266,6 +288,7 @@ bool sc_buf_busy(struct present_swapchain *sc, unsigned int b);
 bool sc_ready(struct present_swapchain *sc);
 void sc_retire_head(struct present_swapchain *sc, uint64_t ts);
 void sc_cancel_queued(struct present_swapchain *sc);
+uint64_t sc_queue_last_target(const struct present_swapchain *sc);
 
 /* swapchain_pacing.c */
 void sc_set_period(struct present_swapchain *sc, uint64_t period_ns);
@@ -277,6 +300,7 @@ void sc_pacing_duration_sent(struct present_swapchain *sc);
 uint64_t sc_seq_of(const struct present_swapchain *sc, uint64_t ts);
 void sc_pace_present(struct present_swapchain *sc, struct frame *f);
 void sc_pace_requeued(struct present_swapchain *sc, struct frame *f);
+void sc_pace_at(struct present_swapchain *sc, struct frame *f);
 
 /* swapchain_events.c */
 void sc_events_init(struct present_swapchain *sc);
@@ -305,5 +329,14 @@ bool sc_requeue_keep(struct present_swapchain *sc, const struct frame *f);
 void sc_cancel_for_requeue(struct present_swapchain *sc);
 int sc_requeue_frames(struct present_swapchain *sc, bool copy);
 int sc_check_output(struct present_swapchain *sc);
+bool sc_output_vrr(struct present_swapchain *sc);
+
+/* swapchain_feedback.c */
+void sc_feedback_init(struct present_swapchain *sc);
+void sc_feedback_fini(struct present_swapchain *sc);
+int sc_feedback_check(struct present_swapchain *sc, uint64_t app_id);
+void sc_feedback_accepted(struct present_swapchain *sc, uint64_t app_id);
+void sc_feedback_retired(struct present_swapchain *sc, const struct frame *f, uint64_t ts,
+			 uint64_t seq);
 
 #endif

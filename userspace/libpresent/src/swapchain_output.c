@@ -128,10 +128,19 @@ bool sc_requeue_keep(struct present_swapchain *sc, const struct frame *f)
 	return true;
 }
 
+/* Kept frames @first.. will not be submitted again: counted as cancelled,
+ * present_at()'s get their CANCELLED feedback. */
+static void requeue_lost_from(struct present_swapchain *sc, unsigned int first)
+{
+	sc_stats_lost(sc, sc->out.nrequeue - first);
+	for (unsigned int i = first; i < sc->out.nrequeue; i++)
+		sc_feedback_retired(sc, &sc->out.requeue[i], 0, 0);
+}
+
 /* The kept frames will not be submitted again (the change failed). */
 static void requeue_lost(struct present_swapchain *sc)
 {
-	sc_stats_lost(sc, sc->out.nrequeue);
+	requeue_lost_from(sc, 0);
 	sc->out.nrequeue = 0;
 }
 
@@ -159,6 +168,8 @@ int sc_requeue_frames(struct present_swapchain *sc, bool copy)
 	if (!sc->flipq.on && sc->out.nrequeue > 1) {
 		first = sc->out.nrequeue - 1;
 		sc_stats_lost(sc, first);
+		for (unsigned int i = 0; i < first; i++)
+			sc_feedback_retired(sc, &sc->out.requeue[i], 0, 0);
 	}
 	for (unsigned int i = first; i < sc->out.nrequeue; i++) {
 		struct frame f = sc->out.requeue[i];
@@ -170,7 +181,7 @@ int sc_requeue_frames(struct present_swapchain *sc, bool copy)
 			ret = sc_submit(sc, &f, false);
 		if (ret) {
 			/* the rest is lost: count it */
-			sc_stats_lost(sc, sc->out.nrequeue - i);
+			requeue_lost_from(sc, i);
 			break;
 		}
 		sc_queue_push(sc, &f);
@@ -264,7 +275,7 @@ int sc_check_output(struct present_swapchain *sc)
 	if (!ret)
 		ret = sc_requeue_frames(sc, true);
 	else
-		sc->out.nrequeue = 0;
+		requeue_lost(sc);
 	return ret;
 }
 
@@ -362,4 +373,22 @@ int present_swapchain_set_mode(struct present_swapchain *sc, unsigned int mode_i
 	present_adapter_refresh(sc->display);
 	/* buffers of the new output size, the path decided again */
 	return present_swapchain_resize(sc, 0, 0, 0, 0);
+}
+
+/* The CRTC's VRR_ENABLED is set: frames end at their commit, no grid. */
+bool sc_output_vrr(struct present_swapchain *sc)
+{
+	drmModeObjectProperties *props = drmModeObjectGetProperties(sc->dfd, sc->out.crtc_id,
+								    DRM_MODE_OBJECT_CRTC);
+	bool on = false;
+
+	for (uint32_t i = 0; props && i < props->count_props; i++) {
+		drmModePropertyRes *p = drmModeGetProperty(sc->dfd, props->props[i]);
+
+		if (p && !strcmp(p->name, "VRR_ENABLED"))
+			on = props->prop_values[i] != 0;
+		drmModeFreeProperty(p);
+	}
+	drmModeFreeObjectProperties(props);
+	return on;
 }

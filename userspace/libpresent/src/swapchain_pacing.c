@@ -123,14 +123,34 @@ void sc_pace_present(struct present_swapchain *sc, struct frame *f)
 }
 
 /*
+ * Target and expected vblank of a present_at() frame @f: the target asked
+ * for (f->want_ns), or the newest queued frame's when that is later -- the
+ * flip queue refuses a target going backward; the two then share a vblank,
+ * where the newer replaces the older.
+ */
+void sc_pace_at(struct present_swapchain *sc, struct frame *f)
+{
+	uint64_t last = sc_queue_last_target(sc);
+
+	f->target_ns = f->want_ns > last ? f->want_ns : last;
+	f->expect_ns = expect_of(&sc->pace, f->target_ns);
+}
+
+/*
  * New target and expected vblank of a cancelled frame @f submitted again
- * now, on the grid of now: at least one period after the frame before it.
+ * now, on the grid of now: at least one period after the frame before it;
+ * a present_at() frame keeps the time it asked for.
  */
 void sc_pace_requeued(struct present_swapchain *sc, struct frame *f)
 {
 	const struct sc_pacing *pc = &sc->pace;
 	uint64_t now = present_now_ns(), prev;
 
+	if (f->app_id) {
+		f->submit_ns = now;
+		sc_pace_at(sc, f);
+		return;
+	}
 	prev = sc->queue.nframes ? sc->queue.last_expect_ns : vblank_before(pc, pc->period_ns, now);
 	f->target_ns = present_interval_target(prev, pc->period_ns, f->interval ? f->interval : 1,
 					       pc->fastest_ns);

@@ -14,7 +14,7 @@ bool sc_buf_busy(struct present_swapchain *sc, unsigned int b)
 	if (sc->queue.onscreen == (int)b && sc->queue.nframes)
 		return true;
 	for (unsigned int i = 0; i < sc->queue.nframes; i++)
-		if (sc->queue.frames[i].buf == b)
+		if (sc->queue.frames[i].buf == b && !sc->queue.frames[i].tomb)
 			return true;
 	return false;
 }
@@ -22,9 +22,10 @@ bool sc_buf_busy(struct present_swapchain *sc, unsigned int b)
 /* Can the current back buffer be presented (and drawn into) now? */
 bool sc_ready(struct present_swapchain *sc)
 {
-	if (!present_latency_can_submit(&sc->queue.lat))
+	if (!present_latency_can_submit(&sc->queue.lat) || sc->queue.nframes >= MAX_FRAMES)
 		return false;
-	if (sc->flipq.on ? sc->queue.nframes >= sc->flipq.depth : sc->queue.flip_pending)
+	/* cancelled frames waiting for their log entry hold no depth */
+	if (sc->flipq.on ? sc->queue.lat.in_flight >= sc->flipq.depth : sc->queue.flip_pending)
 		return false;
 	return !sc_buf_busy(sc, sc_disp_index(sc));
 }
@@ -66,11 +67,15 @@ void sc_retire_head(struct present_swapchain *sc, uint64_t ts)
 
 	memmove(&q->frames[0], &q->frames[1], (q->nframes - 1) * sizeof(struct frame));
 	q->nframes--;
-	present_latency_retire(&q->lat, 1);
-	if (!ts && sc_requeue_keep(sc, &f))
+	if (f.tomb)
+		ts = 0;		/* retired from the lat when cancelled */
+	else
+		present_latency_retire(&q->lat, 1);
+	if (!ts && !f.tomb && sc_requeue_keep(sc, &f))
 		return;
 	if (ts)
 		q->onscreen = f.buf;
+	sc_feedback_retired(sc, &f, ts, seq);
 	if (sc_stats_retired(sc, &f, ts, seq))
 		sc_pacing_saw_vblank(sc, ts, seq);
 }
@@ -237,6 +242,86 @@ void sc_cancel_queued(struct present_swapchain *sc)
 	while (sc->queue.nframes)
 		sc_retire_head(sc, 0);
 	sc->queue.flip_pending = false;
+}
+
+/* Target of the newest frame still queued (0: none, or as soon as possible). */
+uint64_t sc_queue_last_target(const struct present_swapchain *sc)
+{
+	for (unsigned int i = sc->queue.nframes; i > 0; i--)
+		if (!sc->queue.frames[i - 1].tomb)
+			return sc->queue.frames[i - 1].target_ns;
+	return 0;
+}
+
+/* FLIPQ_CANCEL from the driver PresentId @id; the first one it cancelled. */
+static int cancel_ioctl(struct present_swapchain *sc, uint64_t id, uint64_t *first)
+{
+	struct drm_vflipq_cancel_plane p = { .plane_id = sc->path.plane_id,
+					     .present_id_cancel_requested = id };
+	struct drm_vflipq_flip_cancel c = { .crtc_id = sc->out.crtc_id, .num_planes = 1,
+					    .planes_ptr = (uintptr_t)&p, .plane_size = sizeof(p) };
+
+	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_CANCEL, &c))
+		return sc_errno(sc, errno, "FLIPQ_CANCEL");
+	*first = p.present_id_cancelled;
+	return 0;
+}
+
+/*
+ * The queued frames from driver PresentId @id on were cancelled.  As the
+ * driver's tombstones they stay in the FIFO until their log entry (which
+ * comes after every live frame ahead of them: the feedback stays in
+ * PresentId order) but hold no frame latency, depth or buffer from now on.
+ * Returns how many.
+ */
+static unsigned int tomb_from(struct sc_queue *q, uint64_t id)
+{
+	unsigned int n = 0;
+
+	q->last_expect_ns = 0;
+	for (unsigned int i = 0; i < q->nframes; i++) {
+		struct frame *f = &q->frames[i];
+
+		if (f->present_id >= id && !f->tomb) {
+			f->tomb = true;
+			present_latency_retire(&q->lat, 1);
+			n++;
+		} else if (!f->tomb) {
+			q->last_expect_ns = f->expect_ns;
+		}
+	}
+	return n;
+}
+
+int present_swapchain_cancel_from(struct present_swapchain *sc, uint64_t app_present_id)
+{
+	uint64_t ids[MAX_FRAMES], first = 0;
+	unsigned int i, n;
+	int ret;
+
+	if (!sc)
+		return PRESENT_E_INVALID_ARG;
+	SC_LOCK(sc);
+	ret = sc_check_removed(sc);
+	if (!ret && !sc->flipq.on)
+		ret = sc_fail(sc, PRESENT_E_NOT_SUPPORTED, "cancelling needs the flip queue");
+	if (!ret)
+		ret = present_swapchain_dispatch(sc, 0);
+	if (ret < 0)
+		return ret;
+	/* frames cancelled before are not cancelled again */
+	for (i = 0; i < sc->queue.nframes; i++)
+		ids[i] = sc->queue.frames[i].tomb ? 0 : sc->queue.frames[i].app_id;
+	i = present_cancel_index(ids, sc->queue.nframes, app_present_id);
+	if (i == sc->queue.nframes)
+		return 0;
+	ret = cancel_ioctl(sc, sc->queue.frames[i].present_id, &first);
+	if (ret || !first)
+		return ret;
+	n = tomb_from(&sc->queue, first);
+	ret = present_swapchain_dispatch(sc, 0);
+	sc_update_waitable(sc);
+	return ret < 0 ? ret : (int)n;
 }
 
 int present_swapchain_set_max_frame_latency(struct present_swapchain *sc, unsigned int max)

@@ -455,6 +455,107 @@ PRESENT_API int present_swapchain_counters(struct present_swapchain *sc,
 PRESENT_API int present_swapchain_timing(struct present_swapchain *sc, uint64_t *targets,
 					 uint64_t *actuals, unsigned int n);
 
+/**
+ * present_swapchain_present_at() - present the current back buffer at a time
+ * @target_ns: CLOCK_MONOTONIC time (not 0): the frame is shown at the first
+ *             vblank at or after it (a target on a vblank: that vblank; one
+ *             already past: the next vblank, reported late).  A target
+ *             earlier than a frame still queued before it is moved up to that
+ *             frame's target (the flip queue never goes backward), so the two
+ *             share a vblank and the newer replaces the older one there.
+ * @app_present_id: the application's PresentId, strictly greater than every
+ *                  one accepted on the chain before (cancelled ones included);
+ *                  the feedback record of the frame carries it
+ * @flags: PRESENT_DO_NOT_WAIT, PRESENT_TEST
+ *
+ * Pacing as present_swapchain_present(): blocks while max-frame-latency
+ * frames are in flight unless PRESENT_DO_NOT_WAIT (then
+ * PRESENT_E_WAS_STILL_DRAWING, nothing presented, @app_present_id unused).
+ * Needs the flip queue, on an output of fixed refresh: PRESENT_E_NOT_SUPPORTED
+ * without one and while the CRTC has VRR_ENABLED (present_swapchain_present()
+ * is unchanged there).  Returns 0, PRESENT_E_INVALID_ARG (a PresentId not
+ * above the last, target 0, other flags), PRESENT_E_BUSY (unread feedback
+ * fills the chain's ring: read it), PRESENT_E_WAS_STILL_DRAWING,
+ * PRESENT_E_NOT_SUPPORTED, PRESENT_E_DEVICE_REMOVED, PRESENT_E_IO.
+ */
+PRESENT_API int present_swapchain_present_at(struct present_swapchain *sc, uint64_t target_ns,
+					     uint64_t app_present_id, unsigned int flags);
+
+/**
+ * present_swapchain_cancel_from() - cancel the queued frames from a PresentId
+ * @app_present_id: the first application PresentId to cancel
+ *
+ * Every frame present_swapchain_present_at() queued with a PresentId at or
+ * above @app_present_id that is not on its way to the screen is cancelled
+ * (FLIPQ_CANCEL), with every frame presented after it; their buffers are free
+ * again and their feedback says CANCELLED.  Frames already shown stay so, and
+ * a frame whose target has passed is latched by the hardware: it is shown
+ * (its feedback tells when), and so are the frames before it.  Returns the
+ * number of frames cancelled (>= 0; 0: none queued from there), or
+ * PRESENT_E_INVALID_ARG, PRESENT_E_NOT_SUPPORTED (no flip queue),
+ * PRESENT_E_DEVICE_REMOVED, PRESENT_E_IO.
+ */
+PRESENT_API int present_swapchain_cancel_from(struct present_swapchain *sc,
+					      uint64_t app_present_id);
+
+/* struct present_feedback.status */
+enum present_feedback_status {
+	PRESENT_FEEDBACK_ON_TARGET	= 0,	/* at the first vblank at or
+						   after its target */
+	PRESENT_FEEDBACK_LATE		= 1,	/* at a later vblank */
+	PRESENT_FEEDBACK_CANCELLED	= 2,	/* never shown: cancelled, or
+						   replaced by a newer frame due
+						   at the same vblank */
+	PRESENT_FEEDBACK_EARLY		= 3,	/* before its target: a driver
+						   fault, never expected */
+};
+
+/**
+ * struct present_feedback - what became of a present_swapchain_present_at()
+ * frame, from the flip queue's log
+ */
+struct present_feedback {
+	uint64_t app_present_id;	/* as presented */
+	uint64_t target_ns;		/* as presented */
+	uint64_t shown_ns;		/* CLOCK_MONOTONIC of the vblank it was
+					   shown at; 0: cancelled */
+	uint64_t vblank_seq;		/* that vblank's count (as
+					   present_frame_statistics); 0:
+					   cancelled */
+	uint32_t status;		/* enum present_feedback_status */
+	uint32_t reserved;		/* 0 */
+};
+
+/**
+ * present_swapchain_read_feedback() - take the feedback of retired frames
+ * @out: room for @n records
+ * @n: at most this many (0: only dispatch and count nothing)
+ * @timeout_ms: 0: what is there now; > 0: wait up to this long for a first
+ *              record while present_at frames are queued
+ *
+ * Every present_swapchain_present_at() frame yields one record, in
+ * PresentId order, once it was shown or cancelled (judged from the flip
+ * queue's log), and each record is returned once.  Returns the number of
+ * records written (>= 0) or an error code.
+ */
+PRESENT_API int present_swapchain_read_feedback(struct present_swapchain *sc,
+						struct present_feedback *out, unsigned int n,
+						int timeout_ms);
+
+/**
+ * present_swapchain_feedback_fd() - an eventfd polling readable while
+ * feedback records wait to be read
+ *
+ * Not the frame-latency waitable object (which polls readable while a
+ * present would not block): a separate one, on every chain, created at the
+ * first call.  Owned by the chain: poll it, never read or close it.  Like
+ * the waitable object it reflects what the library processed; an
+ * application sleeping on it while nothing else calls into the chain
+ * sleeps in present_swapchain_read_feedback() with a timeout instead, or
+ * calls present_swapchain_dispatch().  Returns the fd or an error code.
+ */
+PRESENT_API int present_swapchain_feedback_fd(struct present_swapchain *sc);
+
 /** present_swapchain_last_error() - detail of the last failure ("") */
 PRESENT_API const char *present_swapchain_last_error(const struct present_swapchain *sc);
 
