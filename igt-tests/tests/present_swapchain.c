@@ -138,6 +138,25 @@
  *              presenting from its own thread: each frame retires on its own
  *              CRTC's flip event
  *
+ * SUBTEST: present-at-target
+ * Description: present_at: frames with targets on and between vblanks are
+ *              shown at the first vblank at or after them, by the feedback
+ *              records and the CRCs
+ *
+ * SUBTEST: cancel-from
+ * Description: cancel_from: the queued frames from a PresentId on never reach
+ *              the screen and are reported cancelled; the earlier ones are
+ *              shown
+ *
+ * SUBTEST: feedback-order
+ * Description: present_at feedback: one record per frame, in PresentId order,
+ *              replaced and late frames reported as the log and the CRCs say
+ *
+ * SUBTEST: present-at-refused
+ * Description: present_at is refused for PresentIds that do not increase, a
+ *              bad target or flags, a chain without the flip queue and a CRTC
+ *              with VRR_ENABLED
+ *
  * SUBTEST: device-removed
  * Description: A configfs-disabled device: DEVICE_REMOVED on every call, no
  *              crash
@@ -2060,6 +2079,372 @@ static void test_two_crtcs(bool threads)
 		present_swapchain_destroy(pc[k].sc);
 }
 
+/*
+ * present_swapchain_present_at(), _cancel_from() and the feedback records,
+ * judged by the screen: each frame's vblank is computed here from its
+ * target and the CRTC's grid (a GET_SEQUENCE vblank before the first
+ * frame), the records must say the same, and the CRC of every vblank must
+ * be that of the frame due there (vfq_screen_check_frames()).  A frame
+ * whose present_at() returned before its vblank was in the flip queue when
+ * the engine latched there: it must be shown exactly there however loaded
+ * the host (the margin is 0 ns, on the return, as in test_on_target()); a
+ * later one may be late (LATE) or replaced (CANCELLED), never early.
+ */
+struct at_run {
+	struct present_swapchain *sc;
+	int fd;
+	uint32_t crtc_id;
+	uint64_t period, seq0, ts0;	/* a vblank of the grid before any frame */
+	uint32_t crc_of[64];		/* of fill()'s frame i */
+	bool crc_on;
+	struct vfq_crc crc;
+};
+
+static void at_begin(struct at_run *r, unsigned int buffers, unsigned int latency)
+{
+	struct present_buffer b;
+	struct vfq_dev dev;
+
+	r->sc = chain(NULL, "igt-pt-t3", 0, 0);
+	r->fd = present_adapter_fd(adapter("igt-pt-t3"));
+	igt_assert_eq(present_swapchain_resize(r->sc, buffers, 0, 0, 0), 0);
+	igt_assert_eq(present_swapchain_set_max_frame_latency(r->sc, latency), 0);
+	vfq_dev_init(&dev, r->fd);
+	r->crtc_id = dev.pipe[0].crtc_id;
+	igt_assert_eq(present_swapchain_get_buffer(r->sc, 0, &b), 0);
+	for (int i = 0; i < 64; i++)
+		r->crc_of[i] = fill_crc(i, b.width, b.height);
+	r->period = present_swapchain_refresh_period(r->sc);
+	igt_assert(r->period);
+	/* no CRCs on the debug kernel, as test_on_target() */
+	r->crc_on = !getenv("VFLIPQ_DEBUG_KERNEL");
+	if (r->crc_on)
+		igt_assert_eq(vfq_crc_start(r->fd, dev.pipe[0].index, &r->crc), 0);
+	vfq_vblank_grid(r->fd, r->crtc_id, &r->seq0, &r->ts0);
+}
+
+/* The vblank @k periods after the reference one. */
+static uint64_t at_vbl(const struct at_run *r, uint64_t k)
+{
+	return r->ts0 + k * r->period;
+}
+
+/* The first vblank of the grid at or after @t. */
+static uint64_t at_due(const struct at_run *r, uint64_t t)
+{
+	if (t <= r->ts0)
+		return r->ts0 - (r->ts0 - t) / r->period * r->period;
+	return r->ts0 + (t - r->ts0 + r->period - 1) / r->period * r->period;
+}
+
+/* Present fill()'s frame @frame at @target as PresentId @id; 0 or the code. */
+static int at_present(struct at_run *r, unsigned int frame, uint64_t target, uint64_t id,
+		      unsigned int flags, uint64_t *returned)
+{
+	int ret;
+
+	fill(r->sc, frame);
+	ret = present_swapchain_present_at(r->sc, target, id, flags);
+	if (returned)
+		*returned = vfq_now_ns();
+	return ret;
+}
+
+static void at_present_ok(struct at_run *r, unsigned int frame, uint64_t target, uint64_t id,
+			  unsigned int flags, uint64_t *returned)
+{
+	int ret = at_present(r, frame, target, id, flags, returned);
+
+	igt_assert_f(ret == 0, "present_at id %" PRIu64 ": %s (%s)\n", id, present_strerror(ret),
+		     present_swapchain_last_error(r->sc));
+}
+
+static bool fd_readable(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1;
+}
+
+/* Exactly @n records, then none; the feedback fd is quiet afterwards. */
+static void at_read(struct at_run *r, struct present_feedback *fb, int n)
+{
+	uint64_t end = vfq_now_ns() + 5000000000ull;
+	int k = 0, got;
+
+	while (k < n && vfq_now_ns() < end) {
+		got = present_swapchain_read_feedback(r->sc, fb + k, n - k, 200);
+		igt_assert_f(got >= 0, "read feedback: %s\n", present_swapchain_last_error(r->sc));
+		k += got;
+	}
+	igt_assert_f(k == n, "%d feedback records of %d\n", k, n);
+	igt_assert_eq(present_swapchain_read_feedback(r->sc, fb, 1, 0), 0);
+	igt_assert(!fd_readable(present_swapchain_feedback_fd(r->sc)));
+}
+
+/*
+ * Record @fb of PresentId @id with target @target: as the grid says (shown
+ * on a vblank of it, never before the target, that vblank's count, the
+ * status of that vblank against @due, the first one at or after the target).
+ * @must: the frame must be shown exactly at @due.
+ */
+static void at_check(const struct at_run *r, const struct present_feedback *fb, uint64_t id,
+		     uint64_t target, uint64_t due, bool must)
+{
+	igt_assert_eq_u64(fb->app_present_id, id);
+	igt_assert_eq_u64(fb->target_ns, target);
+	igt_assert_f(!must || fb->shown_ns == due, "id %" PRIu64 ", queued before its vblank "
+		     "%" PRIu64 ", shown at %" PRIu64 "\n", id, due, fb->shown_ns);
+	if (!fb->shown_ns) {
+		igt_assert_eq(fb->status, PRESENT_FEEDBACK_CANCELLED);
+		igt_assert_eq_u64(fb->vblank_seq, 0);
+		return;
+	}
+	igt_assert_f(fb->shown_ns >= target && fb->shown_ns >= r->ts0 &&
+		     (fb->shown_ns - r->ts0) % r->period == 0,
+		     "id %" PRIu64 ": shown at %" PRIu64 ", target %" PRIu64 ", not a vblank after it\n",
+		     id, fb->shown_ns, target);
+	igt_assert_eq_u64(fb->vblank_seq, r->seq0 + (fb->shown_ns - r->ts0) / r->period);
+	igt_assert_eq(fb->status, fb->shown_ns == due ? PRESENT_FEEDBACK_ON_TARGET :
+			PRESENT_FEEDBACK_LATE);
+}
+
+/*
+ * The records against the log (present_swapchain_timing(): the last @n
+ * frames) and the screen: frame i, fill()'s @frame[i], on from its record's
+ * vblank at every vblank with a CRC.  Ends the run.
+ */
+static void at_end(struct at_run *r, const struct present_feedback *fb, const unsigned int *frame,
+		   int n)
+{
+	uint64_t t[32], a[32], shown[32];
+	uint32_t crc[32];
+	int decided;
+
+	igt_assert(n <= 32);
+	igt_assert_eq(present_swapchain_timing(r->sc, t, a, n), n);
+	for (int i = 0; i < n; i++) {
+		igt_assert_f(a[i] == fb[i].shown_ns, "record %d: shown %" PRIu64 ", the log %" PRIu64 "\n",
+			     i, fb[i].shown_ns, a[i]);
+		shown[i] = fb[i].shown_ns;
+		crc[i] = r->crc_of[frame[i]];
+	}
+	if (r->crc_on) {
+		decided = vfq_screen_check_frames(&r->crc, r->fd, r->crtc_id, r->period, shown, crc, n);
+		vfq_crc_stop(&r->crc);
+		igt_assert_f(decided > 0, "no frame change decided by CRC\n");
+		igt_info("on screen: %d frame changes decided by CRC\n", decided);
+	}
+	present_swapchain_destroy(r->sc);
+}
+
+/*
+ * 24 frames, 3 periods apart, their targets on a vblank, 1 ns and half a
+ * period before it and 1 ns after the one before: each at that vblank.
+ */
+static void test_present_at_target(void)
+{
+	enum { N = 24 };
+	struct present_feedback fb[N];
+	uint64_t target[N], due[N], called[N], returned[N];
+	unsigned int frame[N];
+	int timely = 0, exact = 0;
+	struct at_run r;
+
+	at_begin(&r, 4, 3);
+	for (int i = 0; i < N; i++) {
+		uint64_t off[4] = { 0, 1, r.period / 2, r.period - 1 };
+
+		due[i] = at_vbl(&r, 6 + 3 * i);
+		target[i] = due[i] - off[i % 4];
+		frame[i] = i + 1;
+		called[i] = vfq_now_ns();
+		at_present_ok(&r, frame[i], target[i], 100 + i, 0, &returned[i]);
+	}
+	at_read(&r, fb, N);
+	for (int i = 0; i < N; i++) {
+		at_check(&r, &fb[i], 100 + i, target[i], due[i], returned[i] < due[i]);
+		timely += returned[i] < due[i];
+		exact += fb[i].status == PRESENT_FEEDBACK_ON_TARGET;
+	}
+	check_truth(r.sc, called, N, r.period);
+	at_end(&r, fb, frame, N);
+	igt_info("present at target: %d of %d on target, %d queued before their vblank\n",
+		 exact, N, timely);
+	igt_assert_f(timely >= N / 2, "only %d of %d frames queued before their vblank\n",
+		     timely, N);
+}
+
+/*
+ * Seven frames queued 4 periods apart (PresentIds 10..70), cancel from 40:
+ * 40..70 are cancelled (the screen never shows them, their records say so,
+ * the frame latency they held is free at once), 10..30 are shown; new
+ * frames 80 and 90 take 50's and 70's vblanks.  A frame whose target had
+ * passed when cancel_from() was called was latched by the hardware: shown.
+ */
+static void test_cancel_from(void)
+{
+	enum { N = 9 };
+	static const int slot[N] = { 0, 1, 2, 3, 4, 5, 6, 4, 6 };
+	struct present_feedback fb[N];
+	uint64_t target[N], due[N], returned[N], after;
+	unsigned int frame[N];
+	int cancelled, counted = 0, sure = 0, ret;
+	struct at_run r;
+	uint64_t probe;
+
+	at_begin(&r, 10, 7);
+	for (int i = 0; i < N; i++) {
+		due[i] = at_vbl(&r, 8 + 4 * slot[i]);
+		target[i] = due[i] - r.period / 2;
+		frame[i] = i + 1;
+	}
+	for (int i = 0; i < 7; i++)
+		at_present_ok(&r, frame[i], target[i], 10 * (i + 1), PRESENT_DO_NOT_WAIT, &returned[i]);
+	/* latency 7 reached (until 10 is shown); PresentIds only grow */
+	ret = at_present(&r, 1, target[6], 75, PRESENT_DO_NOT_WAIT, &probe);
+	if (ret == 0) {
+		igt_assert_f(probe >= due[0], "a frame beyond the latency taken\n");
+		present_swapchain_destroy(r.sc);
+		igt_skip("the host took 8 periods to queue 7 frames\n");
+	}
+	igt_assert_eq(ret, PRESENT_E_WAS_STILL_DRAWING);
+	igt_assert_eq(at_present(&r, 1, target[6], 70, PRESENT_DO_NOT_WAIT, NULL),
+		      PRESENT_E_INVALID_ARG);
+	cancelled = present_swapchain_cancel_from(r.sc, 40);
+	after = vfq_now_ns();
+	igt_assert_f(cancelled >= 0, "cancel_from: %s\n", present_swapchain_last_error(r.sc));
+	igt_assert_eq(present_swapchain_cancel_from(r.sc, 40), 0);
+	/* the latency the cancelled frames held is free: no wait */
+	at_present_ok(&r, frame[7], target[7], 80, cancelled ? PRESENT_DO_NOT_WAIT : 0, &returned[7]);
+	at_present_ok(&r, frame[8], target[8], 90, 0, &returned[8]);
+	at_read(&r, fb, N);
+	for (int i = 0; i < N; i++) {
+		uint64_t id = 10 * (i + 1);
+		bool gone = i >= 3 && i < 7;
+
+		at_check(&r, &fb[i], id, target[i], due[i], !gone && returned[i] < due[i]);
+		/* due after the cancel: cancelled; due before it: latched,
+		 * shown or replaced by a later frame of its vblank */
+		if (gone && target[i] > after)
+			igt_assert_f(!fb[i].shown_ns, "id %" PRIu64 " shown after cancel_from(40)\n", id);
+		sure += gone && target[i] > after;
+		counted += gone && !fb[i].shown_ns;
+	}
+	igt_assert_f(cancelled >= sure && cancelled <= counted, "cancel_from(40) said %d, "
+		     "%d were due after it, %d records say cancelled\n", cancelled, sure, counted);
+	if (after < target[3])
+		igt_assert_eq(cancelled, 4);
+	/* nothing queued any more: nothing to cancel, no record */
+	igt_assert_eq(present_swapchain_cancel_from(r.sc, 1), 0);
+	igt_assert_eq(present_swapchain_read_feedback(r.sc, fb, 1, 0), 0);
+	at_end(&r, fb, frame, N);
+	igt_info("cancel from 40: %d cancelled, the call %" PRIu64 " us before 40's target\n",
+		 cancelled, target[3] > after ? (target[3] - after) / 1000 : 0);
+}
+
+/*
+ * Records come once each, in PresentId order, read in pieces, the feedback
+ * fd readable exactly while some wait: two targets of one vblank (the older
+ * replaced: CANCELLED), a target before the previous frame's (moved up to
+ * it: the two share its vblank, the newer LATE), a target long past with
+ * nothing queued (the next vblank: LATE).
+ */
+static void test_feedback_order(void)
+{
+	enum { N = 6 };
+	static const uint64_t id[N] = { 1, 2, 3, 5, 9, 10 };
+	struct present_feedback fb[N];
+	uint64_t target[N], due[N], called[N], returned[N];
+	unsigned int frame[N] = { 1, 2, 3, 4, 5, 6 };
+	struct at_run r;
+	int efd, k;
+
+	at_begin(&r, 8, 8);
+	efd = present_swapchain_feedback_fd(r.sc);
+	igt_assert_lte(0, efd);
+	igt_assert_eq(present_swapchain_feedback_fd(r.sc), efd);
+	target[0] = at_vbl(&r, 6) - r.period / 2;	due[0] = at_vbl(&r, 6);
+	target[1] = at_vbl(&r, 9) - 1;			due[1] = at_vbl(&r, 9);
+	target[2] = at_vbl(&r, 9) - r.period / 2;	due[2] = at_vbl(&r, 9);
+	target[3] = at_vbl(&r, 12);			due[3] = at_vbl(&r, 12);
+	target[4] = r.ts0 + 1;				due[4] = at_vbl(&r, 1);
+	for (int i = 0; i < 5; i++) {
+		called[i] = vfq_now_ns();
+		at_present_ok(&r, frame[i], target[i], id[i], PRESENT_DO_NOT_WAIT, &returned[i]);
+	}
+	/* no record before a frame retired; all read: the fd is quiet */
+	k = present_swapchain_read_feedback(r.sc, fb, N, 0);
+	igt_assert_f(k == 0 || vfq_now_ns() >= due[0], "a record before the first vblank\n");
+	igt_assert(!fd_readable(efd));
+	igt_assert_eq(present_swapchain_wait_idle(r.sc, 3000), 0);
+	igt_assert_eq(fd_readable(efd), k < 5);
+	if (k < 5)
+		igt_assert_eq(present_swapchain_read_feedback(r.sc, fb + k++, 1, 0), 1);
+	igt_assert_eq(present_swapchain_read_feedback(r.sc, fb + k, N, 0), 5 - k);
+	igt_assert(!fd_readable(efd));
+	/* long past, nothing queued: the next vblank after the call */
+	target[5] = vfq_now_ns() - 5 * r.period;
+	called[5] = vfq_now_ns();
+	at_present_ok(&r, frame[5], target[5], id[5], 0, &returned[5]);
+	at_read(&r, fb + 5, 1);
+	due[5] = at_due(&r, target[5]);
+	igt_assert_f(fb[5].shown_ns > called[5], "a target long past shown at %" PRIu64
+		     ", before the call at %" PRIu64 "\n", fb[5].shown_ns, called[5]);
+	for (int i = 0; i < N; i++) {
+		/* 2 and 5 replaced at their vblank when all was queued in time */
+		bool replaced = (i == 1 || i == 3) && returned[4] < due[0];
+
+		at_check(&r, &fb[i], id[i], target[i], due[i], false);
+		if (replaced)
+			igt_assert_eq(fb[i].status, PRESENT_FEEDBACK_CANCELLED);
+		else if (i < 5 && returned[4] < due[0])
+			igt_assert_f(fb[i].shown_ns == (i == 4 ? due[3] : due[i]),
+				     "id %" PRIu64 " shown at %" PRIu64 "\n", id[i], fb[i].shown_ns);
+	}
+	igt_assert_eq(fb[4].status, PRESENT_FEEDBACK_LATE);
+	igt_assert_eq(fb[5].status, PRESENT_FEEDBACK_LATE);
+	check_truth(r.sc, called, N, r.period);
+	at_end(&r, fb, frame, N);
+}
+
+/*
+ * Refusals: PresentIds not above the last, target 0, flags of present()
+ * only; a chain without the flip queue, a CRTC with VRR_ENABLED.
+ */
+static void test_present_at_refused(void)
+{
+	struct present_swapchain *sc = chain(NULL, "igt-pt-t3", 0, 0);
+	int fd = present_adapter_fd(adapter("igt-pt-t3"));
+	uint64_t t = vfq_now_ns() + 100000000ull;
+	drmModeAtomicReq *req;
+	struct vfq_dev dev;
+
+	igt_assert_eq(present_swapchain_present_at(sc, t, 0, 0), PRESENT_E_INVALID_ARG);
+	igt_assert_eq(present_swapchain_present_at(sc, 0, 1, 0), PRESENT_E_INVALID_ARG);
+	igt_assert_eq(present_swapchain_present_at(sc, t, 1, PRESENT_RESTART), PRESENT_E_INVALID_ARG);
+	igt_assert_eq(present_swapchain_present_at(sc, t, 1, PRESENT_TEST), 0);
+	igt_assert_eq(present_swapchain_present_at(sc, t, 7, 0), 0);
+	igt_assert_eq(present_swapchain_present_at(sc, t + 1, 7, 0), PRESENT_E_INVALID_ARG);
+	igt_assert_eq(present_swapchain_present_at(sc, t + 1, 6, 0), PRESENT_E_INVALID_ARG);
+	igt_assert_eq(present_swapchain_wait_idle(sc, 3000), 0);
+	vfq_dev_init(&dev, fd);
+	req = vfq_req_new();
+	vfq_req_set(req, fd, dev.pipe[0].crtc_id, DRM_MODE_OBJECT_CRTC, "VRR_ENABLED", 1);
+	igt_assert_eq(vfq_req_commit(fd, req, 0, NULL), 0);
+	igt_assert_eq(present_swapchain_present_at(sc, t, 8, 0), PRESENT_E_NOT_SUPPORTED);
+	req = vfq_req_new();
+	vfq_req_set(req, fd, dev.pipe[0].crtc_id, DRM_MODE_OBJECT_CRTC, "VRR_ENABLED", 0);
+	igt_assert_eq(vfq_req_commit(fd, req, 0, NULL), 0);
+	igt_assert_eq(present_swapchain_present_at(sc, vfq_now_ns() + 50000000ull, 8, 0), 0);
+	present_swapchain_destroy(sc);
+
+	sc = chain(NULL, "igt-pt-t0", 0, 0);
+	igt_assert_eq(present_swapchain_present_at(sc, t, 1, 0), PRESENT_E_NOT_SUPPORTED);
+	igt_assert_eq(present_swapchain_cancel_from(sc, 1), PRESENT_E_NOT_SUPPORTED);
+	present_swapchain_destroy(sc);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -2232,6 +2617,28 @@ igt_main
 		     "on its own CRTC's flip event");
 	igt_subtest("two-crtcs-threads")
 		test_two_crtcs(true);
+
+	igt_describe("present_at: frames with targets on and between vblanks are shown at "
+		     "the first vblank at or after them, by the feedback records and the "
+		     "CRCs");
+	igt_subtest("present-at-target")
+		test_present_at_target();
+
+	igt_describe("cancel_from: the queued frames from a PresentId on never reach the "
+		     "screen and are reported cancelled; the earlier ones are shown");
+	igt_subtest("cancel-from")
+		test_cancel_from();
+
+	igt_describe("present_at feedback: one record per frame, in PresentId order, "
+		     "replaced and late frames reported as the log and the CRCs say");
+	igt_subtest("feedback-order")
+		test_feedback_order();
+
+	igt_describe("present_at is refused for PresentIds that do not increase, a bad "
+		     "target or flags, a chain without the flip queue and a CRTC with "
+		     "VRR_ENABLED");
+	igt_subtest("present-at-refused")
+		test_present_at_refused();
 
 	igt_describe("A configfs-disabled device: DEVICE_REMOVED on every call, no crash");
 	igt_subtest("device-removed")
