@@ -20,6 +20,7 @@
 #   scripts/source-kernel.sh get FLAVOUR VAR    one variable (KVER KDIR KROOT VMLINUZ)
 #   scripts/source-kernel.sh resolve FLAVOUR    the kernel release (uname -r)
 #   scripts/source-kernel.sh key FLAVOUR        the cache key and what it hashes
+#   scripts/source-kernel.sh cached FLAVOUR     exit 0 if built and cached
 #   scripts/source-kernel.sh config FLAVOUR     only generate + check the .config
 #
 # "scripts/kernel.sh fetch|env|get|resolve debug|7.2|7.3" lands here, so every
@@ -269,6 +270,8 @@ get)
 resolve)
 	ensure_built
 	sed -n 's/^KVER=//p' "$K/env" ;;
+cached)
+	[ -f "$K/.complete" ] ;;
 key)
 	echo "$KEY"
 	key_inputs | sed "/^--- ${FRAGMENTS[0]}\$/,\$d" ;;
