@@ -60,8 +60,7 @@ struct vfq_color vfq_rgba10(int r, int g, int b, int a2)
 
 static uint16_t float_to_half(float f)
 {
-	uint32_t x;
-	uint32_t sign, exp, mant;
+	uint32_t x, sign, exp, mant, shift, h, rem, half;
 
 	memcpy(&x, &f, sizeof(x));
 	sign = (x >> 16) & 0x8000;
@@ -69,24 +68,22 @@ static uint16_t float_to_half(float f)
 	mant = x & 0x7fffff;
 	if (exp == 0xff)
 		return sign | 0x7c00 | (mant ? 0x200 : 0);
-	if (exp < 113) {	/* subnormal half or zero */
-		if (exp < 102)
-			return sign;
-		mant |= 0x800000;
-		uint32_t shift = 126 - exp;
-		uint32_t h = mant >> shift;
-		uint32_t rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
-
-		if (rem > half || (rem == half && (h & 1)))
-			h++;
-		return sign | h;
-	}
 	if (exp > 142)
 		return sign | 0x7c00;
-	uint32_t h = ((exp - 112) << 10) | (mant >> 13);
-	uint32_t rem = mant & 0x1fff;
-
-	if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
+	if (exp < 102)
+		return sign;
+	if (exp < 113) {	/* subnormal half */
+		mant |= 0x800000;
+		shift = 126 - exp;
+	} else {
+		mant |= (exp - 112) << 23;
+		shift = 13;
+	}
+	h = mant >> shift;
+	rem = mant & ((1u << shift) - 1);
+	half = 1u << (shift - 1);
+	/* round to nearest, ties to even; a carry may reach the exponent */
+	if (rem > half || (rem == half && (h & 1)))
 		h++;
 	return sign | h;
 }

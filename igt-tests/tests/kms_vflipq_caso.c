@@ -479,40 +479,54 @@ static void test_bad_buffers(void)
 	vfq_fb_destroy(&bo);
 }
 
+/*
+ * One scan-out query; returns its reasons and leaves the answer in @q.  A
+ * function, not a statement expression inside igt_assert_eq(), so that
+ * do_ioctl()'s own assertion does not nest in the caller's.
+ */
+static uint32_t query(int fd, struct drm_vflipq_scanout_query *q,
+		      uint32_t w, uint32_t h, uint32_t format, uint32_t flags,
+		      uint32_t samples)
+{
+	memset(q, 0, sizeof(*q));
+	q->width = w;
+	q->height = h;
+	q->format = format;
+	q->flags = flags;
+	q->samples = samples;
+	q->modifier = DRM_FORMAT_MOD_LINEAR;
+	do_ioctl(fd, DRM_IOCTL_VFLIPQ_SCANOUT_QUERY, q);
+	return q->reasons;
+}
+
 static void test_query(void)
 {
 	struct drm_vflipq_scanout_query q;
 	struct drm_vflipq_get_caps caps;
 	struct adapter *a3 = display(3), *a2 = display(2);
 
-#define QUERY(fd, w_, h_, fmt, fl, smp) ({				\
-	memset(&q, 0, sizeof(q));					\
-	q.width = (w_); q.height = (h_); q.format = (fmt);		\
-	q.flags = (fl); q.samples = (smp);				\
-	q.modifier = DRM_FORMAT_MOD_LINEAR;				\
-	do_ioctl(fd, DRM_IOCTL_VFLIPQ_SCANOUT_QUERY, &q);		\
-	q.reasons; })
-
-	igt_assert_eq(QUERY(a3->dev.fd, 1920, 1080, DRM_FORMAT_ABGR8888,
+	igt_assert_eq(query(a3->dev.fd, &q, 1920, 1080, DRM_FORMAT_ABGR8888,
 			    VFLIPQ_SCANOUT_CROSS_ADAPTER |
 			    VFLIPQ_SCANOUT_PRIMARY, 1), 0);
 	igt_assert_eq(q.result, VFLIPQ_SCANOUT_OK);
-	igt_assert_eq(QUERY(a3->dev.fd, 2560, 1440, DRM_FORMAT_ABGR8888,
+	igt_assert_eq(query(a3->dev.fd, &q, 2560, 1440, DRM_FORMAT_ABGR8888,
 			    VFLIPQ_SCANOUT_CROSS_ADAPTER, 1),
 		      VFLIPQ_NO_SCANOUT_BEYOND_MIN);
 	igt_assert_eq(q.result, VFLIPQ_SCANOUT_NO_SCANOUT);
-	igt_assert_eq(QUERY(a3->dev.fd, 640, 480, DRM_FORMAT_RGB565,
+	igt_assert_eq(query(a3->dev.fd, &q, 640, 480, DRM_FORMAT_RGB565,
 			    VFLIPQ_SCANOUT_CROSS_ADAPTER, 1),
 		      VFLIPQ_NO_SCANOUT_BEYOND_MIN);
 	/* Local buffers may be larger. */
-	igt_assert_eq(QUERY(a3->dev.fd, 2560, 1440, DRM_FORMAT_ABGR8888, 0, 1),
-		      0);
-	igt_assert_eq(QUERY(a3->dev.fd, 640, 480, DRM_FORMAT_ARGB8888, 0, 4),
+	igt_assert_eq(query(a3->dev.fd, &q, 2560, 1440,
+			    DRM_FORMAT_ABGR8888, 0, 1), 0);
+	igt_assert_eq(query(a3->dev.fd, &q, 640, 480,
+			    DRM_FORMAT_ARGB8888, 0, 4),
 		      VFLIPQ_NO_SCANOUT_MSAA);
-	igt_assert_eq(QUERY(a2->dev.fd, 640, 480, DRM_FORMAT_ARGB8888,
+	igt_assert_eq(query(a2->dev.fd, &q, 640, 480, DRM_FORMAT_ARGB8888,
 			    VFLIPQ_SCANOUT_CROSS_ADAPTER, 1),
 		      VFLIPQ_NO_SCANOUT_TIER);
-	igt_assert_eq(QUERY(render_fd, 640, 480, DRM_FORMAT_ARGB8888, 0, 1),
+	igt_assert_eq(query(render_fd, &q, 640, 480,
+			    DRM_FORMAT_ARGB8888, 0, 1),
 		      VFLIPQ_NO_SCANOUT_NO_DISPLAY);
 	memset(&q, 0, sizeof(q));
 	q.width = 64; q.height = 64; q.format = DRM_FORMAT_ARGB8888;
@@ -534,7 +548,6 @@ static void test_query(void)
 	q.width = 0;
 	do_ioctl_err(a3->dev.fd, DRM_IOCTL_VFLIPQ_SCANOUT_QUERY, &q, EINVAL);
 	igt_assert_eq(vfq_get_caps(a3->dev.fd, &caps), 0);
-#undef QUERY
 }
 
 /* The static check (TEST_ONLY, one plane) changes nothing. */

@@ -883,6 +883,7 @@ static void test_no_kernel_memory_leak(void)
 	static const char *const attrs[] = { "crtcs", "0", NULL };
 	static const char long_name[] = VFQ_CFS_PREFIX
 					"a-name-that-is-31-bytes-lon";
+	_Static_assert(sizeof(long_name) == 32, "a 31-byte name");
 	struct drm_vflipq_get_counters gc;
 	struct drm_vflipq_scanout_query q;
 	struct drm_vflipq_update_log u;
@@ -908,7 +909,6 @@ static void test_no_kernel_memory_leak(void)
 	check_caps_clean(cfd, "short name");
 	close(cfd);
 	igt_assert_eq(vfq_cfs_rmdir(VFQ_CFS_PREFIX "x"), 0);
-	_Static_assert(sizeof(long_name) == 32, "a 31-byte name");
 	card = vfq_cfs_create(long_name, attrs);
 	cfd = vfq_open_card(card);
 	igt_assert_fd(cfd);
