@@ -43,14 +43,15 @@
 
 /*
  * Cap bits a device may report beyond those its display configuration
- * implies: the flip queue (with per-flip rotation and batches) and the
- * cross-adapter scan-out tiers.
+ * implies: the flip queue and the cross-adapter scan-out tiers.  (1.x's
+ * per-flip rotation and batch bits, 11 to 13, are never set since 2.0:
+ * every 2.0 flip queue has them all.)
  */
 #define VFQ_CAPS_CASO (VFLIPQ_CAP_CASO_COPY | VFLIPQ_CAP_CASO_TEXTURE | \
 		       VFLIPQ_CAP_CASO_SCANOUT | VFLIPQ_CAP_HYBRID_INTEGRATED)
-#define VFQ_CAPS_EXTRA (VFLIPQ_CAP_FLIP_QUEUE | VFLIPQ_CAP_FLIPQ_ROTATION | \
-			VFLIPQ_CAP_FLIPQ_SUBMIT_MANY | \
-			VFLIPQ_CAP_FLIPQ_SUBMIT_IRQ | VFQ_CAPS_CASO)
+#define VFQ_CAPS_EXTRA (VFLIPQ_CAP_FLIP_QUEUE | VFQ_CAPS_CASO)
+/* The 1.x cap bits 2.0 retired (FLIPQ_ROTATION, _SUBMIT_MANY, _SUBMIT_IRQ) */
+#define VFQ_CAPS_RETIRED (0x7ull << 11)
 #define VFQ_MAX_CRTCS 8
 #define VFQ_MAX_OVERLAYS 8
 #define VFQ_DRIVER_NAME "vflipq"

@@ -605,10 +605,11 @@ static void test_implicit_fence(void)
 	int vgem = vfq_open_driver("vgem");
 	uint32_t fence;
 	struct drm_vflipq_set_log sl = { };
-	struct drm_vflipq_set_irq_target it = { };
+	struct drm_vflipq_flipq_submit it = { };
 	struct drm_vflipq_update_log ul = { };
 	struct drm_vflipq_flip_plane p = { };
-	struct drm_vflipq_flip_submit s = { };
+	struct drm_vflipq_flip f = { };
+	struct drm_vflipq_flipq_submit s = { };
 	struct vfq_fb bo, black;
 	char buf[256];
 	uint64_t signalled;
@@ -623,17 +624,23 @@ static void test_implicit_fence(void)
 	sl = (struct drm_vflipq_set_log){ .crtc_id = a->dev.pipe[0].crtc_id,
 		.plane_id = a->dev.pipe[0].primary, .num_entries = 8 };
 	do_ioctl(a->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG, &sl);
-	it = (struct drm_vflipq_set_irq_target){ .crtc_id = sl.crtc_id,
-		.plane_id = sl.plane_id, .target = 1 };
-	do_ioctl(a->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET, &it);
+	it = (struct drm_vflipq_flipq_submit){ .crtc_id = sl.crtc_id,
+		.flags = VFLIPQ_SUBMIT_IRQ_TARGET,
+		.flip_size = sizeof(struct drm_vflipq_flip),
+		.plane_size = sizeof(struct drm_vflipq_flip_plane),
+		.irq_plane_id = sl.plane_id, .irq_target = 1 };
+	do_ioctl(a->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &it);
 
 	fence = vfq_vgem_fence_write(vgem, bo.handle);
 	p = (struct drm_vflipq_flip_plane){ .plane_id = sl.plane_id,
 		.fb_id = xfb, .present_id = 1 };
-	s = (struct drm_vflipq_flip_submit){ .crtc_id = sl.crtc_id,
-		.target_ns = vfq_now_ns(), .planes_ptr = (uintptr_t)&p,
-		.num_planes = 1, .plane_size = sizeof(p) };
+	f = (struct drm_vflipq_flip){ .target_ns = vfq_now_ns(),
+		.planes_ptr = (uintptr_t)&p, .num_planes = 1 };
+	s = (struct drm_vflipq_flipq_submit){ .crtc_id = sl.crtc_id,
+		.flips_ptr = (uintptr_t)&f, .num_flips = 1,
+		.flip_size = sizeof(f), .plane_size = sizeof(p) };
 	igt_assert_eq(ioctl(a->dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s), 0);
+	igt_assert_eq_u32(s.num_queued, 1);
 
 	/* Due for a dozen frames, but still being rendered: not shown. */
 	usleep(200000);

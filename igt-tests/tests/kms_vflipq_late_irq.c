@@ -238,10 +238,13 @@ static void queued_flips_after_vblank(unsigned int delay_us)
 			.plane_id = dev.pipe[0].primary,
 			.fb_id = fbs[i & 1].fb_id, .present_id = i,
 		};
-		struct drm_vflipq_flip_submit s = {
-			.crtc_id = dev.pipe[0].crtc_id,
+		struct drm_vflipq_flip f = {
 			.planes_ptr = (uintptr_t)&fp, .num_planes = 1,
-			.plane_size = sizeof(fp),
+		};
+		struct drm_vflipq_flipq_submit s = {
+			.crtc_id = dev.pipe[0].crtc_id,
+			.flips_ptr = (uintptr_t)&f, .num_flips = 1,
+			.flip_size = sizeof(f), .plane_size = sizeof(fp),
 		};
 		/*
 		 * Three frames after the last one shown: a slow composer

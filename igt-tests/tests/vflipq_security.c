@@ -127,25 +127,33 @@ static int set_log(int fd, uint32_t plane, uint32_t n,
 	return ret;
 }
 
+/*
+ * One flip of one plane, a batch of one.  *@out: the flip as it came back
+ * (drain hints when refused with EAGAIN); its drain hints, ignored on
+ * input, are sent as *@out had them.
+ */
 static int submit(int fd, uint32_t plane, uint32_t fb, uint64_t id,
-		  uint64_t target, struct drm_vflipq_flip_submit *out)
+		  uint64_t target, struct drm_vflipq_flip *out)
 {
 	struct drm_vflipq_flip_plane p = { .plane_id = plane, .fb_id = fb,
 					   .present_id = id };
-	struct drm_vflipq_flip_submit s = {
-		.crtc_id = crtc(), .target_ns = target,
-		.planes_ptr = (uintptr_t)&p, .num_planes = 1,
-		.plane_size = sizeof(p),
+	struct drm_vflipq_flip f = {
+		.target_ns = target, .planes_ptr = (uintptr_t)&p,
+		.num_planes = 1,
+	};
+	struct drm_vflipq_flipq_submit s = {
+		.crtc_id = crtc(), .flips_ptr = (uintptr_t)&f, .num_flips = 1,
+		.flip_size = sizeof(f), .plane_size = sizeof(p),
 	};
 	int ret;
 
 	if (out) {
-		s.drain_flags = out->drain_flags;	/* ignored on input */
-		s.drain_planes = out->drain_planes;
+		f.drain_flags = out->drain_flags;	/* ignored on input */
+		f.drain_planes = out->drain_planes;
 	}
 	ret = xioctl(fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s);
 	if (out)
-		*out = s;
+		*out = f;
 	return ret;
 }
 
@@ -169,13 +177,17 @@ static int update_log(int fd, uint32_t plane, struct drm_vflipq_update_log *out)
 	return ret;
 }
 
+/* The interrupt target of @plane: a FLIPQ_SUBMIT without flips. */
 static int irq_target(int fd, uint32_t plane, uint64_t target)
 {
-	struct drm_vflipq_set_irq_target t = { .crtc_id = crtc(),
-					       .plane_id = plane,
-					       .target = target };
+	struct drm_vflipq_flipq_submit t = {
+		.crtc_id = crtc(), .flags = VFLIPQ_SUBMIT_IRQ_TARGET,
+		.flip_size = sizeof(struct drm_vflipq_flip),
+		.plane_size = sizeof(struct drm_vflipq_flip_plane),
+		.irq_plane_id = plane, .irq_target = target,
+	};
 
-	return xioctl(fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET, &t);
+	return xioctl(fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &t);
 }
 
 static struct drm_vflipq_get_counters counters(int fd)
@@ -238,7 +250,10 @@ static int render_device(void)
 
 /* ---- master ----------------------------------------------------------------- */
 
-/* All five flip-queue ioctls from @fd fail with @err. */
+/*
+ * All four flip-queue ioctls from @fd fail with @err, FLIPQ_SUBMIT also
+ * when it only sets an interrupt target.
+ */
 static void check_flipq_refused(int fd, uint32_t fb, int err)
 {
 	struct drm_vflipq_set_log s;
@@ -481,13 +496,16 @@ static void test_render_only_card_node(void)
 					.src_fb = 1 + i, .dst_fb = 2,
 					.src_rect = { 0, 0, 1, 1 },
 					.dst_rect = { 0, 0, 1, 1 } };
-				struct drm_vflipq_set_irq_target t = {
-					.crtc_id = 1 + i, .plane_id = 2 };
+				struct drm_vflipq_flipq_submit t = {
+					.crtc_id = 1 + i,
+					.flags = VFLIPQ_SUBMIT_IRQ_TARGET,
+					.flip_size = 56, .plane_size = 64,
+					.irq_plane_id = 2 };
 				struct drm_vflipq_set_log sl = {
 					.crtc_id = 1, .plane_id = 2,
 					.num_entries = 4 };
 				int r1 = xioctl(cfd, DRM_IOCTL_VFLIPQ_COPY, &cp);
-				int r2 = xioctl(cfd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET, &t);
+				int r2 = xioctl(cfd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &t);
 				int r3 = xioctl(cfd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG, &sl);
 
 				/*
@@ -641,7 +659,8 @@ static void test_size_overflow(void)
 		{ 65536, 65536, 8 }, { 64, 64, 0xffffffffu },
 	};
 	struct drm_vflipq_flip_plane p[2] = { { .plane_id = 0 } };
-	struct drm_vflipq_flip_submit s;
+	struct drm_vflipq_flip fl[2];
+	struct drm_vflipq_flipq_submit s;
 	struct drm_vflipq_cancel_plane cpl = { 0 };
 	struct drm_vflipq_flip_cancel c;
 	struct drm_vflipq_set_log sl;
@@ -687,35 +706,68 @@ static void test_size_overflow(void)
 			     pitch[k], height[k], offset[k], strerror(-ret));
 	}
 
-	/* Flip submit: entry count and size. */
+	/* Flip submit: plane count and size (one flip). */
 	pipe_up();
 	igt_assert_eq(set_log(dev.fd, primary(), 16, NULL), 0);
 	p[0].plane_id = primary();
 	p[0].fb_id = fbs[1].fb_id;
 	p[0].present_id = 1;
+	memset(fl, 0, sizeof(fl));
 	for (int k = 0; k < 6; k++) {
 		static const uint32_t np[] = { 0xffffffffu, 0x80000000u, 65536,
 					       1, 1, 2 };
-		static const uint32_t ps[] = { 56, 0xffffffffu, 65536, 4097,
+		static const uint32_t ps[] = { 64, 0xffffffffu, 65536, 4097,
 					       0x80000000u, 0xffffffffu };
 
 		memset(&s, 0, sizeof(s));
 		s.crtc_id = crtc();
-		s.target_ns = far_future();
-		s.planes_ptr = (uintptr_t)p;
-		s.num_planes = np[k];
+		s.flips_ptr = (uintptr_t)fl;
+		s.num_flips = 1;
+		s.flip_size = sizeof(fl[0]);
 		s.plane_size = ps[k];
+		fl[0].target_ns = far_future();
+		fl[0].planes_ptr = (uintptr_t)p;
+		fl[0].num_planes = np[k];
 		ret = xioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s);
 		igt_assert_f(ret == -EINVAL, "submit %u x %u bytes: %s\n",
 			     np[k], ps[k], strerror(-ret));
+		igt_assert_eq(s.num_queued, 0);
 	}
-	/* Entries that would wrap around the address space. */
+	/* ... and flip count and size. */
+	for (int k = 0; k < 7; k++) {
+		static const uint32_t nf[] = { 0xffffffffu, 0x80000000u, 65536,
+					       1, 1, 2, 2 };
+		static const uint32_t fs[] = { 56, 56, 0xffffffffu, 65536,
+					       4097, 0x80000000u, 0xffffffffu };
+
+		memset(&s, 0, sizeof(s));
+		s.crtc_id = crtc();
+		s.flips_ptr = (uintptr_t)fl;
+		s.num_flips = nf[k];
+		s.flip_size = fs[k];
+		s.plane_size = sizeof(p[0]);
+		fl[0].num_planes = 1;
+		ret = xioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s);
+		igt_assert_f(ret == -EINVAL, "submit %u flips x %u bytes: %s\n",
+			     nf[k], fs[k], strerror(-ret));
+		igt_assert_eq(s.num_queued, 0);
+	}
+	/* Flips, or planes, that would wrap around the address space. */
 	memset(&s, 0, sizeof(s));
 	s.crtc_id = crtc();
-	s.planes_ptr = 0xfffffffffffff000ull;
-	s.num_planes = 2;
-	s.plane_size = PAGE;
+	s.flips_ptr = 0xfffffffffffff000ull;
+	s.num_flips = 2;
+	s.flip_size = PAGE;
+	s.plane_size = sizeof(p[0]);
 	igt_assert_eq(xioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s), -EFAULT);
+	s.flips_ptr = (uintptr_t)fl;
+	s.num_flips = 1;
+	s.flip_size = sizeof(fl[0]);
+	s.plane_size = PAGE;
+	fl[0].planes_ptr = 0xfffffffffffff000ull;
+	fl[0].num_planes = 2;
+	igt_assert_eq(xioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s),
+		      -EFAULT);
 	memset(&c, 0, sizeof(c));
 	c.crtc_id = crtc();
 	c.planes_ptr = 0xfffffffffffff000ull;
@@ -801,8 +853,8 @@ static void check_caps_clean(int fd, const char *what)
 	igt_assert_eq(caps.flags, 0);
 	igt_assert_eq(caps.version_major, VFLIPQ_UAPI_VERSION_MAJOR);
 	igt_assert_eq(caps.version_minor, VFLIPQ_UAPI_VERSION_MINOR);
-	/* no bit above the highest this uAPI version defines */
-	igt_assert_eq_u64(caps.caps & ~((VFLIPQ_CAP_FLIPQ_SUBMIT_IRQ << 1) - 1), 0);
+	/* no bit above the highest this uAPI version defines (2.0: bit 10) */
+	igt_assert_eq_u64(caps.caps & ~((VFLIPQ_CAP_RENDER_ONLY << 1) - 1), 0);
 	igt_assert_lte(caps.num_crtcs, 8);
 	igt_assert_lte(caps.num_overlays, 8);
 	igt_assert(caps.flipq_depth >= 1 && caps.flipq_depth <= 64);
@@ -832,6 +884,21 @@ static void check_error_echo(const char *what, unsigned long req, void *arg,
 		     "%s: the structure came back changed\n", what);
 }
 
+/*
+ * The 1.x submission ioctls' numbers, retired by 2.0, with their 1.x sizes:
+ * 0x01 FLIPQ_SUBMIT (80 bytes), 0x05 FLIPQ_SET_IRQ_TARGET and 0x09
+ * FLIPQ_SUBMIT_MANY (40 bytes each).
+ */
+static const struct {
+	const char *name;
+	unsigned int nr;
+	unsigned int size;
+} retired_ioctls[] = {
+	{ "1.x FLIPQ_SUBMIT", 0x01, 80 },
+	{ "1.x FLIPQ_SET_IRQ_TARGET", 0x05, 40 },
+	{ "1.x FLIPQ_SUBMIT_MANY", 0x09, 40 },
+};
+
 static void check_error_paths(void)
 {
 	struct drm_vflipq_get_caps caps;
@@ -839,10 +906,10 @@ static void check_error_paths(void)
 	struct drm_vflipq_update_log u;
 	struct drm_vflipq_scanout_query q;
 	struct drm_vflipq_set_log sl;
-	struct drm_vflipq_set_irq_target t;
-	struct drm_vflipq_flip_submit s;
+	struct drm_vflipq_flipq_submit s;
 	struct drm_vflipq_flip_cancel c;
 	struct drm_vflipq_copy cp;
+	uint64_t old[10];
 	uint32_t ids[2] = { crtc(), primary() };
 
 	/* The real CRTC and plane, so that only the filling is wrong. */
@@ -856,21 +923,32 @@ static void check_error_paths(void)
 			 sizeof(q), 0, NULL, 0);
 	check_error_echo("SET_LOG", DRM_IOCTL_VFLIPQ_FLIPQ_SET_LOG, &sl,
 			 sizeof(sl), 0, ids, 8);
-	check_error_echo("SET_IRQ_TARGET", DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET,
-			 &t, sizeof(t), 0, ids, 8);
-	/* SUBMIT clears its drain hints first (outputs), nothing else. */
+	/*
+	 * SUBMIT reports num_queued (an output: 0) whatever the result,
+	 * nothing else; it reads no flip of a call it refuses.
+	 */
 	{
-		struct drm_vflipq_flip_submit sent;
+		struct drm_vflipq_flipq_submit sent;
 
 		memset(&s, 0xaa, sizeof(s));
 		s.crtc_id = crtc();
 		sent = s;
 		igt_assert_eq(xioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s),
 			      -EINVAL);
-		igt_assert_eq(s.drain_flags, 0);
-		igt_assert_eq(s.drain_planes, 0);
-		sent.drain_flags = sent.drain_planes = 0;
+		igt_assert_eq(s.num_queued, 0);
+		sent.num_queued = 0;
 		igt_assert(!memcmp(&sent, &s, sizeof(s)));
+	}
+	/* The retired numbers: refused before anything is copied. */
+	for (size_t i = 0; i < VFQ_ARRAY_SIZE(retired_ioctls); i++) {
+		unsigned long req = DRM_IOC(DRM_IOC_READWRITE, DRM_IOCTL_BASE,
+					    DRM_COMMAND_BASE +
+					    retired_ioctls[i].nr,
+					    retired_ioctls[i].size);
+
+		igt_assert(retired_ioctls[i].size <= sizeof(old));
+		check_error_echo(retired_ioctls[i].name, req, old,
+				 retired_ioctls[i].size, 0, ids, 8);
 	}
 	check_error_echo("FLIPQ_CANCEL", DRM_IOCTL_VFLIPQ_FLIPQ_CANCEL, &c,
 			 sizeof(c), 0, ids, 4);
@@ -888,7 +966,8 @@ static void test_no_kernel_memory_leak(void)
 	struct drm_vflipq_scanout_query q;
 	struct drm_vflipq_update_log u;
 	struct drm_vflipq_set_log sl;
-	struct drm_vflipq_flip_submit s;
+	struct drm_vflipq_flipq_submit s;
+	struct drm_vflipq_flip fl;
 	struct drm_vflipq_flip_cancel c;
 	struct drm_mode_map_dumb md = { 0 };
 	static uint8_t entries[2][PAGE] __attribute__((aligned(8)));
@@ -956,27 +1035,64 @@ static void test_no_kernel_memory_leak(void)
 	igt_assert(log != MAP_FAILED);
 	igt_assert_f(all_bytes(log, sl.size, 0), "a new log is not zeroed\n");
 
-	/* SUBMIT: drain hints (ignored on input) are zeroed on success... */
-	t0 = vfq_now_ns();
-	for (k = 1; k <= 3; k++) {
-		s.drain_flags = s.drain_planes = 0xaaaaaaaa;
-		igt_assert_eq(submit(dev.fd, primary(), fbs[k % NFB].fb_id, k,
-				     t0 + k * 20000000ull, &s), 0);
-		igt_assert_eq(s.drain_flags, 0);
-		igt_assert_eq(s.drain_planes, 0);
-		igt_assert(all_bytes(s.reserved, sizeof(s.reserved), 0));
+	/*
+	 * SUBMIT: the drain hints of its flips (outputs, ignored on input)
+	 * are written only into a refused flip; a call that queues all its
+	 * flips writes num_queued, and at most hints of none...
+	 */
+	{
+		struct drm_vflipq_flip_plane p[3];
+		struct drm_vflipq_flip f[3], f_sent[3];
+		struct drm_vflipq_flipq_submit sent;
+
+		memset(p, 0, sizeof(p));
+		memset(f, 0, sizeof(f));
+		t0 = vfq_now_ns();
+		for (k = 0; k < 3; k++) {
+			p[k].plane_id = primary();
+			p[k].fb_id = fbs[(k + 1) % NFB].fb_id;
+			p[k].present_id = k + 1;
+			f[k].target_ns = t0 + (k + 1) * 20000000ull;
+			f[k].planes_ptr = (uintptr_t)&p[k];
+			f[k].num_planes = 1;
+			f[k].drain_flags = f[k].drain_planes = 0xaaaaaaaa;
+		}
+		memset(&s, 0, sizeof(s));
+		s.crtc_id = crtc();
+		s.flips_ptr = (uintptr_t)f;
+		s.num_flips = 3;
+		s.flip_size = sizeof(f[0]);
+		s.plane_size = sizeof(p[0]);
+		sent = s;
+		memcpy(f_sent, f, sizeof(f));
+		igt_assert_eq(xioctl(dev.fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s),
+			      0);
+		igt_assert_eq(s.num_queued, 3);
+		sent.num_queued = 3;
+		igt_assert(!memcmp(&sent, &s, sizeof(s)));
+		for (k = 0; k < 3; k++) {
+			/* as they went in, or zero: no other value */
+			igt_assert(f[k].drain_flags == 0xaaaaaaaa ||
+				   f[k].drain_flags == 0);
+			igt_assert(f[k].drain_planes == 0xaaaaaaaa ||
+				   f[k].drain_planes == 0);
+			f[k].drain_flags = f_sent[k].drain_flags;
+			f[k].drain_planes = f_sent[k].drain_planes;
+		}
+		igt_assert(!memcmp(f, f_sent, sizeof(f)));
 	}
-	/* ...and meaningful with EAGAIN. */
+	/* ...and meaningful ones with EAGAIN. */
 	for (k = 4; k <= 20; k++) {
-		s.drain_flags = s.drain_planes = 0xaaaaaaaa;
+		fl.drain_flags = fl.drain_planes = 0xaaaaaaaa;
 		if (submit(dev.fd, primary(), fbs[k % NFB].fb_id, k,
-			   far_future(), &s) == -EAGAIN)
+			   far_future(), &fl) == -EAGAIN)
 			break;
 	}
 	igt_assert_f(k <= 20, "the queue never filled up\n");
-	igt_assert_eq(s.drain_flags & ~7u, 0);
-	igt_assert(s.drain_flags);
-	igt_assert_eq(s.drain_planes, 1);
+	igt_assert_eq(fl.drain_flags & ~7u, 0);
+	igt_assert(fl.drain_flags);
+	igt_assert_eq(fl.drain_planes, 1);
+	igt_assert(all_bytes(fl.reserved, sizeof(fl.reserved), 0));
 
 	/* CANCEL writes present_id_cancelled and nothing else. */
 	memset(entries, 0, sizeof(entries));

@@ -342,10 +342,14 @@ static int c_submit(int fd, uint32_t crtc, int n, const uint32_t *planes,
 		    uint32_t mode)
 {
 	struct drm_vflipq_flip_plane p[2];
-	struct drm_vflipq_flip_submit s = { .crtc_id = crtc, .target_ns = target,
-					    .planes_ptr = (uintptr_t)p,
-					    .num_planes = n,
-					    .plane_size = sizeof(p[0]) };
+	struct drm_vflipq_flip f = { .target_ns = target,
+				     .planes_ptr = (uintptr_t)p,
+				     .num_planes = n };
+	struct drm_vflipq_flipq_submit s = { .crtc_id = crtc,
+					     .flips_ptr = (uintptr_t)&f,
+					     .num_flips = 1,
+					     .flip_size = sizeof(f),
+					     .plane_size = sizeof(p[0]) };
 
 	memset(p, 0, sizeof(p));
 	for (int i = 0; i < n; i++) {
@@ -567,8 +571,11 @@ static void queue_child(int fd, const struct ids *id, const drmModeModeInfo *m,
 	uint64_t pid[2] = { 0, 0 }, last_target = 0, end, period, size;
 	uint64_t subs = 0, again = 0, cancels = 0, modesets = 0;
 	const uint32_t planes[2] = { id->primary, id->overlay };
-	struct drm_vflipq_set_irq_target t = { .crtc_id = id->crtc,
-					       .plane_id = id->primary };
+	struct drm_vflipq_flipq_submit t = {
+		.crtc_id = id->crtc, .flags = VFLIPQ_SUBMIT_IRQ_TARGET,
+		.flip_size = sizeof(struct drm_vflipq_flip),
+		.plane_size = sizeof(struct drm_vflipq_flip_plane),
+		.irq_plane_id = id->primary };
 	static struct queue_truth qt;
 	int ret;
 
@@ -601,8 +608,8 @@ static void queue_child(int fd, const struct ids *id, const drmModeModeInfo *m,
 	}
 	if ((ret = c_set_log(fd, id->crtc, id->overlay, 64, NULL, NULL)))
 		FAIL("crtc %u: overlay log: %s\n", id->crtc, strerror(-ret));
-	t.target = VFLIPQ_IRQ_TARGET_EVERY_VBLANK;
-	if ((ret = xioctl(fd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET, &t)))
+	t.irq_target = VFLIPQ_IRQ_TARGET_EVERY_VBLANK;
+	if ((ret = xioctl(fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &t)))
 		FAIL("crtc %u: irq target: %s\n", id->crtc, strerror(-ret));
 
 	end = vfq_now_ns() + secs * 1000000000ull;

@@ -19,24 +19,28 @@
 extern "C" {
 #endif
 
-/* Version of this interface; minor grows with every compatible addition. */
-#define VFLIPQ_UAPI_VERSION_MAJOR	1
-#define VFLIPQ_UAPI_VERSION_MINOR	5
+/*
+ * Version of this interface: the minor grows with every compatible
+ * addition, the major only when something is taken away (2.0 replaced the
+ * three submission ioctls of 1.x by one).  See uapi.rst, "ABI rules".
+ */
+#define VFLIPQ_UAPI_VERSION_MAJOR	2
+#define VFLIPQ_UAPI_VERSION_MINOR	0
 
 /*
  * Driver-private ioctl numbers, relative to DRM_COMMAND_BASE.  Numbers are
- * never reused once published.
+ * never reused once published: 0x01, 0x05 and 0x09 were 1.x's
+ * FLIPQ_SUBMIT, FLIPQ_SET_IRQ_TARGET and FLIPQ_SUBMIT_MANY, and fail with
+ * -EINVAL since 2.0.
  */
 #define DRM_VFLIPQ_GET_CAPS		0x00
-#define DRM_VFLIPQ_FLIPQ_SUBMIT		0x01
 #define DRM_VFLIPQ_FLIPQ_CANCEL		0x02
 #define DRM_VFLIPQ_FLIPQ_SET_LOG	0x03
 #define DRM_VFLIPQ_FLIPQ_UPDATE_LOG	0x04
-#define DRM_VFLIPQ_FLIPQ_SET_IRQ_TARGET	0x05
 #define DRM_VFLIPQ_GET_COUNTERS		0x06
 #define DRM_VFLIPQ_COPY			0x07
 #define DRM_VFLIPQ_SCANOUT_QUERY	0x08
-#define DRM_VFLIPQ_FLIPQ_SUBMIT_MANY	0x09
+#define DRM_VFLIPQ_FLIPQ_SUBMIT		0x0a
 
 /* Capability bits reported in &drm_vflipq_get_caps.caps. */
 /* The device has at least one CRTC and can scan out (display role). */
@@ -64,15 +68,10 @@ extern "C" {
 #define VFLIPQ_CAP_HYBRID_INTEGRATED	_BITULL(9)
 /* Render-only adapter: no CRTC, a render node, buffers to share. */
 #define VFLIPQ_CAP_RENDER_ONLY		_BITULL(10)
-/* Queued flips carry their plane's rotation (VFLIPQ_FLIP_PLANE_ROTATION). */
-#define VFLIPQ_CAP_FLIPQ_ROTATION	_BITULL(11)
-/* Several flips queue in one call (DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY). */
-#define VFLIPQ_CAP_FLIPQ_SUBMIT_MANY	_BITULL(12)
 /*
- * FLIPQ_SUBMIT_MANY sets an interrupt target with its flips
- * (VFLIPQ_SUBMIT_MANY_IRQ_TARGET).
+ * Bits 11 to 13 told 1.x's optional submission features apart; every 2.0
+ * driver has them all, and never sets these bits.
  */
-#define VFLIPQ_CAP_FLIPQ_SUBMIT_IRQ	_BITULL(13)
 
 /* &drm_vflipq_get_caps.caso_tier */
 #define VFLIPQ_CASO_TIER_NONE		0
@@ -142,7 +141,7 @@ struct drm_vflipq_get_caps {
 /* &drm_vflipq_flip_plane.flags */
 /* Use crtc_x..src_h below instead of the plane's current geometry. */
 #define VFLIPQ_FLIP_PLANE_GEOMETRY		_BITUL(0)
-/* Use @rotation below instead of the plane's current rotation (1.3). */
+/* Use @rotation below instead of the plane's current rotation. */
 #define VFLIPQ_FLIP_PLANE_ROTATION		_BITUL(1)
 
 /* Drain hints of a submission refused with -EAGAIN. */
@@ -165,8 +164,7 @@ struct drm_vflipq_get_caps {
  * The plane must already be enabled on the CRTC by an ordinary atomic
  * commit; a queued flip changes what it shows (and, with
  * VFLIPQ_FLIP_PLANE_GEOMETRY, where; with VFLIPQ_FLIP_PLANE_ROTATION, how
- * it is turned).  Callers built against 1.2 or older pass the 56 bytes up
- * to @src_h as @plane_size: their flips keep the plane's rotation.
+ * it is turned).
  */
 struct drm_vflipq_flip_plane {
 	/** @plane_id: KMS plane object id, a plane of the CRTC */
@@ -197,7 +195,7 @@ struct drm_vflipq_flip_plane {
 	__u32 src_h;
 	/**
 	 * @rotation: with VFLIPQ_FLIP_PLANE_ROTATION, DRM_MODE_ROTATE_* (one)
-	 * | DRM_MODE_REFLECT_*, as the KMS "rotation" property (since 1.3)
+	 * | DRM_MODE_REFLECT_*, as the KMS "rotation" property; else zero
 	 */
 	__u32 rotation;
 	/** @pad: must be zero */
@@ -205,22 +203,12 @@ struct drm_vflipq_flip_plane {
 };
 
 /**
- * struct drm_vflipq_flip_submit - DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT
+ * struct drm_vflipq_flip - one flip of DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT
  *
- * Queue one interlocked flip: every plane listed becomes visible on the same
- * vblank.  Returns 0, -EINVAL for a malformed request (nothing queued),
- * -EAGAIN with @drain_flags/@drain_planes when the flip cannot be queued
- * behind pending ones, -EBUSY when the CRTC is off, -EOPNOTSUPP without a
- * flip queue.  Framebuffers must belong to the calling file.
- *
- * libdrm's drmIoctl() repeats a call that fails with EAGAIN until it
- * succeeds: issue this one with ioctl(2) to see the drain hints.
+ * An interlocked flip: every plane listed becomes visible on the same
+ * vblank, the first at or after @target_ns (VFLIPQ_FLIP_ON_NEXT_VSYNC).
  */
-struct drm_vflipq_flip_submit {
-	/** @crtc_id: KMS CRTC object id */
-	__u32 crtc_id;
-	/** @flags: must be zero */
-	__u32 flags;
+struct drm_vflipq_flip {
 	/** @target_ns: CLOCK_MONOTONIC time the flip behaves as submitted at */
 	__u64 target_ns;
 	/**
@@ -229,71 +217,88 @@ struct drm_vflipq_flip_submit {
 	 * scan lines as variable-refresh hardware stretches its frame)
 	 */
 	__u64 duration_ns;
-	/** @planes_ptr: user pointer to @num_planes drm_vflipq_flip_plane */
+	/**
+	 * @planes_ptr: user pointer to @num_planes drm_vflipq_flip_plane,
+	 * &drm_vflipq_flipq_submit.plane_size bytes apart
+	 */
 	__u64 planes_ptr;
 	/** @num_planes: 1 to the number of planes of the CRTC */
 	__u32 num_planes;
-	/** @plane_size: sizeof(struct drm_vflipq_flip_plane) of the caller */
-	__u32 plane_size;
-	/** @drain_flags: out, VFLIPQ_DRAIN_* with -EAGAIN */
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @drain_flags: out, VFLIPQ_DRAIN_* when this flip was refused */
 	__u32 drain_flags;
 	/** @drain_planes: out, mask of indices into @planes_ptr to drain */
 	__u32 drain_planes;
 	/** @reserved: must be zero */
-	__u64 reserved[4];
+	__u64 reserved[2];
 };
 
 /*
- * &drm_vflipq_flip_submit_many.flags: once every entry is queued, set the
- * interrupt target of plane @irq_plane_id to @irq_target, as
- * DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET would (since 1.5).
+ * &drm_vflipq_flipq_submit.flags: set the interrupt target of plane
+ * @irq_plane_id to @irq_target in the same step as the last flip is queued.
  */
-#define VFLIPQ_SUBMIT_MANY_IRQ_TARGET		(1u << 0)
+#define VFLIPQ_SUBMIT_IRQ_TARGET		_BITUL(0)
 
 /**
- * struct drm_vflipq_flip_submit_many - DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY
+ * struct drm_vflipq_flipq_submit - DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT
  *
- * Queue several flips of one CRTC in one call (since 1.4): @submits_ptr
- * points to @num_submits struct drm_vflipq_flip_submit, each as
- * DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT takes it, all with the same @crtc_id.
- * Every entry is read and checked first (-EINVAL, -EFAULT: nothing
- * queued); then they are queued in order until one fails.  Returns 0 when
- * all were queued, else the error of the first that was not, as
- * FLIPQ_SUBMIT would have returned it, with its drain hints written to
- * that entry's @drain_flags and @drain_planes for -EAGAIN.  @num_queued
- * says how many entries, from the first, are queued, whatever the result
- * (but -EACCES and -ENODEV, which the DRM core returns before the driver
- * sees the call: the structure comes back as it was given).
+ * Queue flips of one CRTC, one or many, and optionally set a plane's
+ * interrupt target.  Every flip is read and checked first (-EINVAL,
+ * -EFAULT: nothing queued); then they are queued in order until one is
+ * refused: -EAGAIN with that flip's @drain_flags and @drain_planes written
+ * back when it cannot be queued behind pending ones, -EBUSY when the CRTC
+ * is off, -EOPNOTSUPP without a flip queue.  @num_queued says how many
+ * flips, from the first, are queued, whatever the result (but -EACCES and
+ * -ENODEV, which the DRM core returns before the driver sees the call: the
+ * structure comes back as it was given).  Framebuffers must belong to the
+ * calling file.
  *
- * With VFLIPQ_SUBMIT_MANY_IRQ_TARGET (since 1.5) the call also sets an
- * interrupt target, in the same step as it queues the last entry: no
- * vblank can show that entry before the target is set.  It is set only
- * when the call returns 0; a call that queues some entries and fails
- * leaves the target as it was.
+ * With VFLIPQ_SUBMIT_IRQ_TARGET the target is set in the same step as the
+ * last flip is queued (no vblank can show that flip before), and only when
+ * all were; with @num_flips 0 it is set at once.  Without the flag,
+ * @num_flips must be 1 to 64 and the irq members zero.
+ *
+ * libdrm's drmIoctl() repeats a call that fails with EAGAIN until it
+ * succeeds: issue this one with ioctl(2) to see the drain hints.
  */
-struct drm_vflipq_flip_submit_many {
-	/** @submits_ptr: user pointer to @num_submits entries */
-	__u64 submits_ptr;
-	/** @num_submits: 1 to 64 */
-	__u32 num_submits;
-	/** @submit_size: sizeof(struct drm_vflipq_flip_submit) of the caller */
-	__u32 submit_size;
-	/** @num_queued: out, entries queued, from the first; zero on input */
-	__u32 num_queued;
-	/** @flags: 0 or VFLIPQ_SUBMIT_MANY_IRQ_TARGET */
+struct drm_vflipq_flipq_submit {
+	/** @crtc_id: KMS CRTC object id */
+	__u32 crtc_id;
+	/** @flags: 0 or VFLIPQ_SUBMIT_IRQ_TARGET */
 	__u32 flags;
+	/** @flips_ptr: user pointer to @num_flips drm_vflipq_flip */
+	__u64 flips_ptr;
+	/** @num_flips: 0 to 64 (0 only with VFLIPQ_SUBMIT_IRQ_TARGET) */
+	__u32 num_flips;
 	/**
-	 * @irq_plane_id: with VFLIPQ_SUBMIT_MANY_IRQ_TARGET, a plane of the
-	 * entries' CRTC (not necessarily one they name); else zero
+	 * @flip_size: sizeof(struct drm_vflipq_flip) of the caller, at least
+	 * 56 (2.0); bytes beyond the driver's structure must be zero
+	 */
+	__u32 flip_size;
+	/**
+	 * @plane_size: sizeof(struct drm_vflipq_flip_plane) of the caller, at
+	 * least 64 (2.0); bytes beyond the driver's structure must be zero
+	 */
+	__u32 plane_size;
+	/** @num_queued: out, flips queued, from the first; zero on input */
+	__u32 num_queued;
+	/**
+	 * @irq_plane_id: with VFLIPQ_SUBMIT_IRQ_TARGET, a plane of the CRTC
+	 * (not necessarily one the flips name); else zero
 	 */
 	__u32 irq_plane_id;
 	/** @pad: must be zero */
 	__u32 pad;
 	/**
-	 * @irq_target: with VFLIPQ_SUBMIT_MANY_IRQ_TARGET, as
-	 * &drm_vflipq_set_irq_target.target; else zero
+	 * @irq_target: with VFLIPQ_SUBMIT_IRQ_TARGET,
+	 * VFLIPQ_IRQ_TARGET_EVERY_VBLANK, VFLIPQ_IRQ_TARGET_NONE, or one
+	 * event when a flip with a PresentId >= @irq_target reaches the
+	 * screen; else zero
 	 */
 	__u64 irq_target;
+	/** @reserved: must be zero */
+	__u64 reserved[2];
 };
 
 /** struct drm_vflipq_cancel_plane - one plane of a cancel request */
@@ -381,27 +386,6 @@ struct drm_vflipq_update_log {
 	__u32 flags;
 	/** @present_id_shown: out, PresentId on screen (0: none queued yet) */
 	__u64 present_id_shown;
-	/** @reserved: must be zero */
-	__u64 reserved[2];
-};
-
-/**
- * struct drm_vflipq_set_irq_target - DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET
- *
- * @target: VFLIPQ_IRQ_TARGET_EVERY_VBLANK, VFLIPQ_IRQ_TARGET_NONE, or one
- * event when a flip with a PresentId >= @target reaches the screen.
- */
-struct drm_vflipq_set_irq_target {
-	/** @crtc_id: KMS CRTC object id */
-	__u32 crtc_id;
-	/** @plane_id: KMS plane object id */
-	__u32 plane_id;
-	/** @target: see above */
-	__u64 target;
-	/** @flags: must be zero */
-	__u32 flags;
-	/** @pad: must be zero */
-	__u32 pad;
 	/** @reserved: must be zero */
 	__u64 reserved[2];
 };
@@ -569,9 +553,6 @@ struct drm_vflipq_scanout_query {
 	__u64 reserved[2];
 };
 
-#define DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT \
-	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_FLIPQ_SUBMIT, \
-		 struct drm_vflipq_flip_submit)
 #define DRM_IOCTL_VFLIPQ_FLIPQ_CANCEL \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_FLIPQ_CANCEL, \
 		 struct drm_vflipq_flip_cancel)
@@ -581,9 +562,6 @@ struct drm_vflipq_scanout_query {
 #define DRM_IOCTL_VFLIPQ_FLIPQ_UPDATE_LOG \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_FLIPQ_UPDATE_LOG, \
 		 struct drm_vflipq_update_log)
-#define DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET \
-	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_FLIPQ_SET_IRQ_TARGET, \
-		 struct drm_vflipq_set_irq_target)
 #define DRM_IOCTL_VFLIPQ_GET_COUNTERS \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_GET_COUNTERS, \
 		 struct drm_vflipq_get_counters)
@@ -592,9 +570,9 @@ struct drm_vflipq_scanout_query {
 #define DRM_IOCTL_VFLIPQ_SCANOUT_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_SCANOUT_QUERY, \
 		 struct drm_vflipq_scanout_query)
-#define DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY \
-	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_FLIPQ_SUBMIT_MANY, \
-		 struct drm_vflipq_flip_submit_many)
+#define DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VFLIPQ_FLIPQ_SUBMIT, \
+		 struct drm_vflipq_flipq_submit)
 
 #if defined(__cplusplus)
 }

@@ -145,11 +145,14 @@ int bench_read_events(int fd, int timeout_ms, struct bench_events *ev);
 
 /* ---- fq.c: the flip-queue ioctls (vflipq) ------------------------------ */
 
-/* One ON_NEXT_VSYNC flip of @plane; 0 or -errno (-EAGAIN: queue full). */
+/*
+ * One ON_NEXT_VSYNC flip of @plane, a FLIPQ_SUBMIT batch of one; 0 or
+ * -errno (-EAGAIN: queue full).
+ */
 int fq_submit_plane(int fd, uint32_t crtc, uint32_t plane, uint32_t fb,
 		    uint64_t id, uint64_t target_ns);
 /*
- * @n such flips in one FLIPQ_SUBMIT_MANY, PresentIds from @first_id, targets
+ * @n such flips in one FLIPQ_SUBMIT, PresentIds from @first_id, targets
  * @step_ns apart from @first_target_ns, buffers @fbs[i]; 0 or -errno, -EIO
  * when only some were queued.
  */
@@ -158,9 +161,9 @@ int fq_submit_plane_many(int fd, uint32_t crtc, uint32_t plane,
 			 const uint32_t *fbs, uint64_t first_id,
 			 uint64_t first_target_ns, uint64_t step_ns, int n);
 /*
- * The same, also setting @plane's interrupt target to *@irq_target once
- * all are queued (VFLIPQ_SUBMIT_MANY_IRQ_TARGET, uAPI 1.5) unless it is
- * NULL.
+ * The same, also setting @plane's interrupt target to *@irq_target in the
+ * same step as the last flip is queued (VFLIPQ_SUBMIT_IRQ_TARGET), only
+ * when all are, unless it is NULL.
  */
 int fq_submit_plane_many_irq(int fd, uint32_t crtc, uint32_t plane,
 			     const uint32_t *fbs, uint64_t first_id,
@@ -169,6 +172,10 @@ int fq_submit_plane_many_irq(int fd, uint32_t crtc, uint32_t plane,
 /* A log of @n entries for @plane (queued flips need one): its GEM handle. */
 uint32_t fq_set_log(int fd, uint32_t crtc, uint32_t plane, uint32_t n,
 		    uint64_t *size);
+/*
+ * @plane's interrupt target, at once: a FLIPQ_SUBMIT without flips, with
+ * VFLIPQ_SUBMIT_IRQ_TARGET (1.x's FLIPQ_SET_IRQ_TARGET).
+ */
 void fq_set_irq_target(int fd, uint32_t crtc, uint32_t plane, uint64_t id);
 struct drm_vflipq_get_counters fq_get_counters(int fd, uint32_t crtc);
 

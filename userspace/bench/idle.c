@@ -21,9 +21,12 @@
  *                     [--steps 0,32] [--label TEXT]
  *                     [--single-submits | --irq-ioctl | --one-wake]
  *
- * Each batch goes in one FLIPQ_SUBMIT_MANY, which also sets the next
- * interrupt target (--irq-ioctl: FLIPQ_SET_IRQ_TARGET after it, as before
- * 1.5; --single-submits: one FLIPQ_SUBMIT per flip, as before 1.4).
+ * Each batch goes in one FLIPQ_SUBMIT, which also sets the next interrupt
+ * target (VFLIPQ_SUBMIT_IRQ_TARGET).  --irq-ioctl: the target in a
+ * FLIPQ_SUBMIT of its own after the batch (no flips, only the flag): two
+ * ioctls a batch, as uAPI 1.4 needed; --single-submits: batches of one
+ * flip, a FLIPQ_SUBMIT per flip and then one for the target, as 1.3
+ * needed.
  * --one-wake: one client for every output wakes once per batch, on the
  * interrupt of the first lit CRTC only, and tops every queue up to the
  * flips due 2 x batch - 2 periods from now (a flip's target time says when
@@ -73,8 +76,8 @@ struct idle {
 	uint64_t period;
 	bool vkms;
 	int batch;		/* flips per batch */
-	bool single;		/* one FLIPQ_SUBMIT per flip, no batch ioctl */
-	bool irq_ioctl;		/* the interrupt target in an ioctl of its own */
+	bool single;		/* one FLIPQ_SUBMIT per flip (batches of one) */
+	bool irq_ioctl;		/* the interrupt target in a call of its own */
 	bool one_wake;		/* one interrupt, on @master, for all outputs */
 	struct out *master;
 	long resyncs;		/* flips whose target had already passed */
@@ -184,8 +187,8 @@ static void resync(struct idle *s, struct out *o, uint64_t now)
 }
 
 /*
- * The next @n flips of @o, one period apart, in one FLIPQ_SUBMIT_MANY; it
- * also sets the interrupt target to *@irq unless that is NULL.
+ * The next @n flips of @o, one period apart, in one FLIPQ_SUBMIT; it also
+ * sets the interrupt target to *@irq unless that is NULL.
  */
 static void submit_many(struct idle *s, struct out *o, int n,
 			const uint64_t *irq)
@@ -199,7 +202,7 @@ static void submit_many(struct idle *s, struct out *o, int n,
 				       o->next_id, o->target, s->period, n,
 				       irq);
 	if (ret)
-		die("idle: FLIPQ_SUBMIT_MANY %llu+%d on CRTC %u: %s",
+		die("idle: FLIPQ_SUBMIT %llu+%d on CRTC %u: %s",
 		    (unsigned long long)o->next_id, n, o->crtc,
 		    strerror(-ret));
 	o->next_id += n;
@@ -561,10 +564,6 @@ int bench_idle(int argc, char **argv)
 	if (s->vkms && label)
 		die("idle: --label names another vflipq configuration");
 	open_outputs(s, driver, s->vkms ? NULL : names);
-	/* A driver older than 1.5 takes the target in an ioctl of its own. */
-	for (int i = 0; !s->vkms && i < s->ndevs; i++)
-		if (!(s->devs[i].caps.caps & VFLIPQ_CAP_FLIPQ_SUBMIT_IRQ))
-			s->irq_ioctl = true;
 	bench_mode_1080p(&s->mode, 60);
 	s->period = bench_mode_period_ns(&s->mode);
 

@@ -74,7 +74,9 @@ NOTES = {
     "flipq_events_per_frame_depth8": "batches of 8 (goal <= 0.135)",
     "flipq_on_time_share": "3,600 queued flips (targets one period apart, queue kept 6-8 deep) "
         "shown on exactly the expected vblank, from the log (goal >= 0.999)",
-    "flipq_submit_cost_vs_atomic_flip": "us per FLIPQ_SUBMIT ioctl vs per nonblocking atomic page-flip ioctl",
+    "flipq_submit_cost_vs_atomic_flip":
+        "us per FLIPQ_SUBMIT ioctl of one flip (a batch of one) vs per nonblocking atomic "
+        "page-flip ioctl",
     "caso_bytes_per_frame_one_copy":
         "bytes copied per presented 1920x1080 ARGB8888 frame on the one-copy path (render-only "
         "vflipq device -> shared dma-buf -> tier-3 display scans it out): the render step's "
@@ -109,7 +111,8 @@ NOTES = {
     "idle_outputs_cpu_pct_all":
         "whole-VM busy time (wall x CPUs minus /proc/stat idle + iowait) in % of one vCPU "
         "with 8 devices x 4 CRTCs lit at 1080p60, each showing queued flips one frame apart "
-        "(2 batches of 4 queued, each with one FLIPQ_SUBMIT_MANY, woken at a batch's end), "
+        "(2 batches of 4 queued, each with one FLIPQ_SUBMIT that also sets the interrupt "
+        "target, woken at a batch's end), "
         "CRC off, every CRTC's vblanks on the multiples of the frame duration (vblank_align, "
         "the default); baseline: the same devices with vblank_align 0, each CRTC's grid from "
         "its own mode set, 32 lit (goal < 5)",
@@ -402,7 +405,7 @@ def markdown(entries, args, made, fails):
              "The same flips from one client wake-up per batch for all outputs", ""),
             ("idle_outputs_cpu_pct_all_batch16",
              "With the queue 32 deep and batches of 16 (the process wakes every 16 frames "
-             "per CRTC)", "; its FLIPQ_SUBMIT_MANY ioctls, one per batch, count there")):
+             "per CRTC)", "; its FLIPQ_SUBMIT ioctls, one per batch, count there")):
         e = entries.get(name, {})
         if e.get("value") is None or not lines or not lines[-1].startswith("Lit outputs"):
             continue
@@ -422,8 +425,8 @@ def markdown(entries, args, made, fails):
                           fmt(bd.get("context_switches_per_s"))))
     sc = entries.get("flipq_submit_cost_vs_atomic_flip", {})
     if sc.get("details", {}).get("submit_many_of_8_us_per_flip") is not None:
-        lines += ["", "Submitting: one FLIPQ_SUBMIT costs %s us; the same flips 8 to a "
-                  "FLIPQ_SUBMIT_MANY cost %s us each (4 framebuffers recurring, as a swap "
+        lines += ["", "Submitting: a FLIPQ_SUBMIT of one flip costs %s us; the same flips 8 to "
+                  "a FLIPQ_SUBMIT cost %s us each (4 framebuffers recurring, as a swap "
                   "chain's do)." % (fmt(sc.get("value")),
                                    fmt(sc["details"]["submit_many_of_8_us_per_flip"]))]
     dmg = [entries.get("composer_us_per_frame_" + k, {}).get("details", {})

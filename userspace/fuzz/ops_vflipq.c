@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * vflipq-fuzz: the driver-private ioctls.  Each operation mostly builds a
- * request that is valid or nearly so (real CRTCs, planes, framebuffers and
- * PresentIds that follow the rules), and sometimes garbage: reserved and
- * pad bytes, odd entry sizes, bad pointers.  Where the uAPI promises
- * something about what comes back (reserved members zero, outputs within
- * their documented range), the answer is checked.
+ * vflipq-fuzz: the driver-private ioctls (uAPI 2.0).  Each operation mostly
+ * builds a request that is valid or nearly so (real CRTCs, planes,
+ * framebuffers and PresentIds that follow the rules), and sometimes
+ * garbage: reserved and pad bytes, odd entry sizes, bad pointers.  Where
+ * the uAPI promises something about what comes back (reserved members
+ * zero, outputs within their documented range), the answer is checked.
+ * FLIPQ_SUBMIT goes in batches of one flip, of many, and of none (the
+ * interrupt target alone); 1.x's retired numbers must fail with -EINVAL.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,8 +20,10 @@
 #include <drm_fourcc.h>
 
 #include "fuzz.h"
+#include "vflipq_v1.h"
 
-#define KNOWN_CAPS ((VFLIPQ_CAP_FLIPQ_SUBMIT_IRQ << 1) - 1)
+/* Bits 11 to 13 were 1.x's submission features: never set since 2.0. */
+#define KNOWN_CAPS ((VFLIPQ_CAP_RENDER_ONLY << 1) - 1)
 #define KNOWN_REASONS 0xffu
 #define PAGE 4096u
 
@@ -255,16 +259,205 @@ static void set_log_for(struct rng *r, struct client *c, struct fdev *d,
 		map_log(r, c, s.handle, s.size);
 }
 
+/*
+ * FLIPQ_SUBMIT (2.0): one call for one flip, a batch of them, or none with
+ * VFLIPQ_SUBMIT_IRQ_TARGET.  The flips go into flip_buf, flip_size apart,
+ * their planes into plane_buf, plane_size apart; flip_in keeps the flips
+ * as given, to tell what the kernel wrote back.
+ */
+#define FQ_MAX_FLIPS 64		/* num_flips above it is refused */
+#define FQ_MANY 16
+
+static uint8_t flip_buf[16 * PAGE] __attribute__((aligned(8)));
+static uint8_t flip_in[16 * PAGE] __attribute__((aligned(8)));
+
+/*
+ * Entry @i of an array of @size-byte entries at @buf (@cap bytes): @e
+ * (@len bytes), cut or zero-extended to @size; a longer entry's tail must
+ * be zero and now and then is not.  False when it does not fit.
+ */
+static bool put_entry(struct rng *r, uint8_t *buf, size_t cap, uint32_t i,
+		      uint32_t size, const void *e, size_t len)
+{
+	uint8_t *p;
+
+	if (!size || (uint64_t)(i + 1) * size > cap)
+		return false;
+	p = buf + (size_t)i * size;
+	memcpy(p, e, size < len ? size : len);
+	if (size > len && chance(r, 1, 8))
+		p[len + rnd(r, size - len)] = 1 + rnd(r, 255);
+	return true;
+}
+
+/* A flip_size: mostly the structure's, now and then too short or longer. */
+static uint32_t pick_flip_size(struct rng *r, uint32_t longest)
+{
+	uint32_t size = sizeof(struct drm_vflipq_flip);
+
+	if (chance(r, 1, 30))
+		size = chance(r, 1, 2) ? 8 + rnd(r, size - 8) :
+		       size + 1 + rnd(r, longest - size);
+	if (chance(r, 1, 80))
+		size = rnd_interesting32(r);
+	return size;
+}
+
+/*
+ * A plane_size: mostly the structure's; now and then 1.x's 56 bytes (up to
+ * src_h, a 1.2 caller's, refused since 2.0), shorter, or longer.
+ */
+static uint32_t pick_plane_size(struct rng *r, uint32_t longest)
+{
+	uint32_t size = sizeof(struct drm_vflipq_flip_plane);
+
+	if (chance(r, 1, 12)) {
+		switch (rnd(r, 3)) {
+		case 0:
+			size = offsetof(struct drm_vflipq_flip_plane, rotation);
+			break;
+		case 1:
+			size = 16 + rnd(r, size - 16);
+			break;
+		default:
+			size += 1 + rnd(r, longest - size);
+		}
+	}
+	if (chance(r, 1, 50))
+		size = rnd_interesting32(r);
+	return size;
+}
+
+/* Now and then a member of the call that must be zero, or not given so. */
+static void spoil_submit(struct rng *r, struct drm_vflipq_flipq_submit *s)
+{
+	if (chance(r, 1, 40))
+		s->flags = rnd_interesting32(r);
+	if (chance(r, 1, 40)) {
+		switch (rnd(r, 4)) {
+		case 0: s->irq_plane_id = rng_u32(r) | 1; break;
+		case 1: s->pad = rnd_interesting32(r) | 1; break;
+		case 2: s->irq_target = rnd_interesting64(r) | 1; break;
+		default: s->reserved[rnd(r, 2)] = rnd_interesting64(r) | 1;
+		}
+	}
+	/* An output member, zero on input. */
+	if (chance(r, 1, 40))
+		s->num_queued = rng_u32(r) | 1;
+}
+
+/*
+ * Issue FLIPQ_SUBMIT @s of @c on CRTC index @crtc of @d and check the
+ * answer.  @nf flips were written at flip_buf; @readable: flips_ptr is
+ * flip_buf and holds all num_flips of them, so what came back can be read.
+ * The contract: input members as given, never more queued than asked, all
+ * of them on success; with -EAGAIN the refused flip (the first not queued)
+ * carries drain hints for the planes it names, and no other flip is ever
+ * written.  Then follow the kernel: the PresentIds and targets of the
+ * flips queued, a CRTC found off.  Returns the ioctl's result.
+ */
+static int fq_submit_checked(struct rng *r, struct client *c, struct fdev *d,
+			     int crtc, struct drm_vflipq_flipq_submit *s,
+			     uint32_t nf, bool readable)
+{
+	const struct drm_vflipq_flipq_submit in = *s;
+	size_t fsize = s->flip_size, len = readable ? nf * fsize : 0;
+	int np = crtc >= 0 ? d->crtc_nplanes[crtc] : 0;
+	struct drm_vflipq_flipq_submit out;
+	int ret;
+
+	memcpy(flip_in, flip_buf, len);
+	ret = fz_ioctl(C_FLIPQ_SUBMIT, c->fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, s);
+	/* The DRM core refuses some calls itself and echoes them back. */
+	if (ret == -EACCES || ret == -ENODEV)
+		return ret;
+	out = *s;
+	out.num_queued = in.num_queued;
+	if (memcmp(&out, &in, sizeof(in)))
+		fz_anomaly("FLIPQ_SUBMIT (%s, %u flips): %d, an input member "
+			   "changed", c->label, in.num_flips, ret);
+	if (s->num_queued > in.num_flips ||
+	    (!ret && s->num_queued != in.num_flips))
+		fz_anomaly("FLIPQ_SUBMIT (%s): %d, %u of %u flips queued",
+			   c->label, ret, s->num_queued, in.num_flips);
+	if (readable && ret == -EAGAIN && s->num_queued < nf) {
+		size_t at = s->num_queued * fsize +
+			    offsetof(struct drm_vflipq_flip, drain_flags);
+		struct drm_vflipq_flip f;
+		uint32_t hint[2];
+
+		memcpy(&f, flip_in + s->num_queued * fsize, sizeof(f));
+		memcpy(hint, flip_buf + at, sizeof(hint));
+		if (!hint[0] || hint[0] & ~7u ||
+		    (f.num_planes < 32 &&
+		     hint[1] & ~((1u << f.num_planes) - 1)))
+			fz_anomaly("FLIPQ_SUBMIT (%s): EAGAIN, flip %u of %u "
+				   "(%u planes): drain_flags %#x drain_planes "
+				   "%#x", c->label, s->num_queued, in.num_flips,
+				   f.num_planes, hint[0], hint[1]);
+		/* The hints are the only bytes the kernel may write. */
+		memcpy(flip_buf + at, flip_in + at, sizeof(hint));
+	}
+	if (len && memcmp(flip_buf, flip_in, len))
+		fz_anomaly("FLIPQ_SUBMIT (%s): %d, %u of %u flips queued: "
+			   "a flip written beyond the refused one's hints",
+			   c->label, ret, s->num_queued, in.num_flips);
+
+	if (ret == -EBUSY && crtc >= 0)
+		d->crtc_on[crtc] = false;
+	/* Out of step with the kernel (another owner before, logs gone)? */
+	if (ret == -EINVAL && crtc >= 0 && chance(r, 1, 8)) {
+		for (int k = 0; k < np; k++)
+			d->last_pid[crtc][k] += 1 + rnd(r, 64);
+		for (int k = 0; k < NLOG; k++)
+			if (c->logs[k].crtc == crtc && chance(r, 1, 2))
+				log_forget(c, k);
+	}
+	if (ret == -EAGAIN && chance(r, 1, 2))
+		read_events(c);
+	if (!s->num_queued || crtc < 0 || !readable)
+		return ret;
+	d->fq_owner[crtc] = c - W.cl;
+	for (uint32_t i = 0; i < s->num_queued && i < nf; i++) {
+		struct drm_vflipq_flip f;
+
+		memcpy(&f, flip_in + i * fsize, sizeof(f));
+		if (f.target_ns > d->last_target[crtc])
+			d->last_target[crtc] = f.target_ns;
+		for (uint32_t j = 0; j < f.num_planes && j < 16; j++) {
+			uint64_t at = f.planes_ptr - (uintptr_t)plane_buf +
+				      (uint64_t)j * s->plane_size;
+			struct drm_vflipq_flip_plane p;
+
+			if (f.planes_ptr < (uintptr_t)plane_buf ||
+			    at + sizeof(p) > sizeof(plane_buf))
+				break;
+			memcpy(&p, plane_buf + at, sizeof(p));
+			for (int k = 0; k < np; k++)
+				if (d->planes[d->crtc_plane[crtc][k]].id ==
+				    p.plane_id &&
+				    p.present_id > d->last_pid[crtc][k])
+					d->last_pid[crtc][k] = p.present_id;
+		}
+	}
+	return ret;
+}
+
+/*
+ * FLIPQ_SUBMIT of one interlocked flip (a batch of one), on one to 16
+ * planes, sometimes setting an interrupt target with it.
+ */
 static void op_fq_submit(struct rng *r)
 {
 	struct client *c = pick_fq_client(r);
 	struct fdev *d = client_dev(c);
-	struct drm_vflipq_flip_submit s = { 0 };
-	uint32_t size = sizeof(struct drm_vflipq_flip_plane);
+	struct drm_vflipq_flipq_submit s = { 0 };
+	struct drm_vflipq_flip f = { 0 };
+	uint32_t size = pick_plane_size(r, PAGE);
+	uint32_t fsize = pick_flip_size(r, PAGE);
 	int crtc = -1, fqs[16], n, np;
 	uint64_t now = now_ns(), period, target;
-	bool ok_ptr = true;
-	int ret;
+	bool readable = true;
 
 	s.crtc_id = pick_crtc_id(r, d, &crtc);
 	np = crtc >= 0 ? d->crtc_nplanes[crtc] : 0;
@@ -276,11 +469,8 @@ static void op_fq_submit(struct rng *r)
 		 1 + rnd(r, 3);
 	if (chance(r, 1, 40))
 		n = chance(r, 1, 2) ? 0 : 1 + rnd(r, 15);
-	if (chance(r, 1, 12))
-		size = chance(r, 1, 2) ? 16 + rnd(r, 40) : 56 + rnd(r, PAGE - 55);
-	if (chance(r, 1, 50))
-		size = rnd_interesting32(r);
 	memset(plane_buf, 0, sizeof(plane_buf));
+	memset(flip_buf, 0, sizeof(flip_buf));
 
 	/* Planes in random order, each at most once (mostly). */
 	for (int i = 0; i < 16; i++)
@@ -336,17 +526,15 @@ static void op_fq_submit(struct rng *r)
 	if (crtc >= 0 && target && target < d->last_target[crtc] &&
 	    chance(r, 9, 10))
 		target = d->last_target[crtc];
-	s.target_ns = target;
+	f.target_ns = target;
 	if (chance(r, 1, 10))
-		s.duration_ns = chance(r, 3, 4) ?
+		f.duration_ns = chance(r, 3, 4) ?
 				(uint64_t)rnd_range(r, 4166667, 100000000) :
 				rnd_interesting64(r);
 
-	for (int i = 0; i < n && i < 16 &&
-	     (uint64_t)(i + 1) * size <= sizeof(plane_buf); i++) {
+	for (int i = 0; i < n && i < 16; i++) {
 		struct drm_vflipq_flip_plane p = { 0 };
 		int fq = fqs[i];
-		size_t copy;
 
 		if (fq >= 0 && chance(r, 19, 20)) {
 			p.plane_id = d->planes[d->crtc_plane[crtc][fq]].id;
@@ -365,14 +553,14 @@ static void op_fq_submit(struct rng *r)
 		p.mode = chance(r, 17, 20) ? VFLIPQ_FLIP_ON_NEXT_VSYNC :
 			 chance(r, 9, 10) ? 1 + rnd(r, 2) : rnd_interesting32(r);
 		if (chance(r, 1, 10)) {
-			struct fbrec f = { 0 };
+			struct fbrec fb = { 0 };
 
-			fb_info(p.fb_id, &f);
+			fb_info(p.fb_id, &fb);
 			p.flags = VFLIPQ_FLIP_PLANE_GEOMETRY;
 			p.crtc_x = (int32_t)rnd(r, 700) - 50;
 			p.crtc_y = (int32_t)rnd(r, 500) - 50;
-			p.crtc_w = f.w && chance(r, 3, 4) ? f.w : rnd(r, 700);
-			p.crtc_h = f.h && chance(r, 3, 4) ? f.h : rnd(r, 500);
+			p.crtc_w = fb.w && chance(r, 3, 4) ? fb.w : rnd(r, 700);
+			p.crtc_h = fb.h && chance(r, 3, 4) ? fb.h : rnd(r, 500);
 			p.src_w = (chance(r, 3, 4) ? p.crtc_w : rnd(r, 800)) << 16;
 			p.src_h = (chance(r, 3, 4) ? p.crtc_h : rnd(r, 600)) << 16;
 			if (chance(r, 1, 10)) {
@@ -398,91 +586,74 @@ static void op_fq_submit(struct rng *r)
 		}
 		if (chance(r, 1, 100))
 			p.pad = rng_u32(r);
-		copy = size < sizeof(p) ? size : sizeof(p);
-		memcpy(plane_buf + (size_t)i * size, &p, copy);
-		/* A longer entry must have a zero tail; sometimes it has not. */
-		if (size > sizeof(p) && chance(r, 1, 8))
-			plane_buf[(size_t)i * size + sizeof(p) +
-				  rnd(r, size - sizeof(p))] = 1 + rnd(r, 255);
+		put_entry(r, plane_buf, sizeof(plane_buf), i, size, &p,
+			  sizeof(p));
 	}
-	s.planes_ptr = (uintptr_t)plane_buf;
-	if (chance(r, 1, 40)) {
-		s.planes_ptr = chance(r, 1, 2) ? 0 : bad_ptr(r);
-		ok_ptr = false;
-	}
-	s.num_planes = n;
-	s.plane_size = size;
+	f.planes_ptr = (uintptr_t)plane_buf;
+	if (chance(r, 1, 40))
+		f.planes_ptr = chance(r, 1, 2) ? 0 : bad_ptr(r);
+	f.num_planes = n;
 	if (chance(r, 1, 25))
-		s.reserved[rnd(r, 4)] = rnd_interesting64(r);
+		f.reserved[rnd(r, 2)] = rnd_interesting64(r);
 	if (chance(r, 1, 25))
-		s.flags = rnd_interesting32(r);
+		f.flags = rnd_interesting32(r);
 	if (chance(r, 1, 5)) {
-		s.drain_flags = rng_u32(r);	/* ignored on input */
-		s.drain_planes = rng_u32(r);
+		f.drain_flags = rng_u32(r);	/* ignored on input */
+		f.drain_planes = rng_u32(r);
 	}
+	readable = put_entry(r, flip_buf, sizeof(flip_buf), 0, fsize, &f,
+			     sizeof(f));
 
-	ret = fz_ioctl(C_FLIPQ_SUBMIT, c->fd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &s);
-	if (ret == -EBUSY && crtc >= 0)
-		d->crtc_on[crtc] = false;
-	/* Out of step with the kernel (another owner before, logs gone)? */
-	if (ret == -EINVAL && crtc >= 0 && chance(r, 1, 8)) {
-		for (int k = 0; k < np; k++)
-			d->last_pid[crtc][k] += 1 + rnd(r, 64);
-		for (int k = 0; k < NLOG; k++)
-			if (c->logs[k].crtc == crtc && chance(r, 1, 2))
-				log_forget(c, k);
+	s.flips_ptr = (uintptr_t)flip_buf;
+	if (chance(r, 1, 40)) {
+		s.flips_ptr = chance(r, 1, 2) ? 0 : bad_ptr(r);
+		readable = false;
 	}
-	if (ret == -EAGAIN &&
-	    (s.drain_flags & ~7u || !s.drain_flags ||
-	     (n < 32 && s.drain_planes & ~((1u << n) - 1))))
-		fz_anomaly("FLIPQ_SUBMIT (%s): EAGAIN with drain_flags %#x "
-			   "drain_planes %#x for %d planes", c->label,
-			   s.drain_flags, s.drain_planes, n);
-	if (ret == -EAGAIN && chance(r, 1, 2))
-		read_events(c);
-	if (ret)
-		return;
-	if (s.drain_flags || s.drain_planes)
-		fz_anomaly("FLIPQ_SUBMIT (%s): success with drain_flags %#x "
-			   "drain_planes %#x", c->label, s.drain_flags,
-			   s.drain_planes);
-	if (crtc < 0 || !ok_ptr)
-		return;
-	d->fq_owner[crtc] = c - W.cl;
-	d->last_target[crtc] = target;
-	for (int i = 0; i < n && i < 16; i++) {
-		struct drm_vflipq_flip_plane p = { 0 };
+	s.num_flips = 1;
+	if (chance(r, 1, 50)) {
+		/* 0 without the flag, or flips never written (all zero). */
+		s.num_flips = chance(r, 1, 2) ? 0 : rnd_interesting32(r);
+		readable = false;
+	}
+	s.flip_size = fsize;
+	s.plane_size = size;
+	/* The interrupt target with the flip, mostly at one of its planes. */
+	if (chance(r, 1, 6)) {
+		struct drm_vflipq_flip_plane p;
+		int dummy;
 
-		memcpy(&p, plane_buf + (size_t)i * size,
-		       size < sizeof(p) ? size : sizeof(p));
-		for (int k = 0; k < np; k++)
-			if (d->planes[d->crtc_plane[crtc][k]].id == p.plane_id &&
-			    p.present_id > d->last_pid[crtc][k])
-				d->last_pid[crtc][k] = p.present_id;
+		memcpy(&p, plane_buf, sizeof(p));
+		s.flags = VFLIPQ_SUBMIT_IRQ_TARGET;
+		s.irq_plane_id = chance(r, 3, 4) && p.plane_id ? p.plane_id :
+				 pick_plane_id(r, d, crtc, &dummy);
+		s.irq_target = chance(r, 3, 4) ? p.present_id :
+			       chance(r, 1, 2) ? VFLIPQ_IRQ_TARGET_NONE :
+			       VFLIPQ_IRQ_TARGET_EVERY_VBLANK;
 	}
+	spoil_submit(r, &s);
+	fq_submit_checked(r, c, d, crtc, &s, 1, readable);
 }
 
-#define FQ_MANY 16
-
 /*
- * FLIPQ_SUBMIT_MANY: a batch of single-plane flips on one plane, mostly
- * well-formed (PresentIds and targets growing), now and then one entry or
- * the header broken.  The contract checked: never more queued than asked,
- * all of them on success, drain hints in the refused entry only.
+ * FLIPQ_SUBMIT of a batch of single-plane flips on one plane, mostly
+ * well-formed (PresentIds and targets growing, now and then more than the
+ * queue holds), now and then one flip or the call broken; a quarter set
+ * an interrupt target with the last flip.
  */
 static void op_fq_submit_many(struct rng *r)
 {
-	static struct drm_vflipq_flip_submit s[64];
-	static struct drm_vflipq_flip_plane p[64];
+	struct drm_vflipq_flip_plane p[FQ_MAX_FLIPS];
+	struct drm_vflipq_flip f[FQ_MAX_FLIPS];
 	struct client *c = pick_fq_client(r);
 	struct fdev *d = client_dev(c);
-	struct drm_vflipq_flip_submit_many m = { 0 };
-	int crtc = -1, fq = 0, n, np, dummy, ret;
+	struct drm_vflipq_flipq_submit s = { 0 };
+	uint32_t psize = pick_plane_size(r, 256);
+	uint32_t fsize = pick_flip_size(r, 256);
+	int crtc = -1, fq = 0, n, np, dummy;
 	uint64_t now = now_ns(), period, target, pid;
-	bool sane = true;
-	uint32_t crtc_id;
+	bool readable = true;
 
-	crtc_id = pick_crtc_id(r, d, &crtc);
+	s.crtc_id = pick_crtc_id(r, d, &crtc);
 	np = crtc >= 0 ? d->crtc_nplanes[crtc] : 0;
 	if (np && !d->crtc_on[crtc] && chance(r, 1, 2))
 		pipe_up(r, c, crtc, false);
@@ -493,13 +664,14 @@ static void op_fq_submit_many(struct rng *r)
 		if (!has_log(c, crtc, fq) && chance(r, 4, 5))
 			set_log_for(r, c, d, crtc, fq);
 	}
-	n = 1 + rnd(r, FQ_MANY);
+	n = chance(r, 1, 20) ? FQ_MANY + 1 + rnd(r, FQ_MAX_FLIPS - FQ_MANY) :
+	    1 + rnd(r, FQ_MANY);
 	period = crtc >= 0 && d->period_ns[crtc] ? d->period_ns[crtc] : 16666667;
 	target = crtc >= 0 && d->last_target[crtc] > now ?
 		 d->last_target[crtc] : now + rnd(r, 3) * period;
 	pid = np ? d->last_pid[crtc][fq] + 1 : 1 + rnd(r, 4);
-	memset(s, 0, sizeof(s));
 	memset(p, 0, sizeof(p));
+	memset(f, 0, sizeof(f));
 	for (int i = 0; i < n; i++) {
 		if (np) {
 			p[i].plane_id = d->planes[d->crtc_plane[crtc][fq]].id;
@@ -509,106 +681,74 @@ static void op_fq_submit_many(struct rng *r)
 			p[i].fb_id = pick_fb_id(r, c, true);
 		}
 		p[i].present_id = pid + i;
-		s[i].crtc_id = crtc_id;
-		s[i].target_ns = target + (uint64_t)i * period;
-		s[i].planes_ptr = (uintptr_t)&p[i];
-		s[i].num_planes = 1;
-		s[i].plane_size = sizeof(p[i]);
+		f[i].target_ns = target + (uint64_t)i * period;
+		f[i].planes_ptr = (uintptr_t)plane_buf + (uint64_t)i * psize;
+		f[i].num_planes = 1;
 	}
 	if (chance(r, 1, 5)) {
 		int k = rnd(r, n);
 
-		switch (rnd(r, 7)) {
+		switch (rnd(r, 8)) {
 		case 0:
-			s[k].reserved[rnd(r, 4)] = rnd_interesting64(r);
+			f[k].reserved[rnd(r, 2)] = rnd_interesting64(r);
 			break;
 		case 1:
-			s[k].crtc_id = pick_crtc_id(r, d, &dummy);
+			f[k].flags = rnd_interesting32(r) | 1;
 			break;
 		case 2:
 			p[k].present_id = k ? p[k - 1].present_id : 0;
 			break;
 		case 3:
-			s[k].target_ns = rnd_interesting64(r);
+			f[k].target_ns = rnd_interesting64(r);
 			break;
 		case 4:
-			s[k].planes_ptr = bad_ptr(r);
+			f[k].planes_ptr = bad_ptr(r);
 			break;
 		case 5:
-			s[k].num_planes = rnd_interesting32(r);
+			f[k].num_planes = rnd_interesting32(r);
+			break;
+		case 6:
+			/* Output only: ignored on input. */
+			f[k].drain_flags = rng_u32(r);
+			f[k].drain_planes = rng_u32(r);
 			break;
 		default:
 			p[k].fb_id = pick_fb_id(r, c, true);
 		}
 	}
-	m.submits_ptr = (uintptr_t)s;
-	m.num_submits = n;
-	m.submit_size = sizeof(s[0]);
-	if (chance(r, 1, 30))
-		m.num_submits = chance(r, 1, 2) ? rnd(r, 70) :
-				rnd_interesting32(r);
+	memset(plane_buf, 0, sizeof(plane_buf));
+	memset(flip_buf, 0, sizeof(flip_buf));
+	for (int i = 0; i < n; i++) {
+		put_entry(r, plane_buf, sizeof(plane_buf), i, psize, &p[i],
+			  sizeof(p[i]));
+		if (!put_entry(r, flip_buf, sizeof(flip_buf), i, fsize, &f[i],
+			       sizeof(f[i])))
+			readable = false;
+	}
+	s.flips_ptr = (uintptr_t)flip_buf;
+	s.num_flips = n;
+	s.flip_size = fsize;
+	s.plane_size = psize;
 	if (chance(r, 1, 30)) {
-		m.submit_size = chance(r, 1, 2) ? 72 + rnd(r, 16) :
-				rnd_interesting32(r);
-		sane = false;
+		/* 0 without the flag, beyond 64, or beyond what was written. */
+		s.num_flips = chance(r, 1, 2) ? rnd(r, 70) :
+			      rnd_interesting32(r);
+		readable = readable && s.num_flips <= (uint32_t)n;
 	}
 	if (chance(r, 1, 40)) {
-		m.submits_ptr = chance(r, 1, 2) ? 0 : bad_ptr(r);
-		sane = false;
+		s.flips_ptr = chance(r, 1, 2) ? 0 : bad_ptr(r);
+		readable = false;
 	}
-	/* Since 1.5: the interrupt target with the batch, mostly sane. */
+	/* The interrupt target with the last flip, mostly sane. */
 	if (chance(r, 1, 4)) {
-		m.flags = VFLIPQ_SUBMIT_MANY_IRQ_TARGET;
-		m.irq_plane_id = pick_plane_id(r, d, crtc, &dummy);
-		m.irq_target = chance(r, 3, 4) ? pid + rnd(r, n) :
+		s.flags = VFLIPQ_SUBMIT_IRQ_TARGET;
+		s.irq_plane_id = pick_plane_id(r, d, crtc, &dummy);
+		s.irq_target = chance(r, 3, 4) ? pid + rnd(r, n) :
 			       rnd_interesting64(r);
 	}
-	if (chance(r, 1, 40))
-		m.flags = rnd_interesting32(r);
-	if (chance(r, 1, 40)) {
-		switch (rnd(r, 3)) {
-		case 0: m.irq_plane_id = rng_u32(r); break;
-		case 1: m.pad = rnd_interesting32(r) | 1; break;
-		default: m.irq_target = rnd_interesting64(r);
-		}
-	}
-	if (chance(r, 1, 40))
-		m.num_queued = rng_u32(r);
-
-	ret = fz_ioctl(C_FLIPQ_SUBMIT_MANY, c->fd,
-		       DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &m);
-	/* The DRM core refuses some calls itself and echoes them back. */
-	if (ret == -EACCES || ret == -ENODEV)
-		return;
-	if (m.num_queued > m.num_submits ||
-	    (!ret && m.num_queued != m.num_submits))
-		fz_anomaly("FLIPQ_SUBMIT_MANY (%s): %d, %u of %u queued",
-			   c->label, ret, m.num_queued, m.num_submits);
-	for (unsigned int i = 0; sane && i < 64 && i < m.num_submits; i++) {
-		bool hinted = s[i].drain_flags || s[i].drain_planes;
-		bool refused = ret == -EAGAIN && i == m.num_queued;
-
-		if (hinted != refused || s[i].drain_flags & ~7u ||
-		    s[i].drain_planes & ~1u)
-			fz_anomaly("FLIPQ_SUBMIT_MANY (%s): entry %u of %u "
-				   "(%u queued, %d): drain_flags %#x "
-				   "drain_planes %#x", c->label, i,
-				   m.num_submits, m.num_queued, ret,
-				   s[i].drain_flags, s[i].drain_planes);
-	}
-	if (ret == -EBUSY && crtc >= 0)
-		d->crtc_on[crtc] = false;
-	if (ret == -EAGAIN && chance(r, 1, 2))
-		read_events(c);
-	if (!m.num_queued || crtc < 0 || !np)
-		return;
-	d->fq_owner[crtc] = c - W.cl;
-	for (unsigned int i = 0; i < m.num_queued && i < 64; i++) {
-		if (p[i].present_id > d->last_pid[crtc][fq])
-			d->last_pid[crtc][fq] = p[i].present_id;
-		if (s[i].target_ns > d->last_target[crtc])
-			d->last_target[crtc] = s[i].target_ns;
-	}
+	spoil_submit(r, &s);
+	fq_submit_checked(r, c, d, crtc, &s,
+			  readable ? s.num_flips : 0, readable);
 }
 
 static void op_fq_cancel(struct rng *r)
@@ -819,39 +959,138 @@ static void op_fq_update_log(struct rng *r)
 		d->last_pid[crtc][fq] = u.present_id_shown;
 }
 
+/*
+ * FLIPQ_SUBMIT without flips, with VFLIPQ_SUBMIT_IRQ_TARGET: a plane's
+ * interrupt target set at once (1.x's FLIPQ_SET_IRQ_TARGET).
+ */
 static void op_fq_irq_target(struct rng *r)
 {
 	struct client *c = pick_fq_client(r);
 	struct fdev *d = client_dev(c);
-	struct drm_vflipq_set_irq_target t = { 0 };
+	struct drm_vflipq_flipq_submit s = { 0 };
 	int crtc, fq;
 
-	t.crtc_id = pick_crtc_id(r, d, &crtc);
-	t.plane_id = pick_plane_id(r, d, crtc, &fq);
+	s.crtc_id = pick_crtc_id(r, d, &crtc);
+	s.flags = VFLIPQ_SUBMIT_IRQ_TARGET;
+	s.flip_size = sizeof(struct drm_vflipq_flip);
+	s.plane_size = sizeof(struct drm_vflipq_flip_plane);
+	s.irq_plane_id = pick_plane_id(r, d, crtc, &fq);
 	switch (rnd(r, 10)) {
 	case 0: case 1:
-		t.target = VFLIPQ_IRQ_TARGET_EVERY_VBLANK;
+		s.irq_target = VFLIPQ_IRQ_TARGET_EVERY_VBLANK;
 		break;
 	case 2: case 3: case 4:
-		t.target = VFLIPQ_IRQ_TARGET_NONE;
+		s.irq_target = VFLIPQ_IRQ_TARGET_NONE;
 		break;
 	case 5: case 6: case 7: case 8:
-		t.target = crtc >= 0 && fq >= 0 ?
-			   d->last_pid[crtc][fq] + rnd(r, 4) : rnd(r, 10);
+		s.irq_target = crtc >= 0 && fq >= 0 ?
+			       d->last_pid[crtc][fq] + rnd(r, 4) : rnd(r, 10);
 		break;
 	default:
-		t.target = rnd_interesting64(r);
+		s.irq_target = rnd_interesting64(r);
 	}
+	/* No flip is read: any flips_ptr will do. */
+	if (chance(r, 1, 8))
+		s.flips_ptr = chance(r, 1, 2) ? bad_ptr(r) :
+			      (uintptr_t)flip_buf;
 	if (chance(r, 1, 12)) {
-		switch (rnd(r, 3)) {
-		case 0: t.flags = rnd_interesting32(r) | 1; break;
-		case 1: t.pad = rnd_interesting32(r) | 1; break;
-		default: t.reserved[rnd(r, 2)] = rnd_interesting64(r) | 1;
+		switch (rnd(r, 5)) {
+		case 0:
+			s.flags = 0;	/* no flips without the flag */
+			break;
+		case 1:
+			s.flip_size = rnd(r, sizeof(struct drm_vflipq_flip));
+			break;
+		case 2:
+			/* 1.x's 56 bytes, or anything */
+			s.plane_size = offsetof(struct drm_vflipq_flip_plane,
+						rotation);
+			if (chance(r, 1, 2))
+				s.plane_size = rnd_interesting32(r);
+			break;
+		case 3:
+			s.num_flips = FQ_MAX_FLIPS + 1 + rnd(r, 8);
+			break;
+		default:
+			s.flip_size = PAGE + 1 + rnd(r, PAGE);
 		}
 	}
-	if (!fz_ioctl(C_FLIPQ_SET_IRQ_TARGET, c->fd,
-		      DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET, &t) && crtc >= 0)
+	spoil_submit(r, &s);
+	if (!fq_submit_checked(r, c, d, crtc, &s, 0, false) && crtc >= 0)
 		d->fq_owner[crtc] = c - W.cl;
+}
+
+/*
+ * A well-formed 1.5 request on real planes (now and then garbage, another
+ * size or direction): whoever asks, the answer is -EINVAL (-ENODEV once
+ * the device is gone), and nothing is queued.
+ */
+static void op_fq_retired(struct rng *r)
+{
+	static struct v1_flip_submit subs[4];
+	static struct drm_vflipq_flip_plane p[4];
+	union {
+		struct v1_flip_submit s;
+		struct v1_set_irq_target t;
+		struct v1_flip_submit_many m;
+		uint8_t raw[256];
+	} u;
+	struct client *c = pick_fq_client(r);
+	struct fdev *d = client_dev(c);
+	uint64_t now = now_ns(), pid;
+	unsigned long req;
+	uint32_t crtc_id, plane_id;
+	int crtc, fq, n = 1 + rnd(r, 4), ret;
+
+	memset(&u, 0, sizeof(u));
+	memset(subs, 0, sizeof(subs));
+	memset(p, 0, sizeof(p));
+	crtc_id = pick_crtc_id(r, d, &crtc);
+	plane_id = pick_plane_id(r, d, crtc, &fq);
+	pid = (crtc >= 0 && fq >= 0 ? d->last_pid[crtc][fq] : 0) + 1;
+	for (int i = 0; i < n; i++) {
+		p[i].plane_id = plane_id;
+		p[i].fb_id = pick_fb_id(r, c, false);
+		p[i].present_id = pid + i;
+		subs[i].crtc_id = crtc_id;
+		subs[i].target_ns = now + i * 16666667ull;
+		subs[i].planes_ptr = (uintptr_t)&p[i];
+		subs[i].num_planes = 1;
+		subs[i].plane_size = sizeof(p[i]);
+	}
+	switch (rnd(r, 3)) {
+	case 0:
+		u.s = subs[0];
+		req = V1_IOCTL_FLIPQ_SUBMIT;
+		break;
+	case 1:
+		u.t.crtc_id = crtc_id;
+		u.t.plane_id = plane_id;
+		u.t.target = chance(r, 1, 2) ? pid : VFLIPQ_IRQ_TARGET_NONE;
+		req = V1_IOCTL_FLIPQ_SET_IRQ_TARGET;
+		break;
+	default:
+		u.m.submits_ptr = (uintptr_t)subs;
+		u.m.num_submits = n;
+		u.m.submit_size = sizeof(subs[0]);
+		if (chance(r, 1, 2)) {
+			u.m.flags = 1;	/* 1.5's SUBMIT_MANY_IRQ_TARGET */
+			u.m.irq_plane_id = plane_id;
+			u.m.irq_target = pid + n - 1;
+		}
+		req = V1_IOCTL_FLIPQ_SUBMIT_MANY;
+	}
+	if (chance(r, 1, 8))
+		rnd_fill(r, &u, sizeof(u));
+	if (chance(r, 1, 8))
+		req = _IOC(rnd(r, 4), DRM_IOCTL_BASE, _IOC_NR(req),
+			   rnd(r, sizeof(u) + 1));
+	ret = fz_ioctl(C_FLIPQ_RETIRED, c->fd, req, &u);
+	if (ret != -EINVAL && ret != -ENODEV)
+		fz_anomaly("retired 1.x ioctl %#x (%s, size %u): %d, not "
+			   "EINVAL",
+			   (unsigned int)(_IOC_NR(req) - DRM_COMMAND_BASE),
+			   c->label, (unsigned int)_IOC_SIZE(req), ret);
 }
 
 static void pick_rect(struct rng *r, uint32_t fw, uint32_t fh,
@@ -941,8 +1180,9 @@ static void op_vflipq_raw(struct rng *r)
 {
 	static uint8_t buf[512] __attribute__((aligned(8)));
 	struct client *c = pick_client(r, true);
-	unsigned int nr = DRM_COMMAND_BASE + (chance(r, 7, 8) ? rnd(r, 9) :
-					     rnd(r, 0x60));
+	/* Mostly 0x00 to 0x0a: every number 1.x or 2.0 gave out. */
+	unsigned int nr = DRM_COMMAND_BASE + (chance(r, 7, 8) ?
+			  rnd(r, DRM_VFLIPQ_FLIPQ_SUBMIT + 1) : rnd(r, 0x60));
 	unsigned int size = chance(r, 1, 2) ? rnd(r, 160) & ~7u : rnd(r, 256);
 	unsigned int dir = rnd(r, 4);
 
@@ -960,6 +1200,7 @@ const struct fz_op fz_vflipq_ops[] = {
 	{ "fq_cancel", op_fq_cancel, 35 },
 	{ "fq_update_log", op_fq_update_log, 30 },
 	{ "fq_irq_target", op_fq_irq_target, 25 },
+	{ "fq_retired", op_fq_retired, 8 },
 	{ "copy", op_copy, 45 },
 	{ "read_events", op_read_events, 40 },
 	{ "vflipq_raw", op_vflipq_raw, 20 },

@@ -259,6 +259,12 @@ static void probe_adapter(struct present_adapter *ad, const char *primary, const
 	if (ad->info.is_vflipq) {
 		memset(&caps, 0, sizeof(caps));
 		if (drmIoctl(ad->fd, DRM_IOCTL_VFLIPQ_GET_CAPS, &caps) == 0) {
+			/* The flip queue speaks uAPI 2.0's FLIPQ_SUBMIT only:
+			 * another major's queue is not used (the other paths are) */
+			if (caps.version_major != VFLIPQ_UAPI_VERSION_MAJOR) {
+				caps.caps &= ~VFLIPQ_CAP_FLIP_QUEUE;
+				caps.flipq_depth = 1;
+			}
 			ad->info.vflipq_caps = caps.caps;
 			ad->info.caso_tier = caps.caso_tier;
 			ad->info.flipq_depth = caps.flipq_depth ? caps.flipq_depth : 1;
@@ -268,11 +274,9 @@ static void probe_adapter(struct present_adapter *ad, const char *primary, const
 				ad->info.role |= PRESENT_ROLE_RENDER;
 			if (caps.caps & VFLIPQ_CAP_DISPLAY)
 				ad->info.role |= PRESENT_ROLE_DISPLAY;
-			/* uAPI 1.2 added duration_ns: a flip-queue flip sets the
-			 * CRTC's frame period within this documented range */
-			if ((caps.caps & VFLIPQ_CAP_FLIP_QUEUE) && caps.flipq_depth > 1 &&
-			    (caps.version_major > 1 ||
-			     (caps.version_major == 1 && caps.version_minor >= 2))) {
+			/* a flip-queue flip sets the CRTC's frame period
+			 * (duration_ns) within this documented range */
+			if ((caps.caps & VFLIPQ_CAP_FLIP_QUEUE) && caps.flipq_depth > 1) {
 				ad->info.refresh_min_ns = VRR_MIN_PERIOD_NS;
 				ad->info.refresh_max_ns = VRR_MAX_PERIOD_NS;
 			}

@@ -14,7 +14,7 @@
 
 #define PRESENT_MAX_ADAPTERS 16
 
-/* duration_ns range of a flip-queue submission (uAPI 1.2, vflipq_drm.h) */
+/* duration_ns range of a queued flip (struct drm_vflipq_flip, vflipq_drm.h) */
 #define VRR_MIN_PERIOD_NS	4166667ull
 #define VRR_MAX_PERIOD_NS	100000000ull
 

@@ -4,8 +4,7 @@
  * queued flips.
  *
  * One exception to "libdrm for every DRM call": DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT
- * and, since uAPI 1.5, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY go through
- * ioctl(2).  drmIoctl() (and drmCommandWriteRead(), built on it) repeats a
+ * goes through ioctl(2).  drmIoctl() (and drmCommandWriteRead(), built on it) repeats a
  * call failing with EAGAIN until it succeeds, which would spin on a refused
  * submission and hide the drain hints the driver returns with -EAGAIN.
  * present_adapter_removed() (adapter.c) also probes with ioctl(2) for the
@@ -95,13 +94,18 @@ void sc_flipq_teardown(struct present_swapchain *sc)
 	sc->flipq.log = NULL;
 }
 
+/* A FLIPQ_SUBMIT without flips only sets the interrupt target. */
 void sc_set_irq_target(struct present_swapchain *sc, uint64_t target)
 {
-	struct drm_vflipq_set_irq_target t = { .crtc_id = sc->out.crtc_id, .plane_id = sc->path.plane_id,
-					       .target = target };
+	struct drm_vflipq_flipq_submit t = {
+		.crtc_id = sc->out.crtc_id, .flags = VFLIPQ_SUBMIT_IRQ_TARGET,
+		.flip_size = sizeof(struct drm_vflipq_flip),
+		.plane_size = sizeof(struct drm_vflipq_flip_plane),
+		.irq_plane_id = sc->path.plane_id, .irq_target = target,
+	};
 
-	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SET_IRQ_TARGET, &t))
-		sc_errno(sc, errno, "SET_IRQ_TARGET");
+	if (drmIoctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &t))
+		sc_errno(sc, errno, "FLIPQ_SUBMIT (interrupt target)");
 }
 
 int sc_read_log(struct present_swapchain *sc)
@@ -132,38 +136,30 @@ int sc_read_log(struct present_swapchain *sc)
 
 /*
  * One flip, and the interrupt moved to it (the chain sleeps until its last
- * queued frame is on screen).  Since uAPI 1.5 one FLIPQ_SUBMIT_MANY of one
- * entry does both, the target set as the flip is queued; before, a
- * FLIPQ_SUBMIT then FLIPQ_SET_IRQ_TARGET, whose race with the flip reaching
- * the screen the waits cover by re-reading the log.
+ * queued frame is on screen): the driver sets the target as it queues the
+ * flip, so no vblank shows the flip before.
  */
-static int sc_submit_call(struct present_swapchain *sc, struct drm_vflipq_flip_submit *s,
+static int sc_submit_call(struct present_swapchain *sc, struct drm_vflipq_flip *fl,
 			  uint64_t present_id)
 {
-	struct drm_vflipq_flip_submit_many m = {
-		.submits_ptr = (uintptr_t)s, .num_submits = 1, .submit_size = sizeof(*s),
-		.flags = VFLIPQ_SUBMIT_MANY_IRQ_TARGET, .irq_plane_id = sc->path.plane_id,
-		.irq_target = present_id,
+	struct drm_vflipq_flipq_submit m = {
+		.crtc_id = sc->out.crtc_id, .flags = VFLIPQ_SUBMIT_IRQ_TARGET,
+		.flips_ptr = (uintptr_t)fl, .num_flips = 1, .flip_size = sizeof(*fl),
+		.plane_size = sizeof(struct drm_vflipq_flip_plane),
+		.irq_plane_id = sc->path.plane_id, .irq_target = present_id,
 	};
 
 	/* ioctl(2), not drmIoctl(): see the top of this file */
-	if (!(sc->display->info.vflipq_caps & VFLIPQ_CAP_FLIPQ_SUBMIT_IRQ)) {
-		if (ioctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, s))
-			return -errno;
-		sc_set_irq_target(sc, present_id);
-		return 0;
-	}
-	return ioctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT_MANY, &m) ? -errno : 0;
+	return ioctl(sc->dfd, DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT, &m) ? -errno : 0;
 }
 
 /*
  * A queued flip changes the buffer; the plane keeps (with no
  * VFLIPQ_FLIP_PLANE_GEOMETRY) the rectangles sc_show_blank() or the modeset
- * set up for the path's buffers.  Since uAPI 1.3 each flip also carries the
- * chain's rotation, so a commit of another client in between cannot leave
- * the buffers turned the wrong way; an older driver keeps the rotation of
- * the last commit, and takes the 64-byte plane as its zero tail is ignored.
- * The chain's interrupt moves to the flip (sc_submit_call()).
+ * set up for the path's buffers.  Each flip also carries the chain's
+ * rotation, so a commit of another client in between cannot leave the
+ * buffers turned the wrong way.  The chain's interrupt moves to the flip
+ * (sc_submit_call()).
  */
 static int submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t fb,
 			uint32_t mode)
@@ -171,13 +167,12 @@ static int submit_flipq(struct present_swapchain *sc, struct frame *f, uint32_t 
 	struct drm_vflipq_flip_plane p = {
 		.plane_id = sc->path.plane_id, .fb_id = fb, .present_id = f->present_id, .mode = mode,
 	};
-	struct drm_vflipq_flip_submit s = {
-		.crtc_id = sc->out.crtc_id, .target_ns = f->target_ns,
-		.duration_ns = sc->pace.next_duration_ns,
-		.planes_ptr = (uintptr_t)&p, .num_planes = 1, .plane_size = sizeof(p),
+	struct drm_vflipq_flip s = {
+		.target_ns = f->target_ns, .duration_ns = sc->pace.next_duration_ns,
+		.planes_ptr = (uintptr_t)&p, .num_planes = 1,
 	};
 
-	if (sc->path.rot_prop && (sc->display->info.vflipq_caps & VFLIPQ_CAP_FLIPQ_ROTATION)) {
+	if (sc->path.rot_prop) {
 		p.flags |= VFLIPQ_FLIP_PLANE_ROTATION;
 		p.rotation = sc->path.scan.rot;
 	}

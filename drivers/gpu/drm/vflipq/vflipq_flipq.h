@@ -169,8 +169,6 @@ void vflipq_flipq_file_gone(struct vflipq_device *vdev, struct drm_file *file);
 /* vflipq_flipq_submit.c */
 int vflipq_ioctl_flipq_submit(struct drm_device *drm, void *data,
 			      struct drm_file *file);
-int vflipq_ioctl_flipq_submit_many(struct drm_device *drm, void *data,
-				   struct drm_file *file);
 
 /* vflipq_flipq_ioctl.c */
 struct vflipq_output *vflipq_fq_output(struct drm_device *drm,
@@ -186,7 +184,8 @@ int vflipq_ioctl_flipq_set_log(struct drm_device *drm, void *data,
 			       struct drm_file *file);
 int vflipq_ioctl_flipq_update_log(struct drm_device *drm, void *data,
 				  struct drm_file *file);
-int vflipq_ioctl_flipq_set_irq_target(struct drm_device *drm, void *data,
-				      struct drm_file *file);
+int vflipq_flipq_set_irq_target(struct vflipq_output *out,
+				struct drm_file *file,
+				struct vflipq_plane *vplane, u64 target);
 
 #endif /* _VFLIPQ_FLIPQ_H_ */

@@ -293,22 +293,15 @@ int vflipq_ioctl_flipq_update_log(struct drm_device *drm, void *data,
 	return ret;
 }
 
-int vflipq_ioctl_flipq_set_irq_target(struct drm_device *drm, void *data,
-				      struct drm_file *file)
+/*
+ * FLIPQ_SUBMIT without flips: the interrupt target of @vplane, at once (a
+ * submission with flips sets it under the lock that queues the last one).
+ */
+int vflipq_flipq_set_irq_target(struct vflipq_output *out,
+				struct drm_file *file,
+				struct vflipq_plane *vplane, u64 target)
 {
-	struct drm_vflipq_set_irq_target *args = data;
-	struct vflipq_plane *vplane;
-	struct vflipq_output *out;
 	int ret;
-
-	if (args->flags || args->pad ||
-	    !all_zero(args->reserved, sizeof(args->reserved)))
-		return -EINVAL;
-
-	ret = fq_output_plane(drm, file, args->crtc_id, args->plane_id, &out,
-			      &vplane);
-	if (ret)
-		return ret;
 
 	ret = drm_modeset_lock_single_interruptible(&out->crtc.mutex);
 	if (ret)
@@ -317,7 +310,7 @@ int vflipq_ioctl_flipq_set_irq_target(struct drm_device *drm, void *data,
 	vflipq_flipq_sync_locked(out);
 	ret = vflipq_fq_claim(out, file);
 	if (!ret) {
-		vfq_set_irq_target(&out->flipq.core, vplane->fq_index, args->target);
+		vfq_set_irq_target(&out->flipq.core, vplane->fq_index, target);
 		vflipq_fq_wake_engine(out);
 	}
 	spin_unlock_irq(&out->engine.lock);

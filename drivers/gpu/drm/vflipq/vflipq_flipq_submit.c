@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * FLIPQ_SUBMIT and FLIPQ_SUBMIT_MANY: flips into the hardware queue.  A
- * submission takes the modeset locks of its CRTC and planes (against
- * commits changing what the queue flips), turns each plane into a buffer
- * the engine can scan out, then queues under engine.lock.  A batch does
- * the expensive parts once: one ioctl, one set of locks, one catch-up of
- * the sleeping engine and one look at when it must next wake.
+ * FLIPQ_SUBMIT: flips into the hardware queue.  A submission takes the
+ * modeset locks of its CRTC and planes (against commits changing what the
+ * queue flips), turns each plane into a buffer the engine can scan out,
+ * then queues under engine.lock.  A batch does the expensive parts once:
+ * one ioctl, one set of locks, one catch-up of the sleeping engine and one
+ * look at when it must next wake.
  */
 
 #include <linux/bitops.h>
@@ -29,13 +29,11 @@
 #include "vflipq_drv.h"
 #include "vflipq_trace.h"
 
-/* A 1.2 caller's plane ends at @src_h and cannot ask for a rotation. */
-#define FQ_PLANE_SIZE_1_2 offsetofend(struct drm_vflipq_flip_plane, src_h)
-static_assert(FQ_PLANE_SIZE_1_2 == 56);
+/* The 2.0 sizes: the smallest a caller may pass (uapi.rst, "ABI rules"). */
 static_assert(sizeof(struct drm_vflipq_flip_plane) == 64);
-static_assert(sizeof(struct drm_vflipq_flip_submit) == 80);
-static_assert(sizeof(struct drm_vflipq_flip_submit_many) == 40);
-static_assert(offsetof(struct drm_vflipq_flip_submit_many, irq_target) == 32);
+static_assert(sizeof(struct drm_vflipq_flip) == 56);
+static_assert(sizeof(struct drm_vflipq_flipq_submit) == 64);
+static_assert(offsetof(struct drm_vflipq_flipq_submit, irq_target) == 40);
 
 static bool plane_has_format(struct drm_plane *plane, u32 format)
 {
@@ -109,25 +107,15 @@ static int fq_clip(struct vflipq_fq_buf *buf,
 }
 
 /* Checks on one requested plane's own fields (fq_prepare() does the rest). */
-static int fq_plane_check(const struct drm_vflipq_flip_plane *r,
-			  u32 plane_size)
+static int fq_plane_check(const struct drm_vflipq_flip_plane *r)
 {
 	if (r->flags & ~(VFLIPQ_FLIP_PLANE_GEOMETRY |
 			 VFLIPQ_FLIP_PLANE_ROTATION) ||
 	    r->mode > VFLIPQ_FLIP_IMMEDIATE_NO_TEARING || !r->present_id ||
 	    r->pad)
 		return -EINVAL;
-	/*
-	 * A plane too short to hold @rotation would read as rotation 0 here:
-	 * refuse the flag instead of guessing what its caller meant.
-	 */
-	if (r->flags & VFLIPQ_FLIP_PLANE_ROTATION) {
-		if (plane_size < offsetofend(struct drm_vflipq_flip_plane,
-					     rotation))
-			return -EINVAL;
-	} else if (r->rotation) {
+	if (!(r->flags & VFLIPQ_FLIP_PLANE_ROTATION) && r->rotation)
 		return -EINVAL;
-	}
 	if (!(r->flags & VFLIPQ_FLIP_PLANE_GEOMETRY) &&
 	    (r->crtc_x || r->crtc_y || r->crtc_w || r->crtc_h || r->src_x ||
 	     r->src_y || r->src_w || r->src_h))
@@ -289,7 +277,7 @@ static int fq_copy_planes(struct drm_vflipq_flip_plane *req, u64 ptr,
 					    size);
 		if (ret)
 			return ret == -E2BIG ? -EINVAL : ret;
-		ret = fq_plane_check(&req[i], size);
+		ret = fq_plane_check(&req[i]);
 		if (ret)
 			return ret;
 	}
@@ -307,7 +295,7 @@ static int fq_copy_planes(struct drm_vflipq_flip_plane *req, u64 ptr,
  * written.
  */
 struct fq_job {
-	struct drm_vflipq_flip_submit args;
+	struct drm_vflipq_flip args;
 	struct drm_vflipq_flip_plane *req;
 	struct vflipq_plane **vplanes;
 	struct vfq_submit s;
@@ -363,15 +351,12 @@ static void fq_job_init(struct fq_job *job)
 	memset(&job->drain, 0, sizeof(job->drain));
 }
 
-/* Checks on one submission's own fields, before anything is looked up. */
-static int fq_job_check(const struct drm_vflipq_flip_submit *args)
+/* Checks on one flip's own fields, before anything is looked up. */
+static int fq_job_check(const struct drm_vflipq_flip *args)
 {
 	if (args->flags ||
 	    memchr_inv(args->reserved, 0, sizeof(args->reserved)) ||
-	    !args->num_planes || args->num_planes > VFQ_MAX_PLANES ||
-	    args->plane_size < offsetofend(struct drm_vflipq_flip_plane,
-					   present_id) ||
-	    args->plane_size > PAGE_SIZE)
+	    !args->num_planes || args->num_planes > VFQ_MAX_PLANES)
 		return -EINVAL;
 	return 0;
 }
@@ -520,7 +505,7 @@ static int fq_job_queue(struct vflipq_output *out, struct drm_file *file,
 	return ret;
 }
 
-/* An interrupt target set with the flips (VFLIPQ_SUBMIT_MANY_IRQ_TARGET). */
+/* An interrupt target set with the flips (VFLIPQ_SUBMIT_IRQ_TARGET). */
 struct fq_irq {
 	unsigned int plane;	/* vflipq_plane.fq_index */
 	u64 target;
@@ -597,8 +582,9 @@ retry:
 	}
 	if (ret < 0)
 		goto out_locks;
+	/* A plane that is not the CRTC's makes the whole call malformed. */
 	ok = ret;
-	ret = ok ? 0 : job_err;
+	ret = job_err;
 	if (!ret && !out->crtc.state->active)
 		ret = -EBUSY;
 	if (ret)
@@ -646,134 +632,126 @@ static void fq_job_hints(const struct fq_job *job, u32 *flags, u32 *planes)
 			*planes |= BIT(i);
 }
 
-int vflipq_ioctl_flipq_submit(struct drm_device *drm, void *data,
-			      struct drm_file *file)
-{
-	struct drm_vflipq_flip_submit *args = data;
-	struct vflipq_output *out;
-	struct fq_job job;
-	void *planes;
-	int ret;
-
-	args->drain_flags = 0;
-	args->drain_planes = 0;
-	ret = fq_job_check(args);
-	if (ret)
-		return ret;
-	/* Before the allocation: a device without a queue says so first. */
-	out = vflipq_fq_output(drm, file, args->crtc_id, &ret);
-	if (!out)
-		return ret;
-
-	fq_job_init(&job);
-	job.args = *args;
-	planes = fq_jobs_planes(&job, 1);
-	if (!planes)
-		return -ENOMEM;
-	ret = fq_copy_planes(job.req, args->planes_ptr, args->num_planes,
-			     args->plane_size);
-	if (!ret)
-		fq_submit_jobs(out, file, &job, 1, NULL, &ret);
-	if (ret == -EAGAIN)
-		fq_job_hints(&job, &args->drain_flags, &args->drain_planes);
-	kvfree(planes);
-	return ret;
-}
-
-/* Hints into the caller's copy of a refused submission. */
-static int fq_put_hints(const struct drm_vflipq_flip_submit_many *args,
+/* Hints into the caller's copy of a refused flip. */
+static int fq_put_hints(const struct drm_vflipq_flipq_submit *args,
 			unsigned int index, const struct fq_job *job)
 {
-	u64 ptr = args->submits_ptr + (u64)index * args->submit_size;
+	u64 ptr = args->flips_ptr + (u64)index * args->flip_size;
 	u32 hints[2];
 
 	fq_job_hints(job, &hints[0], &hints[1]);
-	static_assert(offsetof(struct drm_vflipq_flip_submit, drain_planes) ==
-		      offsetof(struct drm_vflipq_flip_submit, drain_flags) + 4);
+	static_assert(offsetof(struct drm_vflipq_flip, drain_planes) ==
+		      offsetof(struct drm_vflipq_flip, drain_flags) + 4);
 	if (copy_to_user(u64_to_user_ptr(ptr +
-					 offsetof(struct drm_vflipq_flip_submit,
+					 offsetof(struct drm_vflipq_flip,
 						  drain_flags)),
 			 hints, sizeof(hints)))
 		return -EFAULT;
 	return 0;
 }
 
-int vflipq_ioctl_flipq_submit_many(struct drm_device *drm, void *data,
-				   struct drm_file *file)
+/* The call's own fields, before anything is read from its arrays. */
+static int fq_submit_check(const struct drm_vflipq_flipq_submit *args,
+			   bool dirty)
 {
-	struct drm_vflipq_flip_submit_many *args = data;
-	bool dirty = args->num_queued;
-	bool want_irq = args->flags & VFLIPQ_SUBMIT_MANY_IRQ_TARGET;
-	struct fq_irq irq = { .target = args->irq_target };
-	struct vflipq_plane *vplane;
-	struct vflipq_output *out;
-	struct fq_job *jobs;
-	void *planes = NULL;
-	unsigned int j, queued = 0;
+	bool want_irq = args->flags & VFLIPQ_SUBMIT_IRQ_TARGET;
+
+	if ((args->flags & ~VFLIPQ_SUBMIT_IRQ_TARGET) || dirty || args->pad ||
+	    memchr_inv(args->reserved, 0, sizeof(args->reserved)) ||
+	    (!want_irq && (args->irq_plane_id || args->irq_target)) ||
+	    (!want_irq && !args->num_flips) ||
+	    args->num_flips > VFQ_MAX_DEPTH ||
+	    args->flip_size < sizeof(struct drm_vflipq_flip) ||
+	    args->flip_size > PAGE_SIZE ||
+	    args->plane_size < sizeof(struct drm_vflipq_flip_plane) ||
+	    args->plane_size > PAGE_SIZE)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Every flip of the call and its planes read and checked, into @jobs;
+ * *@planes is the room for the planes (kvfree() it).  0 or -errno.
+ */
+static int fq_read_jobs(const struct drm_vflipq_flipq_submit *args,
+			struct fq_job *jobs, void **planes)
+{
+	unsigned int j;
 	int ret;
 
-	/* Reported whatever the result, a refusal of the call itself too. */
-	args->num_queued = 0;
-	if ((args->flags & ~VFLIPQ_SUBMIT_MANY_IRQ_TARGET) || dirty ||
-	    args->pad ||
-	    (!want_irq && (args->irq_plane_id || args->irq_target)) ||
-	    !args->num_submits || args->num_submits > VFQ_MAX_DEPTH ||
-	    args->submit_size < sizeof(struct drm_vflipq_flip_submit) ||
-	    args->submit_size > PAGE_SIZE)
-		return -EINVAL;
-
-	jobs = kvmalloc_array(args->num_submits, sizeof(*jobs), GFP_KERNEL);
-	if (!jobs)
-		return -ENOMEM;
-	/* Every submission read and checked before any is queued. */
-	for (j = 0; j < args->num_submits; j++) {
-		struct drm_vflipq_flip_submit *a = &jobs[j].args;
+	for (j = 0; j < args->num_flips; j++) {
+		struct drm_vflipq_flip *a = &jobs[j].args;
 
 		fq_job_init(&jobs[j]);
 		ret = copy_struct_from_user(a, sizeof(*a),
-					    u64_to_user_ptr(args->submits_ptr +
+					    u64_to_user_ptr(args->flips_ptr +
 							    (u64)j *
-							    args->submit_size),
-					    args->submit_size);
-		if (ret) {
-			ret = ret == -E2BIG ? -EINVAL : ret;
-			goto out;
-		}
+							    args->flip_size),
+					    args->flip_size);
+		if (ret)
+			return ret == -E2BIG ? -EINVAL : ret;
 		a->drain_flags = 0;
 		a->drain_planes = 0;
 		ret = fq_job_check(a);
-		if (!ret && a->crtc_id != jobs[0].args.crtc_id)
-			ret = -EINVAL;
 		if (ret)
-			goto out;
+			return ret;
 	}
-	planes = fq_jobs_planes(jobs, args->num_submits);
-	if (!planes) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (j = 0; j < args->num_submits; j++) {
+	*planes = fq_jobs_planes(jobs, args->num_flips);
+	if (!*planes)
+		return -ENOMEM;
+	for (j = 0; j < args->num_flips; j++) {
 		ret = fq_copy_planes(jobs[j].req, jobs[j].args.planes_ptr,
 				     jobs[j].args.num_planes,
-				     jobs[j].args.plane_size);
+				     args->plane_size);
 		if (ret)
-			goto out;
+			return ret;
 	}
+	return 0;
+}
 
-	out = vflipq_fq_output(drm, file, jobs[0].args.crtc_id, &ret);
-	if (out && want_irq) {
+int vflipq_ioctl_flipq_submit(struct drm_device *drm, void *data,
+			      struct drm_file *file)
+{
+	struct drm_vflipq_flipq_submit *args = data;
+	bool want_irq = args->flags & VFLIPQ_SUBMIT_IRQ_TARGET;
+	struct fq_irq irq = { .target = args->irq_target };
+	struct vflipq_plane *vplane = NULL;
+	struct vflipq_output *out;
+	struct fq_job *jobs = NULL;
+	void *planes = NULL;
+	unsigned int queued = 0;
+	int ret;
+
+	/* Reported whatever the result, a refusal of the call itself too. */
+	ret = fq_submit_check(args, args->num_queued);
+	args->num_queued = 0;
+	if (ret)
+		return ret;
+
+	/* Before the allocation: a device without a queue says so first. */
+	out = vflipq_fq_output(drm, file, args->crtc_id, &ret);
+	if (!out)
+		return ret;
+	if (want_irq) {
 		vplane = vflipq_fq_plane(out, file, args->irq_plane_id);
-		if (vplane)
-			irq.plane = vplane->fq_index;
-		else
-			ret = -EINVAL;
+		if (!vplane)
+			return -EINVAL;
+		irq.plane = vplane->fq_index;
 	}
-	if (out && !ret)
-		queued = fq_submit_jobs(out, file, jobs, args->num_submits,
+	if (!args->num_flips)
+		return vflipq_flipq_set_irq_target(out, file, vplane,
+						   args->irq_target);
+
+	jobs = kvmalloc_array(args->num_flips, sizeof(*jobs), GFP_KERNEL);
+	if (!jobs)
+		return -ENOMEM;
+	/* Every flip read and checked before any is queued. */
+	ret = fq_read_jobs(args, jobs, &planes);
+	if (!ret)
+		queued = fq_submit_jobs(out, file, jobs, args->num_flips,
 					want_irq ? &irq : NULL, &ret);
 	if (ret == -EAGAIN && fq_put_hints(args, queued, &jobs[queued]))
 		ret = -EFAULT;
-out:
 	args->num_queued = queued;
 	kvfree(planes);
 	kvfree(jobs);

@@ -56,10 +56,7 @@ int vflipq_ioctl_get_caps(struct drm_device *drm, void *data,
 	args->num_overlays = cfg->crtcs ? cfg->overlays : 0;
 	args->flipq_depth = cfg->crtcs ? cfg->flipq_depth : 1;
 	if (args->flipq_depth > 1)
-		args->caps |= VFLIPQ_CAP_FLIP_QUEUE |
-			      VFLIPQ_CAP_FLIPQ_ROTATION |
-			      VFLIPQ_CAP_FLIPQ_SUBMIT_MANY |
-			      VFLIPQ_CAP_FLIPQ_SUBMIT_IRQ;
+		args->caps |= VFLIPQ_CAP_FLIP_QUEUE;
 	args->caso_tier = cfg->crtcs ? vflipq_caso_tier(cfg->caso_caps) : 0;
 	args->device_id = vdev->id;
 	strscpy(args->name, cfg->name, sizeof(args->name));

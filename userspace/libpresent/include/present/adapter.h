@@ -77,7 +77,7 @@ struct present_adapter_info {
 	uint64_t vflipq_caps;		/* VFLIPQ_CAP_*, 0 for other drivers */
 	uint32_t num_outputs;
 	/* Frame periods the outputs can run at (variable refresh: the flip
-	 * queue's accepted duration_ns range, vflipq uAPI >= 1.2 with a flip
+	 * queue's accepted duration_ns range, vflipq uAPI 2 with a flip
 	 * queue); 0, 0: fixed refresh, no boost */
 	uint64_t refresh_min_ns, refresh_max_ns;
 };
