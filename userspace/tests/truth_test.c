@@ -30,7 +30,7 @@ static void events(void)
 	      "%s", t.why);
 	CHECK(t.reports == 2, "%u reports", t.reports);
 	/* before its flip started: the lie of a late interrupt */
-	CHECK(!vfq_truth_check_event(&t, "c", T0 + 5 * P + 10, 7, 105, T0 + 5 * P, T0 + 6 * P) &&
+	CHECK(!vfq_truth_check_event(&t, "c", T0 + 5 * P + 1000, 7, 105, T0 + 5 * P, T0 + 6 * P) &&
 	      says(&t, "before the flip was issued"), "%s", t.why);
 	/* in the future */
 	CHECK(!vfq_truth_check_event(&t, "d", T0, 7, 105, T0 + 5 * P, T0 + 5 * P - 1) &&
@@ -61,6 +61,14 @@ static void async_and_vrr(void)
 	CHECK(vfq_truth_check_event(&t, "e", T0, 1, 11, T0 + 12345678, T0 + P), "%s", t.why);
 	CHECK(!vfq_truth_check_event(&t, "f", T0, 1, 12, T0 + 3, T0 + P) &&
 	      says(&t, "before the one reported last"), "%s", t.why);
+	/*
+	 * A VRR flip's vblank is its commit, 1 to 999 ns after the start the
+	 * test read: its event's microseconds read up to 999 ns before it.
+	 */
+	vfq_truth_init(&t, 1, 0, VFQ_TRUTH_FLIPS);
+	CHECK(vfq_truth_check_event(&t, "g", T0 + 999, 1, 20, T0, T0 + P), "%s", t.why);
+	CHECK(!vfq_truth_check_event(&t, "h", T0 + 2 * P + 1000, 1, 21, T0 + 2 * P, T0 + 3 * P) &&
+	      says(&t, "before the flip was issued"), "%s", t.why);
 }
 
 static void any_order(void)
@@ -95,7 +103,7 @@ static void times(void)
 	      says(&t, "off the grid"), "%s", t.why);
 	CHECK(!vfq_truth_check_time(&t, "d", T0, T0 + 2 * P, T0 + 5 * P) &&
 	      says(&t, "before the one reported last"), "%s", t.why);
-	CHECK(!vfq_truth_check_time(&t, "e", T0 + 4 * P + 1, T0 + 4 * P, T0 + 5 * P) &&
+	CHECK(!vfq_truth_check_time(&t, "e", T0 + 4 * P + 1000, T0 + 4 * P, T0 + 5 * P) &&
 	      says(&t, "before the flip was issued"), "%s", t.why);
 	/* a later event continues the sequence the times implied */
 	CHECK(vfq_truth_check_event(&t, "f", T0, 1, 15, T0 + 5 * P, T0 + 6 * P), "%s", t.why);
