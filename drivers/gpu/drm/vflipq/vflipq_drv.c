@@ -15,6 +15,7 @@
 #include <linux/idr.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/workqueue.h>
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
@@ -670,6 +671,32 @@ int vflipq_device_minor(struct vflipq_device *vdev)
 	return vdev->drm.primary ? vdev->drm.primary->index : -1;
 }
 
+/*
+ * Module references dropped for objects that outlive their device (fence
+ * contexts, CRC captures): from a work item, which the exit flushes, so
+ * that no code of the module runs after the module_put() that lets it go.
+ */
+static atomic_t vflipq_module_puts = ATOMIC_INIT(0);
+
+static void vflipq_module_put_work(struct work_struct *work)
+{
+	while (atomic_add_unless(&vflipq_module_puts, -1, 0))
+		module_put(THIS_MODULE);
+}
+
+static DECLARE_WORK(vflipq_module_put_job, vflipq_module_put_work);
+
+/**
+ * vflipq_module_put_deferred - drop a module reference from a work item
+ *
+ * Any context.
+ */
+void vflipq_module_put_deferred(void)
+{
+	atomic_inc(&vflipq_module_puts);
+	schedule_work(&vflipq_module_put_job);
+}
+
 static int __init vflipq_init(void)
 {
 	struct vflipq_config *cfg;
@@ -717,6 +744,7 @@ err_configfs:
 	vflipq_configfs_unregister();
 	/* A failed default device's fence contexts drop the module late. */
 	vflipq_fence_exit();
+	flush_work(&vflipq_module_put_job);
 	return ret;
 }
 
@@ -726,6 +754,7 @@ static void __exit vflipq_exit(void)
 	if (vflipq_default)
 		vflipq_device_destroy(vflipq_default);
 	vflipq_fence_exit();
+	flush_work(&vflipq_module_put_job);
 }
 
 module_init(vflipq_init);

@@ -441,6 +441,7 @@ static inline bool vflipq_scanout_changes(const struct drm_crtc_state *state)
 struct vflipq_device *vflipq_device_create(const struct vflipq_config *cfg);
 void vflipq_device_destroy(struct vflipq_device *vdev);
 int vflipq_device_minor(struct vflipq_device *vdev);
+void vflipq_module_put_deferred(void);
 
 /* vflipq_configfs.c */
 int vflipq_configfs_register(void);

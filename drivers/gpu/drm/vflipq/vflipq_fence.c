@@ -57,22 +57,11 @@ struct vflipq_fence_ctx {
 
 /*
  * The fences' ops are in this module, so a context that outlives its
- * device holds the module until its last fence is released; that drops the
- * module from a work item, which the exit flushes, not from the fence's
- * release (running code of the module it may let go).
+ * device holds the module until its last fence is released; the fence's
+ * release lets it go with vflipq_module_put_deferred().
  */
 static atomic_t vflipq_fence_ctxs = ATOMIC_INIT(0);
-static atomic_t vflipq_fence_unpins = ATOMIC_INIT(0);
 static DECLARE_WAIT_QUEUE_HEAD(vflipq_fence_drained);
-
-static void vflipq_fence_unpin(struct work_struct *work)
-{
-	while (atomic_add_unless(&vflipq_fence_unpins, -1, 0))
-		module_put(THIS_MODULE);
-	wake_up_all(&vflipq_fence_drained);
-}
-
-static DECLARE_WORK(vflipq_fence_unpin_work, vflipq_fence_unpin);
 
 /* The device dropped the last reference: it still holds the module. */
 static void vflipq_fence_ctx_free_now(struct kref *ref)
@@ -91,9 +80,9 @@ static void vflipq_fence_ctx_free(struct kref *ref)
 		container_of(ref, struct vflipq_fence_ctx, ref);
 
 	kfree_rcu(ctx, rcu);
-	atomic_inc(&vflipq_fence_unpins);
 	atomic_dec(&vflipq_fence_ctxs);
-	schedule_work(&vflipq_fence_unpin_work);
+	wake_up_all(&vflipq_fence_drained);
+	vflipq_module_put_deferred();
 }
 
 static struct vflipq_fence_ctx *to_fence_ctx(struct dma_fence *fence)
@@ -227,5 +216,4 @@ void vflipq_fence_exit(void)
 	if (atomic_read(&vflipq_fence_ctxs))
 		pr_info("vflipq: waiting for userspace to close the default device's out-fences\n");
 	wait_event_idle(vflipq_fence_drained, !atomic_read(&vflipq_fence_ctxs));
-	flush_work(&vflipq_fence_unpin_work);
 }
