@@ -6,6 +6,7 @@
 #include <linux/dma-fence.h>
 #include <linux/jiffies.h>
 #include <linux/math64.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/wait.h>
@@ -577,6 +578,41 @@ int vflipq_verify_crc_source(struct drm_crtc *crtc, const char *src_name,
 	return 0;
 }
 
+/*
+ * The DRM core's release of crc/data calls set_crc_source(NULL) and then
+ * still frees its entries under &drm_crtc_crc.lock, and the debugfs file
+ * holds neither the device nor this module: when the device was unplugged
+ * and its last DRM file closed first, the CRTC would be gone by then.  So a
+ * capture pins both, and lets them go once the entries are seen freed.
+ */
+static void vflipq_crc_unpin(struct work_struct *work)
+{
+	struct vflipq_output *out = container_of(to_delayed_work(work),
+						 struct vflipq_output,
+						 crc.unpin);
+	struct drm_crtc_crc *crc = &out->crtc.crc;
+	bool released;
+
+	mutex_lock(&out->crc.lock);
+	if (out->crc.enabled || !out->crc.pinned) {
+		mutex_unlock(&out->crc.lock);
+		return;
+	}
+	spin_lock_irq(&crc->lock);
+	released = !crc->entries;
+	spin_unlock_irq(&crc->lock);
+	if (!released) {
+		mutex_unlock(&out->crc.lock);
+		schedule_delayed_work(&out->crc.unpin, 1);
+		return;
+	}
+	out->crc.pinned = false;
+	mutex_unlock(&out->crc.lock);
+	/* May free @out: the last use of it. */
+	drm_dev_put(&out->vdev->drm);
+	vflipq_module_put_deferred();
+}
+
 int vflipq_set_crc_source(struct drm_crtc *crtc, const char *src_name)
 {
 	struct vflipq_output *out = crtc_to_output(crtc);
@@ -591,9 +627,15 @@ int vflipq_set_crc_source(struct drm_crtc *crtc, const char *src_name)
 	if (enabled != out->crc.enabled) {
 		if (enabled) {
 			out->crc.vblank_ref = vflipq_composer_get(out);
+			if (!out->crc.pinned) {
+				drm_dev_get(crtc->dev);
+				__module_get(THIS_MODULE);
+				out->crc.pinned = true;
+			}
 		} else {
 			vflipq_composer_put(out, out->crc.vblank_ref);
 			out->crc.vblank_ref = false;
+			schedule_delayed_work(&out->crc.unpin, 0);
 		}
 		out->crc.enabled = enabled;
 	}
@@ -1036,6 +1078,7 @@ int vflipq_crtc_init(struct vflipq_output *out)
 	ret = drmm_mutex_init(drm, &out->crc.lock);
 	if (ret)
 		return ret;
+	INIT_DELAYED_WORK(&out->crc.unpin, vflipq_crc_unpin);
 	spin_lock_init(&out->composer.frame_lock);
 	seqlock_init(&out->cursor_seq);
 	atomic_set(&out->wb_jobs, 0);

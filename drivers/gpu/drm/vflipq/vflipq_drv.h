@@ -291,15 +291,21 @@ struct vflipq_composer {
 /**
  * struct vflipq_crc_source - CRC capture as set_crc_source configures it
  * @lock: mutex serialising set_crc_source (open of crc/data may overlap
- *	the release of a previous open); &vflipq_composer.lock nests inside it
+ *	the release of a previous open) and @unpin; &vflipq_composer.lock and
+ *	&drm_crtc_crc.lock nest inside it
  * @enabled: CRC capture is on
  * @vblank_ref: CRC capture holds a vblank reference
+ * @pinned: a capture holds the DRM device and the module, until @unpin
+ *	sees the core's release of crc/data done (vflipq_crc_unpin())
+ * @unpin: drops @pinned
  */
 struct vflipq_crc_source {
 	/* set_crc_source calls */
 	struct mutex lock;
 	bool enabled;
 	bool vblank_ref;
+	bool pinned;
+	struct delayed_work unpin;
 };
 
 /**
