@@ -371,13 +371,12 @@ static void fq_job_put(struct fq_job *job)
 }
 
 /*
- * Look up and lock the planes of @jobs; return how many jobs have all
- * their planes (the rest start at the first plane that is not one of the
- * CRTC's: *@err -EINVAL), or a negative errno from the locks.
+ * Look up and lock the planes of @jobs.  Return: 0, -EINVAL when a plane is
+ * not one of the CRTC's, or the errno of a lock.
  */
 static int fq_lock_planes(struct vflipq_output *out, struct drm_file *file,
 			  struct fq_job *jobs, unsigned int n,
-			  struct drm_modeset_acquire_ctx *ctx, int *err)
+			  struct drm_modeset_acquire_ctx *ctx)
 {
 	unsigned int j, i;
 	int ret;
@@ -391,17 +390,15 @@ static int fq_lock_planes(struct vflipq_output *out, struct drm_file *file,
 
 			vplane = vflipq_fq_plane(out, file,
 						 jobs[j].req[i].plane_id);
-			if (!vplane) {
-				*err = -EINVAL;
-				return j;
-			}
+			if (!vplane)
+				return -EINVAL;
 			ret = drm_modeset_lock(&vplane->base.mutex, ctx);
 			if (ret)
 				return ret;
 			jobs[j].vplanes[i] = vplane;
 		}
 	}
-	return n;
+	return 0;
 }
 
 /* How many jobs back a plane looks for a buffer to share. */
@@ -569,33 +566,26 @@ static unsigned int fq_submit_jobs(struct vflipq_output *out,
 				   int *err)
 {
 	struct drm_modeset_acquire_ctx ctx;
-	unsigned int j, ok = 0, queued = 0;
+	unsigned int j, ok, queued = 0;
 	int ret, job_err = 0;
 
 	drm_modeset_acquire_init(&ctx, DRM_MODESET_ACQUIRE_INTERRUPTIBLE);
 retry:
-	job_err = 0;
-	ret = fq_lock_planes(out, file, jobs, n, &ctx, &job_err);
+	/* A plane that is not the CRTC's makes the whole call malformed. */
+	ret = fq_lock_planes(out, file, jobs, n, &ctx);
 	if (ret == -EDEADLK) {
 		drm_modeset_backoff(&ctx);
 		goto retry;
 	}
-	if (ret < 0)
-		goto out_locks;
-	/* A plane that is not the CRTC's makes the whole call malformed. */
-	ok = ret;
-	ret = job_err;
 	if (!ret && !out->crtc.state->active)
 		ret = -EBUSY;
 	if (ret)
 		goto out_locks;
 
-	for (j = 0; j < ok; j++) {
-		ret = fq_job_prepare(out, file, jobs, j);
-		if (ret) {
-			job_err = ret;
+	for (j = 0; j < n; j++) {
+		job_err = fq_job_prepare(out, file, jobs, j);
+		if (job_err)
 			break;
-		}
 	}
 	ok = j;
 
@@ -690,8 +680,6 @@ static int fq_read_jobs(const struct drm_vflipq_flipq_submit *args,
 					    args->flip_size);
 		if (ret)
 			return ret == -E2BIG ? -EINVAL : ret;
-		a->drain_flags = 0;
-		a->drain_planes = 0;
 		ret = fq_job_check(a);
 		if (ret)
 			return ret;
