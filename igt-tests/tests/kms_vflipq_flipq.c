@@ -2120,20 +2120,10 @@ static void many_set(struct many *m, int k, uint32_t fb, uint64_t id,
 		.planes_ptr = (uintptr_t)&m->p[k], .num_planes = 1 };
 }
 
-/*
- * FLIPQ_SUBMIT of @n flips, with the interrupt target @target of
- * @irq_plane unless that is 0; -errno, flips queued in *@queued (the drain
- * hints of EAGAIN are in the refused flip).
- */
-static int fq_submit_many_irq(struct many *m, uint32_t n, uint32_t irq_plane,
-			      uint64_t target, uint32_t *queued)
-{
-	return fq_submit_flips(m->f, n, irq_plane, target, queued);
-}
-
+/* FLIPQ_SUBMIT of @m's first @n flips, without an interrupt target. */
 static int fq_submit_many(struct many *m, uint32_t n, uint32_t *queued)
 {
-	return fq_submit_many_irq(m, n, 0, 0, queued);
+	return fq_submit_flips(m->f, n, 0, 0, queued);
 }
 
 /*
@@ -2386,7 +2376,7 @@ static void test_many_irq_target(void)
 	for (k = 0; k < 6; k++)
 		many_set(&m, k, fbs[k % NFB].fb_id, k + 1,
 			 t0 + (k + 2) * period - period / 2);
-	igt_assert_eq(fq_submit_many_irq(&m, 6, primary(), 4, &queued), 0);
+	igt_assert_eq(fq_submit_flips(m.f, 6, primary(), 4, &queued), 0);
 	igt_assert_eq(queued, 6);
 	igt_assert(fq_wait_event(2000, &ev));
 	igt_assert_eq(ev.crtc_id, crtc());
@@ -2411,7 +2401,7 @@ static void test_many_irq_target(void)
 	for (k = 0; k < 10; k++)
 		many_set(&m, k, fbs[k % NFB].fb_id, 7 + k,
 			 t0 + (k + 6) * period - period / 2);
-	igt_assert_eq(fq_submit_many_irq(&m, 10, primary(), 9, &queued),
+	igt_assert_eq(fq_submit_flips(m.f, 10, primary(), 9, &queued),
 		      -EAGAIN);
 	igt_assert_eq(queued, 8);
 	igt_assert(!fq_wait_event(16 * period / 1000000, &other));
