@@ -4,6 +4,8 @@
  */
 #include <fcntl.h>
 #include <poll.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "vflipq_helpers.h"
 #include "vflipq_pxref.h"
@@ -55,69 +57,46 @@ int vfq_crtc_bpc(int drm_fd, uint32_t crtc_id)
 	return atoi(p + strlen("vflipq.bpc="));
 }
 
-int vfq_crc_start(int drm_fd, int crtc_index, struct vfq_crc *crc)
+igt_pipe_crc_t *vfq_crc_start(int drm_fd, int crtc_index)
 {
-	char path[320];
-	int card = vfq_card_index(drm_fd), ret;
+	igt_pipe_crc_t *pc;
 
-	memset(crc, 0, sizeof(*crc));
-	crc->data_fd = -1;
-	if (card < 0)
-		return -ENODEV;
-	snprintf(crc->dir, sizeof(crc->dir),
-		 "/sys/kernel/debug/dri/%d/crtc-%d/crc", card, crtc_index);
-	snprintf(path, sizeof(path), "%s/control", crc->dir);
-	ret = vfq_file_write(path, "auto");
-	if (ret < 0)
-		return ret;
-	snprintf(path, sizeof(path), "%s/data", crc->dir);
-	crc->data_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (crc->data_fd < 0)
-		return -errno;
-	return 0;
+	pc = igt_pipe_crc_new_nonblock(drm_fd, crtc_index,
+				       IGT_PIPE_CRC_SOURCE_AUTO);
+	igt_pipe_crc_start(pc);
+	return pc;
 }
 
-int vfq_crc_read(struct vfq_crc *crc, int timeout_ms, uint32_t *frame,
+/*
+ * IGT does not hand out the data file to poll(), so the deadline is kept
+ * by sleeping: a millisecond is a sixteenth of a 60 Hz frame, and wakes
+ * the guest far less than the composer does.
+ */
+int vfq_crc_read(igt_pipe_crc_t *pc, int timeout_ms, uint32_t *frame,
 		 uint32_t *value)
 {
-	struct pollfd pfd = { .fd = crc->data_fd, .events = POLLIN };
-	char line[128];
 	uint64_t deadline = vfq_now_ns() + timeout_ms * 1000000ull;
 
 	for (;;) {
-		int64_t left = (int64_t)(deadline - vfq_now_ns()) / 1000000;
-		ssize_t len;
-		int ret;
+		igt_crc_t *crcs = NULL;
+		int n = igt_pipe_crc_get_crcs(pc, 1, &crcs);
 
-		if (left < 0)
-			return 0;
-		ret = poll(&pfd, 1, left);
-		if (ret < 0 && errno == EINTR)
-			continue;
-		igt_assert_f(ret >= 0, "poll on CRC data: %s\n",
-			     strerror(errno));
-		if (ret == 0)
-			return 0;
-		len = read(crc->data_fd, line, sizeof(line) - 1);
-		if (len < 0 && (errno == EAGAIN || errno == EINTR))
-			continue;
-		igt_assert_f(len > 0, "read of CRC data: %s\n",
-			     len < 0 ? strerror(errno) : "EOF");
-		line[len] = '\0';
-		/* "0x%08x 0x%08x\n", or "XXXXXXXXXX 0x%08x\n" */
-		if (strncmp(line, "XXXXXXXXXX", 10) == 0) {
-			*frame = UINT32_MAX;
-			igt_assert_f(sscanf(line + 10, " %x", value) == 1,
-				     "bad CRC line \"%s\"\n", line);
-		} else {
-			igt_assert_f(sscanf(line, "%x %x", frame, value) == 2,
-				     "bad CRC line \"%s\"\n", line);
+		if (n == 1) {
+			igt_assert_eq(crcs[0].n_words, 1);
+			*frame = crcs[0].has_valid_frame ? crcs[0].frame :
+							   UINT32_MAX;
+			*value = crcs[0].crc[0];
+			free(crcs);
+			return 1;
 		}
-		return 1;
+		free(crcs);
+		if ((int64_t)(deadline - vfq_now_ns()) <= 0)
+			return 0;
+		usleep(1000);
 	}
 }
 
-void vfq_crc_collect(struct vfq_crc *crc, uint32_t min_frame, int n,
+void vfq_crc_collect(igt_pipe_crc_t *pc, uint32_t min_frame, int n,
 		     uint32_t *values)
 {
 	int got = 0, skipped = 0;
@@ -125,7 +104,7 @@ void vfq_crc_collect(struct vfq_crc *crc, uint32_t min_frame, int n,
 	while (got < n) {
 		uint32_t frame, value;
 
-		igt_assert_f(vfq_crc_read(crc, 3000, &frame, &value) == 1,
+		igt_assert_f(vfq_crc_read(pc, 3000, &frame, &value) == 1,
 			     "no CRC within 3 s (%d of %d read)\n", got, n);
 		/* without frame numbers, drop two to get past old frames */
 		if (frame == UINT32_MAX ? skipped < 2 :
@@ -136,13 +115,6 @@ void vfq_crc_collect(struct vfq_crc *crc, uint32_t min_frame, int n,
 		igt_debug("CRC frame %u: %08x\n", frame, value);
 		values[got++] = value;
 	}
-}
-
-void vfq_crc_stop(struct vfq_crc *crc)
-{
-	if (crc->data_fd >= 0)
-		close(crc->data_fd);
-	crc->data_fd = -1;
 }
 
 uint64_t vfq_crtc_sequence(int fd, uint32_t crtc_id)

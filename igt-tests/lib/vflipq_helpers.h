@@ -310,20 +310,22 @@ int vfq_fb_check(const struct vfq_fb *fb, vfq_expect_fn expect, void *data,
 /* ------------------------------------------------------------------ */
 /* CRC and writeback (vflipq_capture.c)                               */
 
-struct vfq_crc {
-	int data_fd;
-	char dir[256];
-};
-
-/* Select source "auto" and open the data file; 0 or -errno. */
-int vfq_crc_start(int drm_fd, int crtc_index, struct vfq_crc *crc);
-/* Next CRC line: 1, 0 on timeout; *frame = UINT32_MAX when not given. */
-int vfq_crc_read(struct vfq_crc *crc, int timeout_ms, uint32_t *frame,
+/*
+ * CRC capture is IGT's igt_pipe_crc, opened with
+ * igt_pipe_crc_new_nonblock(fd, crtc_index, IGT_PIPE_CRC_SOURCE_AUTO).
+ * What IGT has no counterpart for: a read with a deadline.
+ *
+ * The next CRC of @pc within @timeout_ms: 1, or 0 when none came (some
+ * tests assert that none comes; IGT's blocking reads fail the test after
+ * 5 s instead).  *@frame = UINT32_MAX for a CRC without a frame number.
+ */
+int vfq_crc_read(igt_pipe_crc_t *pc, int timeout_ms, uint32_t *frame,
 		 uint32_t *value);
 /* Asserting: @n consecutive values, skipping frames before @min_frame. */
-void vfq_crc_collect(struct vfq_crc *crc, uint32_t min_frame, int n,
+void vfq_crc_collect(igt_pipe_crc_t *pc, uint32_t min_frame, int n,
 		     uint32_t *values);
-void vfq_crc_stop(struct vfq_crc *crc);
+/* igt_pipe_crc_new_nonblock() on @crtc_index, started. */
+igt_pipe_crc_t *vfq_crc_start(int drm_fd, int crtc_index);
 /* The kernel's crc32_le(): reflected 0xedb88320, no final inversion. */
 uint32_t vfq_crc32_le(uint32_t crc, const void *buf, size_t len);
 /*
@@ -358,7 +360,7 @@ uint64_t vfq_crtc_sequence(int fd, uint32_t crtc_id);
 #define VFQ_SCREEN_NO_CRC (-1)	/* no CRC for that frame (see driver.rst) */
 #define VFQ_SCREEN_UNKNOWN (-2)	/* a CRC that is no marker */
 struct vfq_screen {
-	struct vfq_crc crc;
+	igt_pipe_crc_t *crc;
 	int fd;
 	uint32_t crtc_id;
 	int n;
@@ -389,7 +391,7 @@ void vfq_screen_stop(struct vfq_screen *s);
  * returns how many frames after the first were decided (CRCs known on both
  * sides of their vblank).
  */
-int vfq_screen_check_frames(struct vfq_crc *crc, int fd, uint32_t crtc_id,
+int vfq_screen_check_frames(igt_pipe_crc_t *crc, int fd, uint32_t crtc_id,
 			    uint64_t period, const uint64_t *shown_ns,
 			    const uint32_t *crc_of, int n);
 /*

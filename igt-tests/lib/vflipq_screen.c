@@ -21,8 +21,7 @@ void vfq_screen_learn(struct vfq_screen *s, struct vfq_dev *dev, int pipe,
 	s->fd = dev->fd;
 	s->crtc_id = dev->pipe[pipe].crtc_id;
 	s->n = n;
-	igt_assert_eq(vfq_crc_start(dev->fd, dev->pipe[pipe].index, &s->crc),
-		      0);
+	s->crc = vfq_crc_start(dev->fd, dev->pipe[pipe].index);
 	/* Last to first: the first marker stays on screen. */
 	for (i = n - 1; i >= 0; i--) {
 		uint64_t seq;
@@ -34,7 +33,7 @@ void vfq_screen_learn(struct vfq_screen *s, struct vfq_dev *dev, int pipe,
 					      (uint32_t)h << 16), 0);
 		/* The commit is done: the second vblank on composes it. */
 		seq = vfq_crtc_sequence(dev->fd, s->crtc_id);
-		vfq_crc_collect(&s->crc, (uint32_t)seq + 2, 1, &v);
+		vfq_crc_collect(s->crc, (uint32_t)seq + 2, 1, &v);
 		s->crc_of[i] = v;
 		for (j = i + 1; j < n; j++)
 			igt_assert_f(s->crc_of[j] != v,
@@ -65,7 +64,7 @@ void vfq_screen_record(struct vfq_screen *s, uint64_t first, int count,
 		uint32_t frame, value;
 		int32_t d;
 
-		igt_assert_f(vfq_crc_read(&s->crc, 3000, &frame, &value) == 1,
+		igt_assert_f(vfq_crc_read(s->crc, 3000, &frame, &value) == 1,
 			     "no CRC within 3 s (waiting for frame %u)\n",
 			     last);
 		igt_assert_f(frame != UINT32_MAX, "CRC without frame number\n");
@@ -83,7 +82,8 @@ void vfq_screen_record(struct vfq_screen *s, uint64_t first, int count,
 
 void vfq_screen_stop(struct vfq_screen *s)
 {
-	vfq_crc_stop(&s->crc);
+	igt_pipe_crc_free(s->crc);
+	s->crc = NULL;
 }
 
 void vfq_vblank_grid(int fd, uint32_t crtc_id, uint64_t *seq, uint64_t *ns)
@@ -204,7 +204,7 @@ bool vfq_pipe_on_origin(struct vfq_dev *dev, int pipe,
  * are both known.
  */
 #define VFQ_SCREEN_MAX_VBLANKS 256
-int vfq_screen_check_frames(struct vfq_crc *crc, int fd, uint32_t crtc_id,
+int vfq_screen_check_frames(igt_pipe_crc_t *crc, int fd, uint32_t crtc_id,
 			    uint64_t period, const uint64_t *shown_ns,
 			    const uint32_t *crc_of, int n)
 {

@@ -262,10 +262,10 @@ static int burst_flips(bool atomic, uint32_t async)
 	uint64_t lat[BURST_FLIPS];
 	struct vfq_truth t;
 	struct flip_obs o;
-	struct vfq_crc crc;
+	igt_pipe_crc_t *crc;
 	int i, late = 0;
 
-	igt_assert_eq(vfq_crc_start(dev.fd, dev.pipe[0].index, &crc), 0);
+	crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
 	vfq_drain_events(dev.fd, 50);
 	truth_start(&t, &mode, async);
 	for (i = 0; i < BURST_FLIPS; i++) {
@@ -278,7 +278,7 @@ static int burst_flips(bool atomic, uint32_t async)
 				     (unsigned long long)o.ev.sequence,
 				     (unsigned long long)o.seq0);
 	}
-	vfq_crc_stop(&crc);
+	igt_pipe_crc_free(crc);
 	qsort(lat, BURST_FLIPS, sizeof(lat[0]), cmp_u64);
 	igt_info("%d %s %s flips back to back: %d late, flip to event "
 		 "median %.2f ms, max %.2f ms\n", BURST_FLIPS,
@@ -335,7 +335,7 @@ static void test_clobber_after_event(void)
 	uint32_t ref, value, frame;
 	struct vfq_fb big[2];
 	drmModeModeInfo m;
-	struct vfq_crc crc;
+	igt_pipe_crc_t *crc;
 	int cur = 0, flips = 0, judged = 0, bad = 0;
 	struct vfq_truth truth;
 	struct vfq_event ev;
@@ -347,12 +347,12 @@ static void test_clobber_after_event(void)
 		vfq_fb_fill(&big[i], vfq_rgb8(0x00, 0x40, 0xc0));	/* REF_XRGB */
 	}
 	vfq_pipe_on(&dev, 0, &m, big[0].fb_id);
-	igt_assert_eq(vfq_crc_start(dev.fd, p->index, &crc), 0);
+	crc = vfq_crc_start(dev.fd, p->index);
 	/* the reference: two frames in a row alike */
-	igt_assert_eq(vfq_crc_read(&crc, 1000, &frame, &ref), 1);
+	igt_assert_eq(vfq_crc_read(crc, 1000, &frame, &ref), 1);
 	do {
 		value = ref;
-		igt_assert_eq(vfq_crc_read(&crc, 1000, &frame, &ref), 1);
+		igt_assert_eq(vfq_crc_read(crc, 1000, &frame, &ref), 1);
 	} while (value != ref);
 	vfq_drain_events(dev.fd, 50);
 	truth_start(&truth, &m, DRM_MODE_PAGE_FLIP_ASYNC);
@@ -378,12 +378,12 @@ static void test_clobber_after_event(void)
 			cur = next;
 			flips++;
 			/* the CRCs that came meanwhile */
-			while (vfq_crc_read(&crc, 0, &frame, &value) == 1) {
+			while (vfq_crc_read(crc, 0, &frame, &value) == 1) {
 				judged++;
 				bad += value != ref;
 			}
 		}
-		igt_assert_f(vfq_crc_read(&crc, 1000, &frame, &value) == 1,
+		igt_assert_f(vfq_crc_read(crc, 1000, &frame, &value) == 1,
 			     "round %d: no CRC within 1 s of the last flip\n", r);
 		judged++;
 		if (value != ref)
@@ -391,7 +391,7 @@ static void test_clobber_after_event(void)
 				 "picture is 0x%08x\n", r, frame, value, ref);
 		bad += value != ref;
 	}
-	vfq_crc_stop(&crc);
+	igt_pipe_crc_free(crc);
 	igt_info("%d async flips, each drawing into the buffer it left; %d "
 		 "frames judged, %d not of the picture\n", flips, judged, bad);
 	igt_assert_eq(bad, 0);

@@ -220,7 +220,7 @@ static void cursor_commit(uint32_t fb, int x, int y)
 }
 
 /* The CRC of a frame composed wholly after now (the CRTC's next vblank). */
-static uint32_t next_frame_crc(struct vfq_crc *crc)
+static uint32_t next_frame_crc(igt_pipe_crc_t *crc)
 {
 	uint32_t v;
 
@@ -900,7 +900,7 @@ igt_main
 		struct vfq_pipe *p = &dev.pipe[0];
 		uint32_t ref[2], got;
 		struct vfq_fb cur;
-		struct vfq_crc crc;
+		igt_pipe_crc_t *crc;
 		int waited = 0;
 		const int loops = 16;
 
@@ -911,11 +911,11 @@ igt_main
 		vfq_fb_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888, &cur);
 		vfq_fb_pattern(&cur, 0xc0de);
 		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
-		igt_assert_eq(vfq_crc_start(dev.fd, p->index, &crc), 0);
+		crc = vfq_crc_start(dev.fd, p->index);
 
 		for (int i = 1; i >= 0; i--) {
 			cursor_commit(cur.fb_id, pos[i][0], pos[i][1]);
-			ref[i] = next_frame_crc(&crc);
+			ref[i] = next_frame_crc(crc);
 		}
 		igt_assert_f(ref[0] != ref[1], "both cursor positions give "
 			     "CRC %08x\n", ref[0]);
@@ -966,7 +966,7 @@ igt_main
 			 * vblank that followed the ioctl: after the move, also
 			 * when the test lost the CPU before reading the counter.
 			 */
-			vfq_crc_collect(&crc, ev.sequence > after ? ev.sequence :
+			vfq_crc_collect(crc, ev.sequence > after ? ev.sequence :
 					after + 1, 1, &got);
 			igt_assert_f(got == ref[(i + 1) & 1],
 				     "flip %d: CRC %08x, the cursor at %d,%d "
@@ -991,7 +991,7 @@ igt_main
 					loops - 1 : 2),
 			     "the cursor ioctl returned after the flip's "
 			     "vblank %d times of %d\n", waited, loops);
-		vfq_crc_stop(&crc);
+		igt_pipe_crc_free(crc);
 		vfq_dev_reset(&dev);
 		vfq_fb_destroy(&cur);
 	}

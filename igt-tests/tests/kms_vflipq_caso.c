@@ -689,14 +689,14 @@ static void test_implicit_fence_atomic(void)
 	uint32_t fence;
 	struct vfq_event ev;
 	struct vfq_fb bo, black;
-	struct vfq_crc crc;
+	igt_pipe_crc_t *crc;
 	uint32_t xfb, frame, v_black, v;
 	int i;
 
 	igt_require(vgem >= 0);
 	pipe_on_black(a, &black);
-	igt_assert_eq(vfq_crc_start(a->dev.fd, 0, &crc), 0);
-	vfq_crc_collect(&crc, 0, 1, &v_black);
+	crc = vfq_crc_start(a->dev.fd, 0);
+	vfq_crc_collect(crc, 0, 1, &v_black);
 
 	igt_assert_eq(vfq_bo_create(vgem, W, H, DRM_FORMAT_XRGB8888, &bo), 0);
 	vfq_fb_pattern(&bo, 47);
@@ -709,14 +709,14 @@ static void test_implicit_fence_atomic(void)
 
 	/* A dozen frames due, none may show the unfinished buffer. */
 	for (i = 0; i < 12; i++) {
-		igt_assert_eq(vfq_crc_read(&crc, 1000, &frame, &v), 1);
+		igt_assert_eq(vfq_crc_read(crc, 1000, &frame, &v), 1);
 		igt_assert_eq_u32(v, v_black);
 	}
 	igt_assert_eq(vfq_read_event(a->dev.fd, 0, &ev), 0);
 
 	vfq_vgem_fence_signal(vgem, fence);
 	igt_assert_eq(vfq_read_event(a->dev.fd, 2000, &ev), 1);
-	vfq_crc_stop(&crc);
+	igt_pipe_crc_free(crc);
 	check_screen(a, &bo, 0);
 
 	vfq_dev_reset(&a->dev);

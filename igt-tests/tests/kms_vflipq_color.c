@@ -209,14 +209,14 @@ static void commit_cm(const struct cm *cm)
 
 static uint32_t screen_crc(void)
 {
-	struct vfq_crc crc;
+	igt_pipe_crc_t *crc;
 	uint64_t now;
 	uint32_t v;
 
-	igt_assert_eq(vfq_crc_start(dev.fd, dev.pipe[0].index, &crc), 0);
+	crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
 	now = vfq_crtc_sequence(dev.fd, dev.pipe[0].crtc_id);
-	vfq_crc_collect(&crc, now + 2, 1, &v);
-	vfq_crc_stop(&crc);
+	vfq_crc_collect(crc, now + 2, 1, &v);
+	igt_pipe_crc_free(crc);
 	return v;
 }
 

@@ -63,6 +63,7 @@
 #include <fcntl.h>
 
 #include "igt.h"
+#include "igt_sysfs.h"
 #include "vflipq_helpers.h"
 #include "vflipq_pxref.h"
 
@@ -92,21 +93,13 @@ static void flip_to(int pipe, struct vfq_fb *fb)
 }
 
 /* A CRC of a frame composed after everything done so far. */
-static uint32_t settled_crc(int pipe, struct vfq_crc *crc)
+static uint32_t settled_crc(int pipe, igt_pipe_crc_t *crc)
 {
 	uint32_t v;
 	uint64_t now = vfq_crtc_sequence(dev.fd, dev.pipe[pipe].crtc_id);
 
 	vfq_crc_collect(crc, now + 2, 1, &v);
 	return v;
-}
-
-static void crc_start_ok(int pipe, struct vfq_crc *crc)
-{
-	int ret = vfq_crc_start(dev.fd, dev.pipe[pipe].index, crc);
-
-	igt_assert_f(ret == 0, "CRC capture on CRTC %d: %s\n", pipe,
-		     strerror(-ret));
 }
 
 /* "max bpc" of the connector of pipe 0 (a modeset when it changes). */
@@ -152,15 +145,15 @@ static void set_ctm(const uint64_t *m)
 static void ctm_crcs(struct vfq_fb *src, const uint64_t *m, uint32_t *ref,
 		     uint32_t *ctm)
 {
-	struct vfq_crc crc;
+	igt_pipe_crc_t *crc;
 
-	crc_start_ok(0, &crc);
-	*ref = settled_crc(0, &crc);
+	crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
+	*ref = settled_crc(0, crc);
 	flip_to(0, src);
 	set_ctm(m);
-	*ctm = settled_crc(0, &crc);
+	*ctm = settled_crc(0, crc);
 	set_ctm(NULL);
-	vfq_crc_stop(&crc);
+	igt_pipe_crc_free(crc);
 }
 
 /* @fb in BANDS horizontal bands of @c; @rows: the frame's rows. */
@@ -199,72 +192,72 @@ igt_main
 
 	igt_describe("The CRC of a static frame is the same for 12 frames");
 	igt_subtest("crc-stable") {
-		struct vfq_crc crc;
+		igt_pipe_crc_t *crc;
 		uint32_t v[12];
 		uint64_t s0, s1;
 
 		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
-		crc_start_ok(0, &crc);
+		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
 		s0 = vfq_crtc_sequence(dev.fd, dev.pipe[0].crtc_id);
-		vfq_crc_collect(&crc, s0 + 2, 12, v);
+		vfq_crc_collect(crc, s0 + 2, 12, v);
 		s1 = vfq_crtc_sequence(dev.fd, dev.pipe[0].crtc_id);
 		for (int i = 1; i < 12; i++)
 			igt_assert_eq_u32(v[i], v[0]);
 		/* one CRC per frame: 12 CRCs took at least 12 frames */
 		igt_assert_lte_u64(s0 + 12, s1 + 2);
-		vfq_crc_stop(&crc);
+		igt_pipe_crc_free(crc);
 		vfq_dev_reset(&dev);
 	}
 
 	igt_describe("Changing the fb contents in place changes the CRC, "
 		     "restoring them restores it");
 	igt_subtest("crc-follows-content") {
-		struct vfq_crc crc;
+		igt_pipe_crc_t *crc;
 		uint32_t a, b, b2[3];
 
 		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
-		crc_start_ok(0, &crc);
-		a = settled_crc(0, &crc);
+		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
+		a = settled_crc(0, crc);
 
 		vfq_fb_fill_rect(&fb1, 100, 100, 50, 40, vfq_rgb8(255, 0, 0));
-		b = settled_crc(0, &crc);
+		b = settled_crc(0, crc);
 		igt_assert_neq_u32(a, b);
-		vfq_crc_collect(&crc, 0, 3, b2);
+		vfq_crc_collect(crc, 0, 3, b2);
 		for (int i = 0; i < 3; i++)
 			igt_assert_eq_u32(b2[i], b);
 
 		/* a single pixel is enough */
 		vfq_fb_pattern(&fb1, 1);
-		igt_assert_eq_u32(settled_crc(0, &crc), a);
+		igt_assert_eq_u32(settled_crc(0, crc), a);
 		vfq_fb_put(&fb1, W - 1, H - 1, vfq_rgb8(1, 2, 3));
-		igt_assert_neq_u32(settled_crc(0, &crc), a);
+		igt_assert_neq_u32(settled_crc(0, crc), a);
 		vfq_fb_pattern(&fb1, 1);
-		igt_assert_eq_u32(settled_crc(0, &crc), a);
+		igt_assert_eq_u32(settled_crc(0, crc), a);
 
-		vfq_crc_stop(&crc);
+		igt_pipe_crc_free(crc);
 		vfq_dev_reset(&dev);
 	}
 
 	igt_describe("Two different patterns give different CRCs; identical "
 		     "content in two fbs gives the same CRC");
 	igt_subtest("crc-content-identity") {
-		struct vfq_crc crc;
+		igt_pipe_crc_t *crc;
 		uint32_t c1, c1_copy, c2;
 
 		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
-		crc_start_ok(0, &crc);
-		c1 = settled_crc(0, &crc);
+		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
+		c1 = settled_crc(0, crc);
 		flip_to(0, &fb2);
-		c2 = settled_crc(0, &crc);
+		c2 = settled_crc(0, crc);
 		flip_to(0, &fb1_copy);
-		c1_copy = settled_crc(0, &crc);
+		c1_copy = settled_crc(0, crc);
 		flip_to(0, &fb1);
 		igt_info("CRCs: pattern 1 %08x, copy %08x, pattern 2 %08x\n",
 			 c1, c1_copy, c2);
 		igt_assert_neq_u32(c1, c2);
 		igt_assert_eq_u32(c1, c1_copy);
-		igt_assert_eq_u32(settled_crc(0, &crc), c1);
-		vfq_crc_stop(&crc);
+		igt_assert_eq_u32(settled_crc(0, crc), c1);
+		igt_pipe_crc_free(crc);
 		vfq_dev_reset(&dev);
 	}
 
@@ -275,32 +268,32 @@ igt_main
 			DRM_FORMAT_XBGR8888, DRM_FORMAT_ARGB8888,
 			DRM_FORMAT_ABGR8888,
 		};
-		struct vfq_crc crc;
+		igt_pipe_crc_t *crc;
 		uint32_t ref;
 
 		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
-		crc_start_ok(0, &crc);
-		ref = settled_crc(0, &crc);
+		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
+		ref = settled_crc(0, crc);
 		for (size_t i = 0; i < VFQ_ARRAY_SIZE(formats); i++) {
 			struct vfq_fb fb;
 
 			vfq_fb_create(dev.fd, W, H, formats[i], &fb);
 			vfq_fb_pattern(&fb, 1);
 			flip_to(0, &fb);
-			igt_assert_f(settled_crc(0, &crc) == ref,
+			igt_assert_f(settled_crc(0, crc) == ref,
 				     "%s gives another CRC than XRGB8888\n",
 				     vfq_format_name(formats[i]));
 			flip_to(0, &fb1);
 			vfq_fb_destroy(&fb);
 		}
-		vfq_crc_stop(&crc);
+		igt_pipe_crc_free(crc);
 		vfq_dev_reset(&dev);
 	}
 
 	igt_describe("A plane moved over the picture changes the CRC");
 	igt_subtest("crc-follows-planes") {
 		struct vfq_pipe *p = &dev.pipe[0];
-		struct vfq_crc crc;
+		igt_pipe_crc_t *crc;
 		struct vfq_fb ov;
 		drmModeAtomicReq *req;
 		uint32_t base, at1, at2;
@@ -309,26 +302,26 @@ igt_main
 		vfq_fb_create(dev.fd, 64, 64, DRM_FORMAT_XRGB8888, &ov);
 		vfq_fb_fill(&ov, vfq_rgb8(0, 255, 0));
 		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
-		crc_start_ok(0, &crc);
-		base = settled_crc(0, &crc);
+		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
+		base = settled_crc(0, crc);
 		req = vfq_req_new();
 		vfq_req_plane(req, dev.fd, p->overlays[0], p->crtc_id, ov.fb_id,
 			      10, 10, 64, 64);
 		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
-		at1 = settled_crc(0, &crc);
+		at1 = settled_crc(0, crc);
 		req = vfq_req_new();
 		vfq_req_plane(req, dev.fd, p->overlays[0], p->crtc_id, ov.fb_id,
 			      300, 200, 64, 64);
 		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
-		at2 = settled_crc(0, &crc);
+		at2 = settled_crc(0, crc);
 		igt_assert_neq_u32(base, at1);
 		igt_assert_neq_u32(base, at2);
 		igt_assert_neq_u32(at1, at2);
 		req = vfq_req_new();
 		vfq_req_plane_off(req, dev.fd, p->overlays[0]);
 		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
-		igt_assert_eq_u32(settled_crc(0, &crc), base);
-		vfq_crc_stop(&crc);
+		igt_assert_eq_u32(settled_crc(0, crc), base);
+		igt_pipe_crc_free(crc);
 		vfq_dev_reset(&dev);
 		vfq_fb_destroy(&ov);
 	}
@@ -348,7 +341,7 @@ igt_main
 		static const int depths[] = { 8, 16 };
 		struct vfq_pipe *p = &dev.pipe[0];
 		drmModeAtomicReq *req;
-		struct vfq_crc crc;
+		igt_pipe_crc_t *crc;
 		struct vfq_fb ov;
 		uint32_t got, want[2], plain[2];
 
@@ -390,8 +383,8 @@ igt_main
 
 		for (int d = 0; d < 2; d++) {
 			light_at(depths[d], 16, &fb1);
-			crc_start_ok(0, &crc);
-			got = settled_crc(0, &crc);
+			crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
+			got = settled_crc(0, crc);
 			igt_assert_f(got == plain[d], "%d bits, primary alone: "
 				     "CRC %08x, reference %08x\n", depths[d],
 				     got, plain[d]);
@@ -399,11 +392,11 @@ igt_main
 			vfq_req_plane(req, dev.fd, p->overlays[0], p->crtc_id,
 				      ov.fb_id, ox, oy, ow, oh);
 			igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
-			got = settled_crc(0, &crc);
+			got = settled_crc(0, crc);
 			igt_assert_f(got == want[d], "%d bits, with the "
 				     "overlay: CRC %08x, reference %08x\n",
 				     depths[d], got, want[d]);
-			vfq_crc_stop(&crc);
+			igt_pipe_crc_free(crc);
 		}
 		depth_defaults();
 		vfq_fb_destroy(&ov);
@@ -430,7 +423,7 @@ igt_main
 						  DRM_FORMAT_XRGB8888 };
 		struct vfq_pipe *p = &dev.pipe[0];
 		struct vfq_fb base, ov, cur;
-		struct vfq_crc crc;
+		igt_pipe_crc_t *crc;
 		drmModeAtomicReq *req;
 		uint32_t got, want;
 
@@ -503,7 +496,7 @@ igt_main
 				want = vfq_frame_crc(expected, W, H,
 						     depths[d]);
 				light_at(depths[d], 16, &base);
-				crc_start_ok(0, &crc);
+				crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
 				req = vfq_req_new();
 				vfq_req_plane(req, dev.fd, p->overlays[0],
 					      p->crtc_id, ov.fb_id, OX, OY,
@@ -513,7 +506,7 @@ igt_main
 					      CW, CH);
 				igt_assert_eq(vfq_req_commit(dev.fd, req, 0,
 							     NULL), 0);
-				got = settled_crc(0, &crc);
+				got = settled_crc(0, crc);
 				igt_assert_f(got == want,
 					     "%d bits, %s overlay and cursor: "
 					     "CRC %08x, reference %08x\n",
@@ -521,7 +514,7 @@ igt_main
 					     o ? "opaque XRGB8888" :
 						 "ABGR8888 alpha",
 					     got, want);
-				vfq_crc_stop(&crc);
+				igt_pipe_crc_free(crc);
 			}
 			vfq_fb_destroy(&ov);
 		}
@@ -547,7 +540,7 @@ igt_main
 		};
 		struct vfq_color rows[H];
 		struct vfq_fb fb;
-		struct vfq_crc crc;
+		igt_pipe_crc_t *crc;
 		uint32_t got, want;
 
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb);
@@ -561,12 +554,12 @@ igt_main
 				     "expected %d\n", k[0], k[1],
 				     vfq_crtc_bpc(dev.fd, dev.pipe[0].crtc_id),
 				     k[2]);
-			crc_start_ok(0, &crc);
-			got = settled_crc(0, &crc);
+			crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
+			got = settled_crc(0, crc);
 			want = vfq_frame_crc_rows(rows, W, H, k[2]);
 			igt_assert_f(got == want, "%d bits: CRC %08x, reference "
 				     "%08x\n", k[2], got, want);
-			vfq_crc_stop(&crc);
+			igt_pipe_crc_free(crc);
 		}
 
 		/*
@@ -579,9 +572,9 @@ igt_main
 		vfq_fb_fill(&fb, rows[0]);
 		for (int d = 6; d <= 16; d += 2) {
 			light_at(d, 16, &fb);
-			crc_start_ok(0, &crc);
-			got = settled_crc(0, &crc);
-			vfq_crc_stop(&crc);
+			crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
+			got = settled_crc(0, crc);
+			igt_pipe_crc_free(crc);
 			igt_assert_f(got != 0, "%d bits: a black frame's CRC is "
 				     "0\n", d);
 			igt_assert_eq_u32(got, vfq_frame_crc_rows(rows, W, H, d));
@@ -590,14 +583,14 @@ igt_main
 
 		/* Without a modeset the depth stays: a flip keeps 8 bits. */
 		light_at(8, 16, &fb);
-		crc_start_ok(0, &crc);
-		want = settled_crc(0, &crc);
+		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
+		want = settled_crc(0, crc);
 		vfq_sink_bpc(dev.fd, 16);
 		flip_to(0, &fb1);
 		flip_to(0, &fb);
 		igt_assert_eq(vfq_crtc_bpc(dev.fd, dev.pipe[0].crtc_id), 8);
-		igt_assert_eq_u32(settled_crc(0, &crc), want);
-		vfq_crc_stop(&crc);
+		igt_assert_eq_u32(settled_crc(0, crc), want);
+		igt_pipe_crc_free(crc);
 		depth_defaults();
 		vfq_fb_destroy(&fb);
 	}
@@ -682,7 +675,7 @@ igt_main
 	igt_describe("CRCs of two CRTCs captured at once follow each one's "
 		     "content");
 	igt_subtest("crc-two-crtcs") {
-		struct vfq_crc c0, c1;
+		igt_pipe_crc_t *c0, *c1;
 		drmModeModeInfo m1;
 		uint32_t a0, a1;
 
@@ -690,43 +683,46 @@ igt_main
 		vfq_get_mode(dev.fd, dev.pipe[1].conn_id, W, H, 60, &m1);
 		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
 		vfq_pipe_on(&dev, 1, &m1, fb1_copy.fb_id);
-		crc_start_ok(0, &c0);
-		crc_start_ok(1, &c1);
-		a0 = settled_crc(0, &c0);
-		a1 = settled_crc(1, &c1);
+		c0 = vfq_crc_start(dev.fd, dev.pipe[0].index);
+		c1 = vfq_crc_start(dev.fd, dev.pipe[1].index);
+		a0 = settled_crc(0, c0);
+		a1 = settled_crc(1, c1);
 		igt_assert_eq_u32(a0, a1);
 		flip_to(1, &fb2);
-		a1 = settled_crc(1, &c1);
+		a1 = settled_crc(1, c1);
 		igt_assert_neq_u32(a0, a1);
-		igt_assert_eq_u32(settled_crc(0, &c0), a0);
-		vfq_crc_stop(&c0);
-		vfq_crc_stop(&c1);
+		igt_assert_eq_u32(settled_crc(0, c0), a0);
+		igt_pipe_crc_free(c0);
+		igt_pipe_crc_free(c1);
 		vfq_dev_reset(&dev);
 	}
 
 	igt_describe("Only source \"auto\" exists; capture needs an active "
 		     "CRTC (EIO)");
 	igt_subtest("crc-source-and-state") {
-		char path[320];
-		struct vfq_crc crc;
-		int fd;
+		const char *ctl = "crtc-0/crc/control";
+		int dir = igt_debugfs_dir(dev.fd), fd;
+		igt_pipe_crc_t *crc;
 
+		igt_assert_lte(0, dir);
 		/* CRTC off: opening data fails with EIO */
-		igt_assert_eq(vfq_crc_start(dev.fd, 0, &crc), -EIO);
-		vfq_crc_stop(&crc);
-		snprintf(path, sizeof(path), "%s/control", crc.dir);
-		igt_assert_eq(vfq_file_write(path, "bogus"), -EINVAL);
-		igt_assert_eq(vfq_file_write(path, "auto"), 4);
+		igt_assert_eq(igt_sysfs_write(dir, ctl, "auto", 4), 4);
+		fd = openat(dir, "crtc-0/crc/data", O_RDONLY);
+		igt_assert_f(fd < 0 && errno == EIO,
+			     "crc/data of a CRTC that is off: %s\n",
+			     fd < 0 ? strerror(errno) : "opened");
+		igt_assert_eq(igt_sysfs_write(dir, ctl, "bogus", 5), -EINVAL);
+		igt_assert_eq(igt_sysfs_write(dir, ctl, "auto", 4), 4);
 
 		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
-		crc_start_ok(0, &crc);
+		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
 		/* lines are "0x<vblank sequence> 0x<crc>" */
 		{
 			uint32_t frame, v;
 			uint64_t seq = vfq_crtc_sequence(dev.fd,
 							 dev.pipe[0].crtc_id);
 
-			igt_assert_eq(vfq_crc_read(&crc, 3000, &frame, &v), 1);
+			igt_assert_eq(vfq_crc_read(crc, 3000, &frame, &v), 1);
 			igt_assert_neq_u32(frame, UINT32_MAX);
 			igt_assert_f((uint32_t)seq - frame < 200 ||
 				     frame - (uint32_t)seq < 200,
@@ -734,10 +730,10 @@ igt_main
 				     frame, (unsigned long long)seq);
 		}
 		/* one reader at a time */
-		snprintf(path, sizeof(path), "%s/data", crc.dir);
-		fd = open(path, O_RDONLY);
+		fd = openat(dir, "crtc-0/crc/data", O_RDONLY);
 		igt_assert_f(fd < 0, "a second open of crc/data worked\n");
-		vfq_crc_stop(&crc);
+		igt_pipe_crc_free(crc);
+		close(dir);
 		vfq_dev_reset(&dev);
 	}
 

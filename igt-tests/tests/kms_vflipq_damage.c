@@ -145,7 +145,7 @@ static void assert_damage(const char *want, const char *why)
 static const struct drm_mode_rect whole = { 0, 0, W, H };
 
 /* The CRC of the frame after the next vblank (what is committed now). */
-static uint32_t settled_crc(struct vfq_crc *crc)
+static uint32_t settled_crc(igt_pipe_crc_t *crc)
 {
 	uint32_t v;
 
@@ -334,7 +334,7 @@ igt_main
 		static const struct drm_mode_rect changed = {
 			100, 100, 164, 148,
 		};
-		struct vfq_crc crc;
+		igt_pipe_crc_t *crc;
 		uint32_t with, without;
 		struct vfq_fb out;
 
@@ -343,16 +343,15 @@ igt_main
 		vfq_fb_pattern(&fb_c, 11);
 		vfq_fb_fill_rect(&fb_c, 100, 100, 64, 48, vfq_rgb8(255, 0, 0));
 		igt_assert_eq(commit(&fb_c, NULL, 0), 0);
-		igt_assert_eq(vfq_crc_start(dev.fd, dev.pipe[0].index, &crc),
-			      0);
-		vfq_crc_collect(&crc, vfq_crtc_sequence(dev.fd,
+		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
+		vfq_crc_collect(crc, vfq_crtc_sequence(dev.fd,
 				dev.pipe[0].crtc_id) + 2, 1, &without);
 		igt_assert_eq(commit(&fb_a, NULL, 0), 0);
 		igt_assert_eq(commit(&fb_c, &changed, 1), 0);
 		assert_damage("64x48+100+100", "the changed rectangle");
-		vfq_crc_collect(&crc, vfq_crtc_sequence(dev.fd,
+		vfq_crc_collect(crc, vfq_crtc_sequence(dev.fd,
 				dev.pipe[0].crtc_id) + 2, 1, &with);
-		vfq_crc_stop(&crc);
+		igt_pipe_crc_free(crc);
 		igt_assert_eq_u32(with, without);
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &out);
 		memset(out.map, 0x5a, out.size);
@@ -373,29 +372,28 @@ igt_main
 			{ 301, 263 }, { W - 64, 0 }, { 0, H - 64 },
 		};
 		struct vfq_fb cur;
-		struct vfq_crc crc;
+		igt_pipe_crc_t *crc;
 		uint32_t got, want;
 
 		igt_require(dev.pipe[0].cursor);
 		vfq_fb_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888, &cur);
 		vfq_fb_pattern(&cur, 21);
 		igt_assert_eq(commit(&fb_a, &whole, 1), 0);
-		igt_assert_eq(vfq_crc_start(dev.fd, dev.pipe[0].index, &crc),
-			      0);
+		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
 		for (size_t i = 0; i < VFQ_ARRAY_SIZE(pos); i++) {
 			move_cursor(cur.fb_id, pos[i][0], pos[i][1]);
-			got = settled_crc(&crc);
+			got = settled_crc(crc);
 			want = expected_crc(&fb_a, &cur, pos[i][0], pos[i][1]);
 			igt_assert_f(got == want, "cursor at %d,%d: CRC %08x, "
 				     "reference %08x\n", pos[i][0], pos[i][1],
 				     got, want);
 		}
 		plane_off(dev.pipe[0].cursor);
-		got = settled_crc(&crc);
+		got = settled_crc(crc);
 		want = expected_crc(&fb_a, NULL, 0, 0);
 		igt_assert_f(got == want, "cursor off: CRC %08x, reference "
 			     "%08x\n", got, want);
-		vfq_crc_stop(&crc);
+		igt_pipe_crc_free(crc);
 		vfq_fb_destroy(&cur);
 	}
 
@@ -408,15 +406,14 @@ igt_main
 		static const struct drm_mode_rect drawn = {
 			200, 300, 264, 340,
 		};
-		struct vfq_crc crc;
+		igt_pipe_crc_t *crc;
 		uint32_t got, before, after;
 
 		vfq_fb_pattern(&fb_c, 11);
 		igt_assert_eq(commit(&fb_c, &whole, 1), 0);
-		igt_assert_eq(vfq_crc_start(dev.fd, dev.pipe[0].index, &crc),
-			      0);
+		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
 		before = expected_crc(&fb_c, NULL, 0, 0);
-		got = settled_crc(&crc);
+		got = settled_crc(crc);
 		igt_assert_f(got == before, "committed: CRC %08x, reference "
 			     "%08x\n", got, before);
 
@@ -426,22 +423,22 @@ igt_main
 				 vfq_rgb8(0, 255, 0));
 		after = expected_crc(&fb_c, NULL, 0, 0);
 		igt_assert_neq_u32(after, before);
-		got = settled_crc(&crc);
+		got = settled_crc(crc);
 		igt_assert_f(got == before, "drawn, no commit: CRC %08x, "
 			     "expected the old %08x\n", got, before);
 
 		igt_assert_eq(commit(&fb_c, &drawn, 1), 0);
-		got = settled_crc(&crc);
+		got = settled_crc(crc);
 		igt_assert_f(got == after, "commit with the clip: CRC %08x, "
 			     "reference %08x\n", got, after);
 
 		/* without clips: every frame shows what is in the buffer */
 		igt_assert_eq(commit(&fb_c, NULL, 0), 0);
 		vfq_fb_pattern(&fb_c, 11);
-		got = settled_crc(&crc);
+		got = settled_crc(crc);
 		igt_assert_f(got == before, "untracked, redrawn: CRC %08x, "
 			     "reference %08x\n", got, before);
-		vfq_crc_stop(&crc);
+		igt_pipe_crc_free(crc);
 		igt_assert_eq(commit(&fb_a, NULL, 0), 0);
 	}
 
@@ -461,7 +458,7 @@ igt_main
 		struct vfq_fb fb, cur;
 		drmModeModeInfo m;
 		drmModeAtomicReq *req;
-		struct vfq_crc crc;
+		igt_pipe_crc_t *crc;
 		struct vfq_dev d;
 		uint32_t blob, got, want, v;
 
@@ -486,10 +483,10 @@ igt_main
 			    "FB_DAMAGE_CLIPS", blob);
 		igt_assert_eq(vfq_req_commit(d.fd, req, 0, NULL), 0);
 		drmModeDestroyPropertyBlob(d.fd, blob);
-		igt_assert_eq(vfq_crc_start(d.fd, d.pipe[0].index, &crc), 0);
+		crc = vfq_crc_start(d.fd, d.pipe[0].index);
 		for (size_t i = 0; i < VFQ_ARRAY_SIZE(pos); i++) {
 			move_cursor_on(&d, cur.fb_id, pos[i][0], pos[i][1]);
-			vfq_crc_collect(&crc, vfq_crtc_sequence(d.fd,
+			vfq_crc_collect(crc, vfq_crtc_sequence(d.fd,
 					d.pipe[0].crtc_id) + 2, 1, &v);
 			got = v;
 			want = expected_crc(&fb, &cur, pos[i][0], pos[i][1]);
@@ -497,7 +494,7 @@ igt_main
 				     "reference %08x\n", pos[i][0], pos[i][1],
 				     got, want);
 		}
-		vfq_crc_stop(&crc);
+		igt_pipe_crc_free(crc);
 		vfq_dev_reset(&d);
 		vfq_fb_destroy(&fb);
 		vfq_fb_destroy(&cur);

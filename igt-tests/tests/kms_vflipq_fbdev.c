@@ -261,18 +261,18 @@ static void assert_screen(const char *name, uint32_t want)
 	int fd = vfq_open_card(vfq_cfs_read_int(name, "card"));
 	uint32_t frame, got = 0, next = 0;
 	drmModeRes *res;
-	struct vfq_crc crc;
+	igt_pipe_crc_t *crc;
 	int n;
 
 	igt_assert_fd(fd);
 	res = drmModeGetResources(fd);
 	igt_assert(res && res->count_crtcs == 1);
-	igt_assert_eq(vfq_crc_start(fd, 0, &crc), 0);
+	crc = vfq_crc_start(fd, 0);
 	/* 60 frames at 60 Hz */
 	for (n = 0; n < 60 && got != want; n++)
-		igt_assert_eq(vfq_crc_read(&crc, 3000, &frame, &got), 1);
-	igt_assert_eq(vfq_crc_read(&crc, 3000, &frame, &next), 1);
-	vfq_crc_stop(&crc);
+		igt_assert_eq(vfq_crc_read(crc, 3000, &frame, &got), 1);
+	igt_assert_eq(vfq_crc_read(crc, 3000, &frame, &next), 1);
+	igt_pipe_crc_free(crc);
 	drmModeFreeResources(res);
 	close(fd);
 	igt_assert_f(got == want, "CRC %08x after %d frames, want %08x\n",

@@ -766,7 +766,7 @@ static void rw_drain(struct vfq_screen *scr, uint64_t seq0, int *marker,
 	uint32_t frame, value;
 	int left = timeout_ms;
 
-	while (vfq_crc_read(&scr->crc, left, &frame, &value) == 1) {
+	while (vfq_crc_read(scr->crc, left, &frame, &value) == 1) {
 		uint32_t k = frame - (uint32_t)seq0;
 
 		if (k < RW_VBLANKS)

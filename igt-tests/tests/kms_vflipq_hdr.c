@@ -84,13 +84,13 @@ static int set_conn(const char *prop, uint64_t value, const void *data,
 
 static uint32_t screen_crc(void)
 {
-	struct vfq_crc crc;
+	igt_pipe_crc_t *crc;
 	uint32_t v;
 
-	igt_assert_eq(vfq_crc_start(dev.fd, dev.pipe[0].index, &crc), 0);
-	vfq_crc_collect(&crc, vfq_crtc_sequence(dev.fd, dev.pipe[0].crtc_id) +
+	crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
+	vfq_crc_collect(crc, vfq_crtc_sequence(dev.fd, dev.pipe[0].crtc_id) +
 			2, 1, &v);
-	vfq_crc_stop(&crc);
+	igt_pipe_crc_free(crc);
 	return v;
 }
 

@@ -125,7 +125,7 @@ static void judge(struct vfq_screen *screen, int in_window,
 	 */
 	igt_assert_f(in_window > 0, "no flip was issued between a vblank "
 		     "and its interrupt\n");
-	decided = vfq_screen_check_frames(&screen->crc, dev.fd,
+	decided = vfq_screen_check_frames(screen->crc, dev.fd,
 					  dev.pipe[0].crtc_id, period, shown,
 					  crc_of, FLIPS + 1);
 	igt_info("%d frame changes decided by CRCs\n", decided);

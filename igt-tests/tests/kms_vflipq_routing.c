@@ -89,14 +89,14 @@ static int route(int conn, int crtc, uint32_t flags)
 /* The CRC of a frame of CRTC @crtc composed after everything so far. */
 static uint32_t settled_crc(int crtc)
 {
-	struct vfq_crc crc;
+	igt_pipe_crc_t *crc;
 	uint64_t now;
 	uint32_t v;
 
-	igt_assert_eq(vfq_crc_start(dev.fd, dev.pipe[crtc].index, &crc), 0);
+	crc = vfq_crc_start(dev.fd, dev.pipe[crtc].index);
 	now = vfq_crtc_sequence(dev.fd, dev.pipe[crtc].crtc_id);
-	vfq_crc_collect(&crc, now + 2, 1, &v);
-	vfq_crc_stop(&crc);
+	vfq_crc_collect(crc, now + 2, 1, &v);
+	igt_pipe_crc_free(crc);
 	return v;
 }
 

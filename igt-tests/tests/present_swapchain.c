@@ -515,7 +515,7 @@ static void test_on_target(const char *render, const char *display, unsigned int
 	struct present_adapter_info info;
 	struct present_buffer b;
 	struct vfq_dev dev;
-	struct vfq_crc crc;
+	igt_pipe_crc_t *crc = NULL;
 
 	/* 4 buffers: 2.5 periods between a wake-up and the next target, so a
 	 * busy VM host rarely makes the process late */
@@ -540,7 +540,7 @@ static void test_on_target(const char *render, const char *display, unsigned int
 	 * capture on, other VMs running).
 	 */
 	if (!debug)
-		igt_assert_eq(vfq_crc_start(fd, dev.pipe[0].index, &crc), 0);
+		crc = vfq_crc_start(fd, dev.pipe[0].index);
 	run_frames_called(sc, 40, interval, called, returned);
 	present_swapchain_counters(sc, &c);
 	igt_info("%s -> %s interval %u: shown %llu on target %llu missed %llu cancelled %llu wakeups %llu\n",
@@ -603,9 +603,9 @@ static void test_on_target(const char *render, const char *display, unsigned int
 	 * asked for (none would prove nothing).
 	 */
 	if (!debug) {
-		decided = vfq_screen_check_frames(&crc, fd, dev.pipe[0].crtc_id, period, a,
+		decided = vfq_screen_check_frames(crc, fd, dev.pipe[0].crtc_id, period, a,
 						  crc_of, n);
-		vfq_crc_stop(&crc);
+		igt_pipe_crc_free(crc);
 		igt_assert_f(decided > 0, "no frame change decided by CRC\n");
 	}
 	igt_info("on screen: %d of %d frames decided by CRC; %d submitted before their "
@@ -2097,7 +2097,7 @@ struct at_run {
 	uint64_t period, seq0, ts0;	/* a vblank of the grid before any frame */
 	uint32_t crc_of[64];		/* of fill()'s frame i */
 	bool crc_on;
-	struct vfq_crc crc;
+	igt_pipe_crc_t *crc;
 };
 
 static void at_begin(struct at_run *r, unsigned int buffers, unsigned int latency)
@@ -2119,7 +2119,7 @@ static void at_begin(struct at_run *r, unsigned int buffers, unsigned int latenc
 	/* no CRCs on the debug kernel, as test_on_target() */
 	r->crc_on = !getenv("VFLIPQ_DEBUG_KERNEL");
 	if (r->crc_on)
-		igt_assert_eq(vfq_crc_start(r->fd, dev.pipe[0].index, &r->crc), 0);
+		r->crc = vfq_crc_start(r->fd, dev.pipe[0].index);
 	vfq_vblank_grid(r->fd, r->crtc_id, &r->seq0, &r->ts0);
 }
 
@@ -2230,8 +2230,8 @@ static void at_end(struct at_run *r, const struct present_feedback *fb, const un
 		crc[i] = r->crc_of[frame[i]];
 	}
 	if (r->crc_on) {
-		decided = vfq_screen_check_frames(&r->crc, r->fd, r->crtc_id, r->period, shown, crc, n);
-		vfq_crc_stop(&r->crc);
+		decided = vfq_screen_check_frames(r->crc, r->fd, r->crtc_id, r->period, shown, crc, n);
+		igt_pipe_crc_free(r->crc);
 		igt_assert_f(decided > 0, "no frame change decided by CRC\n");
 		igt_info("on screen: %d frame changes decided by CRC\n", decided);
 	}
@@ -2306,7 +2306,7 @@ static void test_cancel_from(void)
 	if (ret == 0) {
 		igt_assert_f(probe >= due[0], "a frame beyond the latency taken\n");
 		if (r.crc_on)
-			vfq_crc_stop(&r.crc);
+			igt_pipe_crc_free(r.crc);
 		present_swapchain_destroy(r.sc);
 		igt_skip("the host took 8 periods to queue 7 frames\n");
 	}
