@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * vflipq helpers: dumb-buffer framebuffers, pixel encode/decode for the
- * formats of the spec (plus a few unsupported ones for negative tests),
- * deterministic patterns and pixel-exact comparison.
+ * vflipq helpers: framebuffers, pixel encode/decode for the formats of the
+ * spec (plus a few unsupported ones for negative tests), deterministic
+ * patterns and pixel-exact comparison.
+ *
+ * Framebuffers are IGT's (vfq_fb_create(): igt_create_fb()).  The pixel
+ * encoders and decoders stay here: they are the tests' reference for what
+ * the driver must scan out, written from the format definitions and not
+ * from IGT's cairo/pixman conversions (not bit-exact for 10-bit and fp16).
  */
 #include <math.h>
 #include <sys/mman.h>
@@ -139,6 +144,19 @@ void vfq_vgem_fence_signal(int vgem, uint32_t fence)
 	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig);
 }
 
+/*
+ * Raw dumb buffers and ADDFB2, outside IGT's igt_fb, for what it cannot
+ * express: igt_create_fb() asserts that ADDFB2 succeeds (the refusal tests
+ * of kms_vflipq_formats need the EINVAL), always sets
+ * DRM_MODE_FB_MODIFIERS when the device has modifiers (non-linear-
+ * modifier-refused adds LINEAR with and without it), cannot place plane 0
+ * at an offset (kms_vflipq_writeback's *-offset), and allocates on the
+ * fd it adds the fb on (the render adapter's vgem buffers of caso, prime,
+ * syncobj, flipq, stress and present_share; vflipq_security's buffers of
+ * one fd tried on another).  vfq_fb_wrap() adds an fb around a GEM handle
+ * that someone else owns (an import, libpresent's surface), which igt_fb
+ * would close on removal.
+ */
 int vfq_bo_create(int fd, int w, int h, uint32_t format, struct vfq_fb *fb)
 {
 	struct drm_mode_create_dumb create = {};
@@ -234,20 +252,84 @@ int vfq_fb_add(struct vfq_fb *fb, uint64_t modifier, bool with_modifier)
 	return 0;
 }
 
+/*
+ * IGT's layout on vflipq (lib/igt_fb.c of 2.2, a dumb buffer as on any
+ * driver IGT has no allocator for):
+ * - single-plane formats (8888, 2101010, 16161616F, RGB565 and their
+ *   BGR/alpha variants): one CREATE_DUMB of the format's bpp; the pitch
+ *   and size are the driver's (vflipq: rows rounded up to 128 bytes), so
+ *   the same as vfq_bo_create()'s;
+ * - NV12: one CREATE_DUMB of 12 bpp, planes laid out by IGT: Y pitch =
+ *   width, CbCr at offset width * height with pitch 2 * ceil(width / 2)
+ *   (vfq_bo_create()'s were the dumb pitch for both).  vflipq takes any
+ *   pitch the core accepts for its own buffers (128-byte rows are only
+ *   asked of imported ones), and every encoder here reads the pitches and
+ *   offsets of the fb, so no test depends on that;
+ * - ADDFB2 with DRM_MODE_FB_MODIFIERS and LINEAR, as the device has
+ *   modifiers: the same fb as without the flag.
+ * igt_create_fb() asserts on every failure (unknown format, CREATE_DUMB,
+ * ADDFB2) and never skips, so a driver that refuses a format the spec
+ * lists still fails the test.  IGT leaves a dumb buffer as the kernel
+ * gives it (zeroed: transparent black for the alpha formats) and writes
+ * YUV black into NV12; the fb is cleared to opaque black here, as the
+ * tests' references expect of pixels they did not draw.
+ */
 void vfq_fb_create(int fd, int w, int h, uint32_t format, struct vfq_fb *fb)
 {
-	int ret = vfq_bo_create(fd, w, h, format, fb);
+	struct igt_fb *ifb = &fb->igt;
 
-	igt_assert_f(ret == 0, "dumb buffer %dx%d %s: %s\n", w, h,
-		     vfq_format_name(format), strerror(-ret));
+	memset(fb, 0, sizeof(*fb));
+	igt_create_fb(fd, w, h, format, DRM_FORMAT_MOD_LINEAR, ifb);
+	fb->fd = fd;
+	fb->fb_id = ifb->fb_id;
+	fb->format = ifb->drm_format;
+	fb->modifier = ifb->modifier;
+	fb->width = ifb->width;
+	fb->height = ifb->height;
+	fb->handle = ifb->gem_handle;
+	fb->pitch = ifb->strides[0];
+	fb->size = ifb->size;
+	fb->n_planes = ifb->num_planes;
+	for (unsigned int i = 0; i < ifb->num_planes; i++) {
+		fb->pitches[i] = ifb->strides[i];
+		fb->offsets[i] = ifb->offsets[i];
+	}
+	fb->map = igt_fb_map_buffer(fd, ifb);
 	vfq_fb_fill(fb, vfq_rgb8(0, 0, 0));
-	ret = vfq_fb_add(fb, DRM_FORMAT_MOD_LINEAR, false);
-	igt_assert_f(ret == 0, "ADDFB2 %dx%d %s: %s\n", w, h,
-		     vfq_format_name(format), strerror(-ret));
+}
+
+/* vfq_fb_create()'s: IGT unmaps, removes the fb and closes the buffer. */
+static void destroy_igt(struct vfq_fb *fb)
+{
+	struct igt_fb *ifb = &fb->igt;
+
+	/*
+	 * A test that removed the fb itself (RMFB of a queued or scanned-out
+	 * fb) zeroed fb_id: IGT must not RMFB that id again (or DIRTYFB it
+	 * on unmap), and igt_remove_fb() frees nothing of an fb without one,
+	 * so the buffer is closed here.
+	 */
+	ifb->fb_id = fb->fb_id;
+	if (fb->map)
+		igt_fb_unmap_buffer(ifb, fb->map);
+	if (ifb->fb_id) {
+		igt_remove_fb(fb->fd, ifb);
+	} else {
+		cairo_surface_destroy(ifb->cairo_surface);
+		kmstest_dumb_destroy(fb->fd, ifb->gem_handle);
+	}
+	memset(ifb, 0, sizeof(*ifb));
 }
 
 void vfq_fb_destroy(struct vfq_fb *fb)
 {
+	if (fb->igt.gem_handle) {
+		destroy_igt(fb);
+		fb->fb_id = 0;
+		fb->map = NULL;
+		fb->handle = 0;
+		return;
+	}
 	if (fb->fb_id)
 		drmModeRmFB(fb->fd, fb->fb_id);
 	if (fb->map)

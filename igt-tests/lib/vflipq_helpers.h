@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vflipq test helpers.  They use only libdrm and IGT's igt_core API
- * (upstream libigt, which the tests link).  Every name is prefixed vfq_ /
- * VFQ_ to stay clear of IGT's own helpers.
+ * vflipq test helpers.  They use only libdrm and upstream libigt, which
+ * the tests link (igt_core; igt_pipe_crc for CRCs, igt_fb for
+ * framebuffers).  Every name is prefixed vfq_ / VFQ_ to stay clear of
+ * IGT's own helpers.
  *
  *   vflipq_helpers.c  device discovery, caps, topology, properties, atomic
  *                     requests, modes, pipes, events
- *   vflipq_fb.c       dumb-buffer framebuffers, pixel formats, patterns
+ *   vflipq_fb.c       framebuffers (IGT's igt_fb, raw dumb buffers where a
+ *                     test needs them), pixel formats, patterns
  *   vflipq_capture.c  CRC (debugfs) and writeback capture
  *   vflipq_sys.c      configfs, module load/unload, kernel log, counters
  */
@@ -230,6 +232,14 @@ struct vfq_color vfq_rgba10(int r, int g, int b, int a2);
 /* Value of a 16-bit channel at @bits precision (rounded). */
 int vfq_chan(uint16_t v, int bits);
 
+/*
+ * A framebuffer as the tests read it.  vfq_fb_create() makes it through
+ * IGT (@igt owns the buffer, the fb and the mapping, and the other fields
+ * are copied from it); vfq_bo_create() and vfq_fb_wrap() fill the fields
+ * themselves and leave @igt zeroed (see vflipq_fb.c for which tests need
+ * that raw control).  A test may RMFB @fb_id itself and zero it:
+ * vfq_fb_destroy() then frees only the rest.
+ */
 struct vfq_fb {
 	int fd;
 	uint32_t fb_id;		/* 0 until added */
@@ -237,11 +247,12 @@ struct vfq_fb {
 	uint64_t modifier;
 	int width, height;
 	uint32_t handle;	/* GEM handle on @fd */
-	uint32_t pitch;		/* of the buffer object */
+	uint32_t pitch;		/* of plane 0 */
 	uint64_t size;
 	uint32_t offsets[4], pitches[4];
 	int n_planes;
 	uint8_t *map;		/* CPU mapping of the whole buffer */
+	struct igt_fb igt;	/* vfq_fb_create()'s; gem_handle 0 otherwise */
 };
 
 const char *vfq_format_name(uint32_t format);
@@ -251,7 +262,11 @@ int vfq_format_cpp_bits(uint32_t format);
 int vfq_format_depth(uint32_t format);
 bool vfq_format_has_alpha(uint32_t format);
 
-/* Dumb buffer for a w x h @format fb, mapped; no ADDFB.  0 or -errno. */
+/*
+ * Raw dumb buffer for a w x h @format fb, mapped; no ADDFB.  0 or -errno.
+ * For buffers IGT's igt_fb cannot make (other devices' dumb buffers, fbs
+ * with chosen offsets, ADDFB2 that must be refused); else vfq_fb_create().
+ */
 int vfq_bo_create(int fd, int w, int h, uint32_t format, struct vfq_fb *fb);
 /*
  * A render adapter's rendering in progress: an unsignalled write fence of
@@ -268,9 +283,16 @@ int vfq_fb_add(struct vfq_fb *fb, uint64_t modifier, bool with_modifier);
  */
 int vfq_fb_wrap(struct vfq_fb *fb, int fd, uint32_t handle, uint32_t format,
 		int w, int h, uint32_t pitch, uint64_t size);
-/* Both of the above, asserting; the fb is cleared to opaque black. */
+/*
+ * A linear w x h @format fb through IGT's igt_create_fb(), mapped with
+ * igt_fb_map_buffer() and cleared to opaque black.  Fails the test (never
+ * skips) when the buffer or its ADDFB2 fails.
+ */
 void vfq_fb_create(int fd, int w, int h, uint32_t format, struct vfq_fb *fb);
-/* RMFB (if added), unmap, GEM close. */
+/*
+ * Frees whichever kind @fb is: unmap, RMFB (if still added), GEM close;
+ * vfq_fb_create()'s through igt_fb_unmap_buffer() and igt_remove_fb().
+ */
 void vfq_fb_destroy(struct vfq_fb *fb);
 
 void vfq_fb_put(struct vfq_fb *fb, int x, int y, struct vfq_color c);
