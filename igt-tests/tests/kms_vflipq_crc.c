@@ -214,12 +214,16 @@ igt_main
 	igt_subtest("crc-follows-content") {
 		igt_pipe_crc_t *crc;
 		uint32_t a, b, b2[3];
+		cairo_t *cr;
 
 		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
 		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
 		a = settled_crc(0, crc);
 
-		vfq_fb_fill_rect(&fb1, 100, 100, 50, 40, vfq_rgb8(255, 0, 0));
+		/* compared with the test's own frames only: IGT paints it */
+		cr = igt_get_cairo_ctx(fb1.fd, &fb1.igt);
+		igt_paint_color(cr, 100, 100, 50, 40, 1.0, 0.0, 0.0);
+		igt_put_cairo_ctx(cr);
 		b = settled_crc(0, crc);
 		igt_assert_neq_u32(a, b);
 		vfq_crc_collect(crc, 0, 3, b2);
@@ -297,10 +301,14 @@ igt_main
 		struct vfq_fb ov;
 		drmModeAtomicReq *req;
 		uint32_t base, at1, at2;
+		cairo_t *cr;
 
 		igt_require(p->n_overlays > 0);
 		vfq_fb_create(dev.fd, 64, 64, DRM_FORMAT_XRGB8888, &ov);
-		vfq_fb_fill(&ov, vfq_rgb8(0, 255, 0));
+		/* compared with the test's own frames only: IGT paints it */
+		cr = igt_get_cairo_ctx(ov.fd, &ov.igt);
+		igt_paint_color(cr, 0, 0, 64, 64, 0.0, 1.0, 0.0);
+		igt_put_cairo_ctx(cr);
 		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
 		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
 		base = settled_crc(0, crc);

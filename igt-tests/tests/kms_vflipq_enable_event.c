@@ -141,10 +141,21 @@ igt_main
 		vfq_dev_init(&dev, vfq_open_default());
 		vfq_dev_reset(&dev);
 		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, 1024, 768, 60, &mode);
+		/*
+		 * Two different pictures, never looked at (the events are
+		 * judged by their timing): IGT draws them.
+		 */
 		for (int i = 0; i < 2; i++) {
+			cairo_t *cr;
+
 			vfq_fb_create(dev.fd, mode.hdisplay, mode.vdisplay,
 				      DRM_FORMAT_XRGB8888, &fbs[i]);
-			vfq_fb_pattern(&fbs[i], i + 1);
+			cr = igt_get_cairo_ctx(fbs[i].fd, &fbs[i].igt);
+			igt_paint_color(cr, 0, 0, mode.hdisplay, mode.vdisplay,
+					0.25 * i, 0.5, 0.75 - 0.25 * i);
+			igt_paint_test_pattern(cr, mode.hdisplay,
+					       mode.vdisplay);
+			igt_put_cairo_ctx(cr);
 		}
 	}
 

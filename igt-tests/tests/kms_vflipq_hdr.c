@@ -101,7 +101,17 @@ igt_main
 		vfq_dev_reset(&dev);
 		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb);
-		vfq_fb_pattern(&fb, 31);
+		/*
+		 * set-and-read compares the screen with itself, before and
+		 * after: any picture does, IGT's test pattern (gradients of
+		 * every level) as well as a reference one.
+		 */
+		{
+			cairo_t *cr = igt_get_cairo_ctx(fb.fd, &fb.igt);
+
+			igt_paint_test_pattern(cr, W, H);
+			igt_put_cairo_ctx(cr);
+		}
 		vfq_sink_bpc(dev.fd, 8);
 		vfq_pipe_on(&dev, 0, &mode, fb.fb_id);
 	}

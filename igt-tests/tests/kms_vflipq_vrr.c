@@ -364,10 +364,20 @@ igt_main
 		vfq_dev_reset(&dev);
 		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
 		min_ns = vfq_mode_period(&mode);
+		/*
+		 * Two different pictures, never looked at (the flips are
+		 * judged by their timing): IGT draws them.
+		 */
 		for (int i = 0; i < 2; i++) {
+			cairo_t *cr;
+
 			vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888,
 				      &fbs[i]);
-			vfq_fb_pattern(&fbs[i], 31 + i);
+			cr = igt_get_cairo_ctx(fbs[i].fd, &fbs[i].igt);
+			igt_paint_color(cr, 0, 0, W, H, 0.25 * i, 0.5,
+					0.75 - 0.25 * i);
+			igt_paint_test_pattern(cr, W, H);
+			igt_put_cairo_ctx(cr);
 		}
 	}
 
