@@ -75,6 +75,11 @@
  * Description: SYNC_IOC_FILE_INFO on CRTC and writeback out-fences whose
  *              device is gone
  *
+ * SUBTEST: crc-capture-outlives-device
+ * Description: A CRC capture open while its device is removed and the
+ *              device's last file closed: it reads EIO, the module stays
+ *              until it is closed, its close is clean
+ *
  * SUBTEST: unload-default-out-fence
  * Description: Module unload with an out-fence of the default device held: the
  *              exit waits for it
@@ -103,6 +108,7 @@
 
 #include "dumb_fb.h"
 #include "igt.h"
+#include "igt_sysfs.h"
 #include "vflipq_helpers.h"
 
 IGT_TEST_DESCRIPTION("vflipq stress: concurrent clients, kills, removal "
@@ -1647,6 +1653,68 @@ static void test_out_fence_after_removal(bool polled)
 	load_default();
 }
 
+#define CRC_DEV VFQ_CFS_PREFIX "stress-crc"
+
+/*
+ * A CRC capture (crtc-0/crc/data) open while its device is removed and the
+ * device's last DRM file is closed.  The core's release of the capture still
+ * uses the CRTC (it once oopsed there on freed memory), so the device and
+ * the module stay until the capture is closed: unloading fails meanwhile,
+ * and succeeds after.
+ */
+static void test_crc_after_removal(void)
+{
+	static const char *const attrs[] = {
+		"crtcs", "1", "modes", "640x480@60", NULL,
+	};
+	struct pollfd pfd = { .events = POLLIN };
+	drmModeModeInfo m;
+	struct vfq_fb fb;
+	struct vfq_dev a;
+	int refcnt, dir, i, ret;
+	char buf[64];
+
+	igt_require(vfq_cfs_available());
+	vfq_cfs_cleanup();
+	refcnt = module_refcnt();
+	vfq_dev_init(&a, vfq_open_card(vfq_cfs_create(CRC_DEV, attrs)));
+	vfq_get_mode(a.fd, a.pipe[0].conn_id, 640, 480, 60, &m);
+	vfq_fb_create(a.fd, 640, 480, DRM_FORMAT_XRGB8888, &fb);
+	vfq_pipe_on(&a, 0, &m, fb.fb_id);
+
+	/*
+	 * The file itself, not igt_pipe_crc: the test needs it open past the
+	 * device, and IGT's helper would reopen or close it on its own.
+	 */
+	dir = igt_debugfs_dir(a.fd);
+	igt_assert_lte(0, dir);
+	igt_assert_eq(igt_sysfs_write(dir, "crtc-0/crc/control", "auto", 4), 4);
+	pfd.fd = openat(dir, "crtc-0/crc/data", O_RDONLY | O_NONBLOCK);
+	close(dir);
+	igt_assert_f(pfd.fd >= 0, "crc/data: %s\n", strerror(errno));
+	/* One entry read: the capture is running. */
+	igt_assert_eq(poll(&pfd, 1, 2000), 1);
+	igt_assert_lt(0, read(pfd.fd, buf, sizeof(buf)));
+
+	/* The device goes, its last file first; only the capture is left. */
+	vfq_fb_destroy(&fb);
+	vfq_dev_fini(&a);
+	igt_assert_eq(vfq_cfs_rmdir(CRC_DEV), 0);
+	igt_assert_eq(read(pfd.fd, buf, sizeof(buf)), -1);
+	igt_assert_eq(errno, EIO);
+	check_unload_refused("a CRC capture of a removed device is open");
+	close(pfd.fd);
+
+	/* The pin goes from a work item once the core's release is done. */
+	for (i = 0; i < 500 && module_refcnt() > refcnt; i++)
+		usleep(10000);
+	igt_assert_lte(module_refcnt(), refcnt);
+	ret = unload();
+	igt_assert_f(ret == 0, "unload after the capture closed: %s\n",
+		     strerror(-ret));
+	load_default();
+}
+
 /*
  * Unloads the module while @child, which checks what the unload must leave
  * alone, runs; then loads it again.  @what: the child's checks.
@@ -1895,6 +1963,11 @@ igt_main
 		     "whose device is gone");
 	igt_subtest("out-fence-info-after-removal")
 		test_out_fence_after_removal(false);
+	igt_describe("A CRC capture open while its device is removed and the "
+		     "device's last file closed: it reads EIO, the module stays "
+		     "until it is closed, its close is clean");
+	igt_subtest("crc-capture-outlives-device")
+		test_crc_after_removal();
 	igt_describe("Module unload with an out-fence of the default device "
 		     "held: the exit waits for it");
 	igt_subtest("unload-default-out-fence")
