@@ -159,17 +159,23 @@ qemu=(qemu-system-x86_64 -accel "$(vm_accel)" -cpu "$(vm_cpu)" -nodefaults -disp
 	-drive "file=$work/disk.img,format=raw,if=virtio")
 echo "${qemu[*]}" >"$resdir/qemu-cmdline.txt"
 
-# vm_postmortem: what a guest that went silent was doing, from outside it:
-# QEMU's monitor dumps every vCPU's registers ($resdir/vcpus.txt), each
-# vCPU's RIP is named from the kernel's System.map, and an NMI asks the
-# guest itself for its stacks (unknown_nmi_panic).  A vCPU that never
-# answers the monitor is reported as such.
+# vm_postmortem: what a guest that went silent (or stalled) was doing, from
+# outside it: QEMU's monitor dumps every vCPU's registers a few times
+# ($resdir/vcpus.txt), each vCPU's RIP is named from the kernel's
+# System.map or, inside vflipq, from vflipq.ko's debug information (the
+# guest prints where the module's .text lies), and the code addresses
+# found on a vCPU's kernel stack are listed the same way, as the kernel's
+# own unreliable ("?") trace entries are.  Then an NMI asks the guest
+# itself for its stacks (unknown_nmi_panic).  A vCPU that never answers
+# the monitor is reported as such.
 vm_postmortem() {
 	python3 - "$work/monitor.sock" "$KROOT/boot/System.map-$KVER" \
-		"$resdir/vcpus.txt" <<'PY'
-import bisect, re, socket, sys, time
+		"$resdir/vcpus.txt" "$resdir/console.log" \
+		"$(find "$BUILD/$KVER/module" -name vflipq.ko 2>/dev/null | head -n1)" <<'PY'
+import bisect, re, socket, subprocess, sys, time
 
-sock, smap, dump = sys.argv[1:4]
+sock, smap, dump, console, ko = sys.argv[1:6]
+SAMPLES, STACK_WORDS = 5, 96
 
 def hmp(s, cmd, wait):
     s.sendall(cmd.encode() + b'\n')
@@ -184,17 +190,6 @@ def hmp(s, cmd, wait):
         out += d
     return re.sub(r'\x1b\[[0-9;]*[A-Za-z]', '', out.decode(errors='replace'))
 
-try:
-    s = socket.socket(socket.AF_UNIX)
-    s.settimeout(2)
-    s.connect(sock)
-    hmp(s, '', 1)
-    text = hmp(s, 'info cpus', 3) + hmp(s, 'info registers -a', 5)
-    hmp(s, 'nmi', 1)
-except OSError as e:
-    print(f'[vflipq] post-mortem: QEMU monitor: {e}')
-    sys.exit(0)
-open(dump, 'w').write(text)
 syms = []
 try:
     for line in open(smap):
@@ -205,22 +200,91 @@ except OSError:
     pass
 syms.sort()
 addrs = [a for a, _ in syms]
-cpus = re.findall(r'RIP=([0-9a-f]{16}) .*?CPL=(\d).*?HLT=(\d)', text)
-if not cpus:
-    print('[vflipq] post-mortem: no vCPU answered the monitor (QEMU itself stuck?)')
-for cpu, (rip, cpl, hlt) in enumerate(cpus):
-    r = int(rip, 16)
-    i = bisect.bisect_right(addrs, r) - 1
-    if cpl != '0':
-        name = 'user space'
-    elif 0 <= i < len(syms) - 1:
-        name = f'{syms[i][1]}+{r - syms[i][0]:#x}'
+mod_base = None
+try:
+    m = re.findall(r'VFLIPQ-INIT: vflipq \.text at (0x[0-9a-f]+)',
+                   open(console, errors='replace').read())
+    mod_base = int(m[-1], 16) if m else None
+except OSError:
+    pass
+MOD_SPAN = 1 << 24   # far more than vflipq's .text
+
+def in_module(a):
+    return ko and mod_base is not None and mod_base <= a < mod_base + MOD_SPAN
+
+def name(a, cache={}):
+    if a in cache:
+        return cache[a]
+    if in_module(a):
+        off = a - mod_base
+        try:
+            out = subprocess.run(['addr2line', '-f', '-i', '-s', '-j', '.text',
+                                  '-e', ko, '%#x' % off], capture_output=True,
+                                 text=True, timeout=60).stdout.split('\n')
+            pairs = [f'{out[i]} ({out[i + 1]})' for i in range(0, len(out) - 1, 2)]
+            n = f'vflipq+{off:#x} ' + ' < '.join(pairs)
+        except (OSError, subprocess.SubprocessError):
+            n = f'vflipq+{off:#x}'
     else:
-        name = 'kernel, no symbols'   # Debian ships a placeholder map
-    if hlt == '1':
-        name += ', halted'
-    print(f'[vflipq] post-mortem: vCPU {cpu} at {rip} ({name})')
-print(f'[vflipq] post-mortem: registers in {dump}; NMI sent')
+        i = bisect.bisect_right(addrs, a) - 1
+        if 0 <= i < len(syms) - 1 and a - syms[i][0] < 1 << 20:
+            n = f'{syms[i][1]}+{a - syms[i][0]:#x}'
+        else:
+            n = None
+    cache[a] = n
+    return n
+
+try:
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(2)
+    s.connect(sock)
+    hmp(s, '', 1)
+    text = hmp(s, 'info cpus', 3)
+    samples = []
+    for k in range(SAMPLES):
+        regs = hmp(s, 'info registers -a', 5)
+        text += regs
+        samples.append(re.findall(r'RIP=([0-9a-f]{16}) .*?RFL=([0-9a-f]+).*?CPL=(\d).*?HLT=(\d)',
+                                  regs, re.S))
+        time.sleep(0.3)
+    rsps = re.findall(r'RSP=([0-9a-f]{16})', regs)
+    stacks = []
+    for cpu, rsp in enumerate(rsps):
+        hmp(s, f'cpu {cpu}', 1)
+        st = hmp(s, f'x /{STACK_WORDS}xg 0x{rsp}', 3)
+        text += st
+        stacks.append([int(w, 16) for w in re.findall(r'0x([0-9a-f]{16})', st)])
+    hmp(s, 'nmi', 1)
+except OSError as e:
+    print(f'[vflipq] post-mortem: QEMU monitor: {e}')
+    sys.exit(0)
+open(dump, 'w').write(text)
+if not samples or not samples[0]:
+    print('[vflipq] post-mortem: no vCPU answered the monitor (QEMU itself stuck?)')
+    sys.exit(0)
+for cpu in range(len(samples[0])):
+    seen = []
+    for smp in samples:
+        if cpu >= len(smp):
+            continue
+        rip, rfl, cpl, hlt = smp[cpu]
+        if cpl != '0':
+            n = 'user space'
+        else:
+            n = name(int(rip, 16)) or 'kernel, no symbols'
+        if hlt == '1':
+            n += ', halted'
+        elif cpl == '0' and not int(rfl, 16) & 0x200:
+            n += ', interrupts off'
+        if n not in seen:
+            seen.append(n)
+    rip = samples[-1][cpu][0] if cpu < len(samples[-1]) else '?'
+    print(f'[vflipq] post-mortem: vCPU {cpu} at {rip} ({"; ".join(seen)})')
+    if cpu < len(stacks) and samples[-1][cpu][2] == '0' and samples[-1][cpu][3] != '1':
+        for w in stacks[cpu]:
+            if w >> 47 == 0x1ffff and (n := name(w)):
+                print(f'[vflipq] post-mortem:   ? {n}')
+print(f'[vflipq] post-mortem: registers ({SAMPLES} samples) and stacks in {dump}; NMI sent')
 PY
 }
 
@@ -303,7 +367,18 @@ for ((i = 0; i < hogs; i++)); do
 	hog_pids+=" $!"
 done
 [ "$hogs" = 0 ] || msg "LOAD: $hogs CPU hog(s) beside the VM"
-silent=0 silence0=$silence
+# postmortem WHY: vm_postmortem() into the console log and on stderr, then
+# 20 s more of console for the guest's answer to the NMI.
+postmortem() {
+	local pm="[vflipq] $1: dumping the vCPUs, NMI to the guest"
+
+	pm+=$'\n'$(vm_postmortem)
+	printf '%s\n' "$pm" >&8
+	printf '%s\n' "$pm" >&2
+	silence=20
+}
+silent=0 silence0=$silence stall_line=""
+stall_re='(rcu: INFO: .*detected stalls|watchdog: BUG: soft lockup|Watchdog detected hard LOCKUP)'
 exec 8>"$resdir/console.log"
 while :; do
 	r=0
@@ -313,17 +388,12 @@ while :; do
 		IFS= read -r line || r=$?
 	fi
 	if [ $r -gt 128 ] && [ $silent = 0 ]; then
-		# First the post-mortem, then a little more console for the
-		# guest's answer to the NMI.
 		silent=1
-		pm="[vflipq] no console output for ${silence}s: dumping the vCPUs, NMI to the guest"
-		pm+=$'\n'$(vm_postmortem)
-		printf '%s\n' "$pm" >&8
-		printf '%s\n' "$pm" >&2
-		silence=20
+		postmortem "no console output for ${silence}s"
 		continue
 	fi
-	if [ $r -gt 128 ]; then
+	# After a stall report, 20 s of console for the NMI's answer, then off.
+	if [ $r -gt 128 ] || { [ $silent = 2 ] && [ $((SECONDS - stall_t)) -ge 20 ]; }; then
 		echo "[vflipq] stopping the VM" >&8
 		echo "[vflipq] stopping the VM" >&2
 		kill $qpid 2>/dev/null
@@ -333,6 +403,14 @@ while :; do
 	[ $r = 0 ] || [ -n "$line" ] || break
 	line=${line%$'\r'}
 	printf '%s\n' "$line" >&8
+	# A CPU that stopped scheduling leaves the rest of the guest talking:
+	# the kernel's own stall report starts the post-mortem at once.
+	if [ $silent = 0 ] && [[ $line =~ $stall_re ]]; then
+		silent=2
+		postmortem "the guest reports a stalled CPU"
+		stall_line=$line stall_t=$SECONDS
+		continue
+	fi
 	if [ "${V:-0}" = 1 ] || [[ $line =~ $show_re ]]; then printf '%s\n' "$line"; fi
 	[ $r = 0 ] || break
 done <"$work/console.fifo"
@@ -342,7 +420,7 @@ wait $qpid
 qrc=$?
 [ -z "$stall_pid" ] || { kill "$stall_pid" 2>/dev/null; wait "$stall_pid" 2>/dev/null; }
 set -e
-[ $silent = 1 ] && qrc=124
+[ $silent != 0 ] && qrc=124
 vm_secs=$(elapsed "$tboot")
 console=$resdir/console.log
 
@@ -381,6 +459,8 @@ fi
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 	if [ $silent = 1 ]; then
 		problems+=("hang: no console output for ${silence0}s$(vcpu_summary)")
+	elif [ $silent = 2 ]; then
+		problems+=("stall: ${stall_line#*] }$(vcpu_summary)")
 	else
 		problems+=("timeout: the VM did not finish within ${VM_TIMEOUT}s (hang?)")
 	fi

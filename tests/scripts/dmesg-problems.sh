@@ -67,5 +67,14 @@ cat >"$tmp/log" <<'L'
 L
 expect "a Call Trace without a requested dump" "-${T}[    0.61] Call Trace:"
 
+cat >"$tmp/log" <<'L'
+[  256.96] vflipq-run-tests: starting vflipq_fuzz@short
+[  279.34] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:
+[  279.35] rcu: 	1-...0: (1 GPs behind) idle=928c/1/0x4000000000000000 softirq=33320/33321 fqs=1002
+[  300.00] watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [kworker/1:2:57]
+L
+expect "a CPU that stalls RCU or locks up" "vflipq_fuzz@short${T}[  279.34] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:
+vflipq_fuzz@short${T}[  300.00] watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [kworker/1:2:57]"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
