@@ -108,6 +108,10 @@
  * SUBTEST: immediate
  * Description: Tearing flips show at their target time
  *
+ * SUBTEST: target-range
+ * Description: Targets above VFLIPQ_TARGET_NS_MAX are refused with EINVAL;
+ *              a tearing flip at that target waits, the engine runs on
+ *
  * SUBTEST: master-drop
  * Description: Dropping master cancels and resets the client's queue
  *
@@ -1775,6 +1779,61 @@ static void test_immediate(void)
 	fq_log_put(&log);
 }
 
+/*
+ * The latest target a flip may have, and the first ones it may not.  A
+ * tearing flip at 2^63 once went into the queue behind another: when the
+ * first was shown, the queue's timer was re-armed for the second at a
+ * negative expiry, which the hrtimer core ran again at once, inside the
+ * same interrupt, for ever (the guest froze).  So the first refusal is
+ * asserted only after the flip ahead of it was shown: had it been queued,
+ * the guest would not get there.  The flip at the limit must wait in the
+ * queue while the vblanks go on, and cancel like any other.
+ */
+static void test_target_range(void)
+{
+	static const uint64_t refused[] = {
+		~0ull, VFLIPQ_TARGET_NS_MAX + 1,
+	};
+	struct drm_vflipq_event_flipq ev;
+	uint64_t cancelled, t0, t1;
+	struct fq_log log;
+	unsigned int i;
+	int ret;
+
+	pipe_up();
+	fq_log_set(primary(), 16, &log);
+	fq_irq_target(primary(), 1);
+	t0 = last_vblank();
+	igt_assert_eq(fq_submit(primary(), fbs[1].fb_id, 1, t0 + 2 * period,
+				VFLIPQ_FLIP_IMMEDIATE, NULL), 0);
+	ret = fq_submit(primary(), fbs[2].fb_id, 2, 1ull << 63,
+			VFLIPQ_FLIP_IMMEDIATE, NULL);
+	igt_assert(fq_wait_event(2000, &ev));
+	igt_assert_eq_u64(ev.present_id, 1);
+	igt_assert_eq(ret, -EINVAL);
+	for (i = 0; i < VFQ_ARRAY_SIZE(refused); i++) {
+		igt_assert_eq(fq_submit(primary(), fbs[2].fb_id, 2, refused[i],
+					VFLIPQ_FLIP_IMMEDIATE, NULL), -EINVAL);
+		igt_assert_eq(fq_submit(primary(), fbs[2].fb_id, 2, refused[i],
+					0, NULL), -EINVAL);
+	}
+
+	igt_assert_eq(fq_submit(primary(), fbs[2].fb_id, 2,
+				VFLIPQ_TARGET_NS_MAX, VFLIPQ_FLIP_IMMEDIATE,
+				NULL), 0);
+	t0 = last_vblank();
+	for (t1 = t0, i = 0; i < 3; i++)
+		t1 = last_vblank();
+	igt_assert_f(t1 > t0, "no vblank after a far tearing flip\n");
+	igt_assert_eq(fq_update(primary()).first_free, 1);
+	igt_assert_eq(fq_cancel(primary(), 2, &cancelled), 0);
+	igt_assert_eq_u64(cancelled, 2);
+	igt_assert_eq(fq_update(primary()).first_free, 2);
+	igt_assert_eq_u64(log.e[1].present_id, 2);
+	igt_assert_eq_u64(log.e[1].timestamp_ns, VFLIPQ_TIMESTAMP_CANCELLED);
+	fq_log_put(&log);
+}
+
 /* ---- rotation per flip --------------------------------------------- */
 
 /* A 1.2 caller's plane, everything up to src_h: too short since 2.0. */
@@ -2700,6 +2759,11 @@ igt_main
 	igt_describe("Tearing flips show at their target time");
 	igt_subtest("immediate")
 		test_immediate();
+	igt_describe("Targets above VFLIPQ_TARGET_NS_MAX are refused with "
+		     "EINVAL; a tearing flip at that target waits, the "
+		     "engine runs on");
+	igt_subtest("target-range")
+		test_target_range();
 	igt_describe("Dropping master cancels and resets the client's queue");
 	igt_subtest("master-drop")
 		test_master_drop();

@@ -202,6 +202,13 @@ struct drm_vflipq_flip_plane {
 	__u32 pad;
 };
 
+/*
+ * The latest &drm_vflipq_flip.target_ns: the vblank at or after it, and the
+ * timer that fires there, stay within a signed 64-bit CLOCK_MONOTONIC
+ * time (two of the longest frames, 2 * 100000000 ns, below 2^63 - 1).
+ */
+#define VFLIPQ_TARGET_NS_MAX	(0x7fffffffffffffffULL - 200000000ULL)
+
 /**
  * struct drm_vflipq_flip - one flip of DRM_IOCTL_VFLIPQ_FLIPQ_SUBMIT
  *
@@ -209,7 +216,10 @@ struct drm_vflipq_flip_plane {
  * vblank, the first at or after @target_ns (VFLIPQ_FLIP_ON_NEXT_VSYNC).
  */
 struct drm_vflipq_flip {
-	/** @target_ns: CLOCK_MONOTONIC time the flip behaves as submitted at */
+	/**
+	 * @target_ns: CLOCK_MONOTONIC time the flip behaves as submitted at,
+	 * at most VFLIPQ_TARGET_NS_MAX
+	 */
 	__u64 target_ns;
 	/**
 	 * @duration_ns: 0, or the frame duration of the CRTC from the vblank

@@ -351,10 +351,15 @@ static void fq_job_init(struct fq_job *job)
 	memset(&job->drain, 0, sizeof(job->drain));
 }
 
-/* Checks on one flip's own fields, before anything is looked up. */
+/*
+ * Checks on one flip's own fields, before anything is looked up.  A target
+ * past VFLIPQ_TARGET_NS_MAX would become a negative ktime where the queue
+ * arms a timer for it: an expiry in the past, which the hrtimer core runs
+ * again at once, in the same interrupt, for as long as the flip is queued.
+ */
 static int fq_job_check(const struct drm_vflipq_flip *args)
 {
-	if (args->flags ||
+	if (args->flags || args->target_ns > VFLIPQ_TARGET_NS_MAX ||
 	    memchr_inv(args->reserved, 0, sizeof(args->reserved)) ||
 	    !args->num_planes || args->num_planes > VFQ_MAX_PLANES)
 		return -EINVAL;
