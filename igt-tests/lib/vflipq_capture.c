@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "vflipq_hash.h"
 #include "vflipq_helpers.h"
 #include "vflipq_pxref.h"
 
@@ -185,83 +186,50 @@ void vfq_wb_capture_ok(struct vfq_dev *dev, int pipe, struct vfq_fb *out)
 		     pipe, vfq_format_name(out->format), strerror(-ret));
 }
 
-uint32_t vfq_crc32_le(uint32_t crc, const void *buf, size_t len)
+/*
+ * The frame hash of the pixels' bytes (driver.rst "CRC"), userspace's own
+ * implementation (userspace/common/vflipq_hash.h), never the driver's:
+ * @h after @px at depth @bpc.
+ */
+static uint64_t px_hash(uint64_t h, struct vfq_color px, int bpc,
+			unsigned int *words)
 {
-	const uint8_t *p = buf;
+	const uint16_t c[4] = { px.a, px.r, px.g, px.b };
+	uint8_t b[8];
+	unsigned int n = pxref_crc_bytes(c, bpc, b) / 4;
 
-	/* Bitwise: a frame reference per subtest is cheap enough. */
-	while (len--) {
-		crc ^= *p++;
-		for (int k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1));
-	}
-	return crc;
+	if (words)
+		*words = n;
+	return vfq_hash_words(h, b, n);
 }
 
 uint32_t vfq_frame_crc(const struct vfq_color *px, int w, int h, int bpc)
 {
-	uint32_t crc = 0;
+	uint64_t hash = 0;
 
-	for (int i = 0; i < w * h; i++) {
-		const uint16_t c[4] = { px[i].a, px[i].r, px[i].g, px[i].b };
-		uint8_t b[8];
-
-		crc = vfq_crc32_le(crc, b, pxref_crc_bytes(c, bpc, b));
-	}
-	return crc;
+	for (int i = 0; i < w * h; i++)
+		hash = px_hash(hash, px[i], bpc, NULL);
+	return vfq_hash_fold(vfq_hash_final(hash));
 }
 
 /*
- * crc32_le without inversion is affine over GF(2) in its state: running it
- * over fixed bytes maps a state c to M c ^ k.  A solid row is one pixel's
- * map raised to the width, so a frame of solid rows costs a few 32x32 bit
- * products per row instead of eight bit steps per byte (a 640x480 frame
- * bit by bit takes seconds in the TCG guest).
+ * The hash of a solid row: @w times one pixel of hash @p and @m words, by
+ * doubling (H(A || A) = H(A) K^|A| + H(A)): a few products per row instead
+ * of a step per pixel (a 640x480 frame pixel by pixel is slow in the TCG
+ * guest).
  */
-struct crc_map {
-	uint32_t col[32];	/* M e_j */
-	uint32_t k;		/* the image of state 0 */
-};
-
-static uint32_t map_apply(const struct crc_map *m, uint32_t c)
+static uint64_t solid_row(uint64_t p, unsigned int m, int w)
 {
-	uint32_t r = m->k;
+	uint64_t r = 0, km = vfq_hash_pow(m);
+	int bit = 31;
 
-	for (int j = 0; c; j++, c >>= 1)
-		if (c & 1)
-			r ^= m->col[j];
-	return r;
-}
-
-/* @a, then @b */
-static struct crc_map map_then(const struct crc_map *a,
-			       const struct crc_map *b)
-{
-	struct crc_map r;
-
-	r.k = map_apply(b, a->k);
-	for (int j = 0; j < 32; j++)
-		r.col[j] = map_apply(b, a->col[j]) ^ b->k;
-	return r;
-}
-
-static struct crc_map row_map(struct vfq_color px, int w, int bpc)
-{
-	const uint16_t c[4] = { px.a, px.r, px.g, px.b };
-	struct crc_map p, r;
-	bool have = false;
-	uint8_t b[8];
-	unsigned int n = pxref_crc_bytes(c, bpc, b);
-
-	p.k = vfq_crc32_le(0, b, n);
-	for (int j = 0; j < 32; j++)
-		p.col[j] = vfq_crc32_le(1u << j, b, n) ^ p.k;
-	for (; w; w >>= 1) {
-		if (w & 1) {
-			r = have ? map_then(&r, &p) : p;
-			have = true;
-		}
-		p = map_then(&p, &p);
+	while (bit >= 0 && !(w >> bit & 1))
+		bit--;
+	for (; bit >= 0; bit--) {
+		/* r covers the top bits of w so far: double it, add one pixel */
+		r = vfq_hash_cat(r, r, vfq_hash_pow((uint64_t)m * (w >> (bit + 1))));
+		if (w >> bit & 1)
+			r = vfq_hash_cat(r, p, km);
 	}
 	return r;
 }
@@ -269,10 +237,9 @@ static struct crc_map row_map(struct vfq_color px, int w, int bpc)
 uint32_t vfq_frame_crc_rows(const struct vfq_color *rows, int w, int h,
 			    int bpc)
 {
-	struct crc_map cache[4];
+	uint64_t cache[4], krow = 0, hash = 0;
 	struct vfq_color key[4];
 	int n = 0, i;
-	uint32_t crc = 0;
 
 	igt_assert(w > 0);
 	for (int y = 0; y < h; y++) {
@@ -280,11 +247,15 @@ uint32_t vfq_frame_crc_rows(const struct vfq_color *rows, int w, int h,
 			if (!memcmp(&key[i], &rows[y], sizeof(key[i])))
 				break;
 		if (i == n) {
+			unsigned int m;
+			uint64_t p = vfq_hash_final(px_hash(0, rows[y], bpc, &m));
+
 			i = n < 4 ? n++ : y % 4;
 			key[i] = rows[y];
-			cache[i] = row_map(rows[y], w, bpc);
+			cache[i] = solid_row(p, m, w);
+			krow = vfq_hash_pow((uint64_t)m * w);
 		}
-		crc = map_apply(&cache[i], crc);
+		hash = vfq_hash_cat(hash, cache[i], krow);
 	}
-	return crc;
+	return vfq_hash_fold(hash);
 }

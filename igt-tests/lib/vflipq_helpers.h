@@ -348,12 +348,11 @@ void vfq_crc_collect(igt_pipe_crc_t *pc, uint32_t min_frame, int n,
 		     uint32_t *values);
 /* igt_pipe_crc_new_nonblock() on @crtc_index, started. */
 igt_pipe_crc_t *vfq_crc_start(int drm_fd, int crtc_index);
-/* The kernel's crc32_le(): reflected 0xedb88320, no final inversion. */
-uint32_t vfq_crc32_le(uint32_t crc, const void *buf, size_t len);
 /*
  * The CRC vflipq reports for a composed frame of @w x @h 16-bit pixels at
- * output depth @bpc (Documentation/vflipq/driver.rst, "CRC"): a reference
- * for exact checks.
+ * output depth @bpc (Documentation/vflipq/driver.rst, "CRC"): the folded
+ * frame hash of userspace/common/vflipq_hash.h, computed here without the
+ * driver's code; a reference for exact checks.
  */
 uint32_t vfq_frame_crc(const struct vfq_color *px, int w, int h, int bpc);
 /* The same for a frame whose row y is @rows[y] throughout; fast. */

@@ -36,9 +36,9 @@
  * Description: A plane moved over the picture changes the CRC
  *
  * SUBTEST: crc-matches-reference
- * Description: The CRC is crc32_le() of the reference frame (exact blend of
- *              driver.rst) with an alpha overlay over part of the rows, at 8
- *              and at 16 bits
+ * Description: The CRC is the folded frame hash of the reference frame (exact
+ *              blend of driver.rst) with an alpha overlay over part of the
+ *              rows, at 8 and at 16 bits
  *
  * SUBTEST: crc-runs-match-reference
  * Description: The CRC of rows cut into runs of different planes (base only,
@@ -341,9 +341,9 @@ igt_main
 	 * into plane-only / blended / plane-only pieces, and the CRC must be
 	 * that of the whole 16-bit frame of the reference blend, exactly.
 	 */
-	igt_describe("The CRC is crc32_le() of the reference frame (exact "
-		     "blend of driver.rst) with an alpha overlay over part of "
-		     "the rows, at 8 and at 16 bits");
+	igt_describe("The CRC is the folded frame hash of the reference frame "
+		     "(exact blend of driver.rst) with an alpha overlay over "
+		     "part of the rows, at 8 and at 16 bits");
 	igt_subtest("crc-matches-reference") {
 		const int ow = 256, oh = 96, ox = 120, oy = 200;
 		static const int depths[] = { 8, 16 };
@@ -571,7 +571,7 @@ igt_main
 		}
 
 		/*
-		 * A black frame's CRC is not 0 (crc32_le() of zeros), which
+		 * A black frame's CRC is not 0 (the hash of zeros), which
 		 * IGT's CRC sanity check would warn about: the CRC input
 		 * carries an opaque alpha at every depth.
 		 */

@@ -18,7 +18,8 @@
 #include "vflipq_blend.h"
 #include "vflipq_formats.h"
 #include "vflipq_pxref.h"
-#include "ref_crc.h"
+#include "ref_hash.h"
+#include "vflipq_hash.h"
 #include "unit.h"
 
 static const struct vflipq_format_ops *ops(u32 format)
@@ -308,6 +309,15 @@ static u16 rnd16(void)
 	return rng >> 8;
 }
 
+/* A running hash state, as the composer holds them: below 2^62. */
+static u64 rnd_state(void)
+{
+	u64 v = (u64)rnd16() << 48 | (u64)rnd16() << 32 | (u64)rnd16() << 16 |
+		rnd16();
+
+	return v >> 2;
+}
+
 static const u16 edges[] = { 0, 1, 2, 127, 128, 255, 256, 257, 32767, 32768,
 			     65278, 65279, 65534, 65535 };
 
@@ -446,17 +456,17 @@ static void test_blend_row(void)
 }
 
 /*
- * blend_crc8_row() gives the CRC that the 16-bit path gives for the same
+ * blend_hash8_row() gives the hash that the 16-bit path gives for the same
  * pixels: the base read (its alpha ignored: an opaque base), the plane
  * blended onto it by blend_row() ("Pre-multiplied", plane alpha 0xffff),
- * the result rounded to 8 bits by vflipq_crc_px_row().  For ARGB8888 over
+ * the result rounded to 8 bits by vflipq_hash_px_row().  For ARGB8888 over
  * XRGB8888 every (alpha, colour, background) triple of every channel, in
  * rows of 256 backgrounds; for every other pair of orders every 15th
  * alpha and colour; and along reversed and column walks.  Exactly ARGB8888
  * and ABGR8888 have the shortcut; exactly the four 8-bit RGB formats can be
  * its base.
  */
-static void test_blend_crc8_row(void)
+static void test_blend_hash8_row(void)
 {
 	static const u32 fgs[] = { DRM_FORMAT_ARGB8888, DRM_FORMAT_ABGR8888 };
 	static const u32 bgs[] = { DRM_FORMAT_XRGB8888, DRM_FORMAT_ARGB8888,
@@ -477,12 +487,12 @@ static void test_blend_crc8_row(void)
 		bool bgr = o->format == DRM_FORMAT_XBGR8888 ||
 			   o->format == DRM_FORMAT_ABGR8888;
 
-		CHECK_EQ(!!o->blend_crc8_row,
+		CHECK_EQ(!!o->blend_hash8_row,
 			 o->format == DRM_FORMAT_ARGB8888 ||
 			 o->format == DRM_FORMAT_ABGR8888);
 		CHECK_EQ(o->rgb8, !eight ? VFLIPQ_RGB8_NONE :
 			 bgr ? VFLIPQ_RGB8_BGR : VFLIPQ_RGB8_RGB);
-		with += !!o->blend_crc8_row;
+		with += !!o->blend_hash8_row;
 	}
 	CHECK_EQ(with, 2);
 
@@ -504,7 +514,7 @@ static void test_blend_crc8_row(void)
 					u32 v = a << 24 | c << 16 |
 						((c * 3 + 1) & 0xff) << 8 |
 						(255 - c);
-					u32 seed = (u32)rnd16() << 16 | rnd16();
+					u64 seed = rnd_state();
 
 					for (i = 0; i < 256; i++)
 						memcpy(&fgfb[i * 4], &v, 4);
@@ -514,11 +524,11 @@ static void test_blend_crc8_row(void)
 					fo->blend_row(&fsrc, 0, 0, 1, 0, 256, px,
 						      0xffff,
 						      DRM_MODE_BLEND_PREMULTI);
-					CHECK_EQ(fo->blend_crc8_row(seed,
+					CHECK_EQ(fo->blend_hash8_row(seed,
 						vflipq_row_at(&fsrc, 0, 0, 1, 0, 4),
 						vflipq_row_at(&bsrc, 0, 0, 1, 0, 4),
 						bo->rgb8, 256),
-						 vflipq_crc_px_row(seed, px, 256, 8));
+						 vflipq_hash_px_row(seed, px, 256, 8));
 				}
 			/* Random pixels, a reversed walk over a column walk. */
 			for (i = 0; i < sizeof(fgfb); i++) {
@@ -527,25 +537,28 @@ static void test_blend_crc8_row(void)
 			}
 			for (i = 0; i < 16; i++)
 				fgfb[i * 4 + 3] = i & 1 ? 0xff : 0;
-			/* every length: pixels go to the CRC up to four at a time */
+			/* every length: pixels go to the hash up to four at a time */
 			for (n = 1; n <= 16; n++) {
 				bo->read_row(&bsrc, 3, 15, 0, -1, n, px);
 				for (i = 0; i < n; i++)
 					px[i].a = 0xffff;
 				fo->blend_row(&fsrc, 15, 2, -1, 0, n, px,
 					      0xffff, DRM_MODE_BLEND_PREMULTI);
-				CHECK_EQ(fo->blend_crc8_row(7,
+				CHECK_EQ(fo->blend_hash8_row(7,
 						vflipq_row_at(&fsrc, 15, 2, -1, 0, 4),
 						vflipq_row_at(&bsrc, 3, 15, 0, -1, 4),
 						bo->rgb8, n),
-					 vflipq_crc_px_row(7, px, n, 8));
+					 vflipq_hash_px_row(7, px, n, 8));
 			}
 		}
 }
 
-/* The CRC of @n opaque pixels at depth @bpc, as driver.rst says. */
-static u32 ref_crc_px(u32 crc, const struct vflipq_px *px, unsigned int n,
-		      unsigned int bpc)
+/*
+ * The frame hash of @n opaque pixels at depth @bpc after state @h, as
+ * driver.rst says: canonical, by plain modular arithmetic.
+ */
+static u64 ref_hash_px(u64 h, const struct vflipq_px *px, unsigned int n,
+		       unsigned int bpc)
 {
 	unsigned int i;
 
@@ -553,19 +566,19 @@ static u32 ref_crc_px(u32 crc, const struct vflipq_px *px, unsigned int n,
 		const uint16_t c[4] = { px[i].a, px[i].r, px[i].g, px[i].b };
 		u8 b[8];
 
-		crc = ref_crc32_le(crc, b, pxref_crc_bytes(c, bpc, b));
+		h = ref_hash(h, b, pxref_crc_bytes(c, bpc, b));
 	}
-	return crc;
+	return h % REF_HASH_P;
 }
 
 /*
- * crc_row() is the CRC of what read_row() gives with the alpha made opaque
- * (the composer's opaque path) at 8 and 16 bits, along every walk a
- * rotation makes, from any running CRC; exactly the 8-bit RGB formats have
- * one, and crc_tiles(), the same cut into tiles.  At 16 bits that is
- * crc32_le() of the composer pixels themselves.
+ * hash_row() is the hash of what read_row() gives with the alpha made
+ * opaque (the composer's opaque path) at 8 and 16 bits, along every walk a
+ * rotation makes, from any running state; exactly the 8-bit RGB formats
+ * have one, and hash_tiles(), the same cut into tiles.  At 16 bits that is
+ * the hash of the composer pixels' bytes themselves.
  */
-static void test_crc_row(void)
+static void test_hash_row(void)
 {
 	enum { W = 37, H = 23 };
 	static const int walks[][6] = {	/* x, y, ux, uy, n */
@@ -578,9 +591,9 @@ static void test_crc_row(void)
 	struct vflipq_px px[W + H];
 	unsigned int f, x, y, k, d;
 
-	CHECK(vflipq_crc_row_ok(8) && vflipq_crc_row_ok(16));
+	CHECK(vflipq_hash_row_ok(8) && vflipq_hash_row_ok(16));
 	for (d = 6; d <= 16; d++)
-		CHECK_EQ(vflipq_crc_row_ok(d), d == 8 || d == 16);
+		CHECK_EQ(vflipq_hash_row_ok(d), d == 8 || d == 16);
 	for (y = 0; y < H; y++)
 		for (x = 0; x < W * 4; x++)
 			fb[y][x] = rnd16();
@@ -592,83 +605,85 @@ static void test_crc_row(void)
 			     o->format == DRM_FORMAT_XBGR8888 ||
 			     o->format == DRM_FORMAT_ABGR8888;
 
-		CHECK_EQ(!!o->crc_row, eight);
-		CHECK_EQ(!!o->crc_tiles, eight);
-		if (!o->crc_row)
+		CHECK_EQ(!!o->hash_row, eight);
+		CHECK_EQ(!!o->hash_tiles, eight);
+		if (!o->hash_row)
 			continue;
-		/* crc_tiles(): crc_row() from 0 piece by piece, on each walk. */
+		/* hash_tiles(): hash_row() from 0 piece by piece, on each walk. */
 		for (k = 0; k < ARRAY_SIZE(walks) * ARRAY_SIZE(depths); k++) {
 			static const unsigned int tws[] = { 1, 3, 4, 5, 16, 64 };
 			const int *wk = walks[k / ARRAY_SIZE(depths)];
 			unsigned int bpc = depths[k % ARRAY_SIZE(depths)];
-			u32 got[W + H];
+			u64 got[W + H];
 
 			for (unsigned int j = 0; j < ARRAY_SIZE(tws); j++) {
 				unsigned int tw = tws[j], n = wk[4], i;
 
-				o->crc_tiles(&src, wk[0], wk[1], wk[2], wk[3], n,
-					     tw, bpc, got);
+				o->hash_tiles(&src, wk[0], wk[1], wk[2], wk[3], n,
+					      tw, bpc, got);
 				for (i = 0; i * tw < n; i++)
-					CHECK_EQ(got[i],
-						 o->crc_row(0, &src,
-							    wk[0] + (int)(i * tw) * wk[2],
-							    wk[1] + (int)(i * tw) * wk[3],
-							    wk[2], wk[3],
-							    n - i * tw < tw ? n - i * tw : tw,
-							    bpc));
+					CHECK_EQ(got[i], vflipq_hash_final(
+						 o->hash_row(0, &src,
+							     wk[0] + (int)(i * tw) * wk[2],
+							     wk[1] + (int)(i * tw) * wk[3],
+							     wk[2], wk[3],
+							     n - i * tw < tw ? n - i * tw : tw,
+							     bpc)));
 			}
 		}
 		for (k = 0; k < ARRAY_SIZE(walks) * ARRAY_SIZE(depths); k++) {
 			const int *wk = walks[k / ARRAY_SIZE(depths)];
 			unsigned int bpc = depths[k % ARRAY_SIZE(depths)];
-			u32 seed = (u32)rnd16() << 16 | rnd16();
+			u64 seed = rnd_state();
 			unsigned int i;
 
 			o->read_row(&src, wk[0], wk[1], wk[2], wk[3], wk[4],
 				    px);
 			for (i = 0; i < (unsigned int)wk[4]; i++)
 				px[i].a = 0xffff;
-			CHECK_EQ(o->crc_row(seed, &src, wk[0], wk[1], wk[2],
-					    wk[3], wk[4], bpc),
-				 ref_crc_px(seed, px, wk[4], bpc));
+			CHECK_EQ(vflipq_hash_final(o->hash_row(seed, &src, wk[0],
+							       wk[1], wk[2], wk[3],
+							       wk[4], bpc)),
+				 ref_hash_px(seed, px, wk[4], bpc));
 			if (bpc == 16)
-				CHECK_EQ(ref_crc_px(seed, px, wk[4], bpc),
-					 ref_crc32_le(seed, (const u8 *)px,
-						      wk[4] * sizeof(*px)));
+				CHECK_EQ(ref_hash_px(seed, px, wk[4], bpc),
+					 ref_hash(seed, (const u8 *)px,
+						  wk[4] * sizeof(*px)));
 		}
 		/*
 		 * Every length at 8 bits, along a row and down a column:
-		 * pixels go to the CRC four, two and one at a time.
+		 * pixels go to the hash four, two and one at a time.
 		 */
 		for (k = 1; k <= 2 * H; k++) {
 			const int *wk = walks[k & 1 ? 0 : 3];
 			unsigned int n = (k + 1) / 2;
-			u32 seed = (u32)rnd16() << 16 | rnd16();
+			u64 seed = rnd_state();
 			unsigned int i;
 
 			o->read_row(&src, wk[0], wk[1], wk[2], wk[3], n, px);
 			for (i = 0; i < n; i++)
 				px[i].a = 0xffff;
-			CHECK_EQ(o->crc_row(seed, &src, wk[0], wk[1], wk[2],
-					    wk[3], n, 8),
-				 ref_crc_px(seed, px, n, 8));
+			CHECK_EQ(vflipq_hash_final(o->hash_row(seed, &src, wk[0],
+							       wk[1], wk[2], wk[3],
+							       n, 8)),
+				 ref_hash_px(seed, px, n, 8));
 		}
 	}
 }
 
 /*
- * vflipq_crc_px_row(), the CRC of composed pixels at the depths below 16,
- * equals the reference for every depth, on values around each rounding
- * step and random ones; at 8 bits a composed 8-bit colour (v * 257) gives
- * the bytes of an opaque ARGB8888 pixel, so that black is not all zeros.
+ * vflipq_hash_px_row(), the hash of composed pixels, equals the reference
+ * for every depth, on values around each rounding step and random ones;
+ * at 8 bits a composed 8-bit colour (v * 257) gives the bytes of an opaque
+ * ARGB8888 pixel, so that black is not all zeros.
  */
-static void test_crc_px_row(void)
+static void test_hash_px_row(void)
 {
 	enum { N = 300 };
 	static struct vflipq_px px[N];
 	unsigned int bpc, i;
 
-	for (bpc = 6; bpc < 16; bpc++) {
+	for (bpc = 6; bpc <= 16; bpc++) {
 		for (i = 0; i < N; i++) {
 			px[i] = (struct vflipq_px){ 0xffff, pick(i), rnd16(),
 						    pick(N - 1 - i) };
@@ -682,24 +697,25 @@ static void test_crc_px_row(void)
 			}
 		}
 		for (i = 0; i < 8; i++) {
-			u32 seed = (u32)rnd16() << 16 | rnd16();
+			u64 seed = rnd_state();
 			unsigned int a = i * 37 % N, n = (i * 61) % (N - a);
 
-			CHECK_EQ(vflipq_crc_px_row(seed, px + a, n, bpc),
-				 ref_crc_px(seed, px + a, n, bpc));
+			CHECK_EQ(vflipq_hash_final(vflipq_hash_px_row(seed, px + a,
+								      n, bpc)),
+				 ref_hash_px(seed, px + a, n, bpc));
 		}
 	}
 	/* Every length at 8 bits: four, two and one pixel at a time. */
 	for (i = 0; i <= 17; i++)
-		CHECK_EQ(vflipq_crc_px_row(i, px + 3, i, 8),
-			 ref_crc_px(i, px + 3, i, 8));
+		CHECK_EQ(vflipq_hash_final(vflipq_hash_px_row(i, px + 3, i, 8)),
+			 ref_hash_px(i, px + 3, i, 8));
 	for (i = 0; i < 256; i++) {
 		const struct vflipq_px p = { 0xffff, i * 257, (255 - i) * 257,
 					     (i * 7 & 0xff) * 257 };
 		const u8 b[4] = { i * 7 & 0xff, 255 - i, i, 0xff };
 
-		CHECK_EQ(vflipq_crc_px_row(i, &p, 1, 8),
-			 ref_crc32_le(i, b, sizeof(b)));
+		CHECK_EQ(vflipq_hash_final(vflipq_hash_px_row(i, &p, 1, 8)),
+			 ref_hash(i, b, sizeof(b)));
 	}
 }
 
@@ -815,9 +831,9 @@ int main(int argc, char **argv)
 		{ "blend-exact", test_blend_exact },
 		{ "blend-bound", test_blend_bound },
 		{ "blend-premulti-opaque", test_blend_premulti_opaque },
-		{ "crc-row", test_crc_row },
-		{ "crc-px-row", test_crc_px_row },
-		{ "blend-crc8-row", test_blend_crc8_row },
+		{ "hash-row", test_hash_row },
+		{ "hash-px-row", test_hash_px_row },
+		{ "blend-hash8-row", test_blend_hash8_row },
 		{ "blend-row", test_blend_row },
 		{ "format-lists", test_format_lists },
 		{ "xform", test_xform },

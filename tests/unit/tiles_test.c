@@ -1,23 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The composer's CRC cache (vflipq_tiles.c) puts a frame's CRC together
- * from tile CRCs, recomposing only the dirty tiles.  Whatever tiles a
- * frame recomposes, the frame CRC must be crc32_le() of the whole frame as
- * it now is: checked here over random runs of dirty tiles, frame after
- * frame, at 4 and 8 bytes a pixel, on rows of whole tiles and rows with a
- * narrower last one.  The first frame joins every tile of each row; the
- * others update the CRC of a row with fewer than half of its tiles dirty
- * by what they changed, and join the tiles of the others.
+ * The composer's hash cache (vflipq_tiles.c) puts a frame's hash together
+ * from tile hashes, recomposing only the dirty tiles.  Whatever tiles a
+ * frame recomposes, the frame hash must be that of the whole frame as it
+ * now is, by plain modular arithmetic (ref_hash.h) and by userspace's
+ * implementation (userspace/common/vflipq_hash.h): checked here over
+ * random runs of dirty tiles, frame after frame, at 4 and 8 bytes a pixel,
+ * on rows of whole tiles, rows with a narrower last one and random widths.
+ * The first frame joins every tile of each row; the others update the hash
+ * of a row with fewer than half of its tiles dirty by what they changed,
+ * and join the tiles of the others.
  */
 #include <stdlib.h>
 
-#include "ref_crc.h"
+#include "ref_hash.h"
 #include "unit.h"
 #include "vflipq_tiles.h"
+#include "../../userspace/common/vflipq_hash.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* What the composer does for a frame: compose the dirty tiles, fold. */
+static u32 load32(const u8 *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24;
+}
+
+/*
+ * What the composer does for a frame: compose the dirty tiles, fold.  A
+ * tile's hash is the driver's stepping (two words a step, then one), or
+ * userspace's, every other row: they must agree.
+ */
 static void compose(struct vflipq_tiles *t, const u8 *frame, size_t px)
 {
 	for (unsigned int y = 0; y < t->h; y++) {
@@ -30,10 +42,22 @@ static void compose(struct vflipq_tiles *t, const u8 *frame, size_t px)
 			unsigned int a = i * t->tw;
 			unsigned int z = a + t->tw < t->w ? a + t->tw : t->w;
 
-			if (dirty & BIT_ULL(i))
-				t->tile_crc[y * t->nt + i] =
-					ref_crc32_le(0, frame + (y * t->w + a) * px,
-						     (z - a) * px);
+			const u8 *p = frame + (y * t->w + a) * px;
+			size_t n = (z - a) * px / 4;
+			u64 h = 0;
+
+			if (!(dirty & BIT_ULL(i)))
+				continue;
+			if (y & 1) {
+				h = vfq_hash_words(0, p, n);
+			} else {
+				for (; n >= 2; n -= 2, p += 8)
+					h = vflipq_hash_step2(h, load32(p),
+							      load32(p + 4));
+				if (n)
+					h = vflipq_hash_step1(h, load32(p));
+			}
+			t->tile_hash[y * t->nt + i] = vflipq_hash_final(h);
 		}
 		vflipq_tiles_fold_row(t, y);
 	}
@@ -81,7 +105,9 @@ static void check_size(unsigned int w, unsigned int h, unsigned int bpc)
 	/* A new cache: every tile dirty, every row folded in full. */
 	CHECK_EQ(vflipq_tiles_mark(t, 0, true), t->h * t->nt);
 	compose(t, frame, px);
-	CHECK_EQ(vflipq_tiles_frame_crc(t), ref_crc32_le(0, frame, len));
+	CHECK_EQ(vflipq_tiles_frame_hash(t), ref_hash(0, frame, len));
+	CHECK_EQ(vflipq_tiles_frame_hash(t),
+		 vfq_hash_final(vfq_hash_words(0, frame, len / 4)));
 
 	vflipq_tiles_keep(t, 0, true);
 
@@ -103,8 +129,7 @@ static void check_size(unsigned int w, unsigned int h, unsigned int bpc)
 			}
 		}
 		compose(t, frame, px);
-		CHECK_EQ(vflipq_tiles_frame_crc(t),
-			 ref_crc32_le(0, frame, len));
+		CHECK_EQ(vflipq_tiles_frame_hash(t), ref_hash(0, frame, len));
 	}
 	vflipq_tiles_free(t);
 	free(frame);
@@ -119,6 +144,11 @@ static void test_dirty_runs(void)
 	check_size(4100, 3, 8);		/* 64 tiles of 65, the last of 5 */
 	check_size(64, 4, 8);		/* one tile */
 	check_size(100, 4, 16);		/* two: the last of 36 */
+	check_size(65, 3, 8);		/* two: the last of 1 */
+	/* Random widths: whole tiles or not, odd words a tile or not. */
+	for (int i = 0; i < 12; i++)
+		check_size(1 + rand() % 4200, 1 + rand() % 5,
+			   rand() % 2 ? 8 : 16);
 }
 
 int main(int argc, char **argv)

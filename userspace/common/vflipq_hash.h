@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A frame hash for the composer, candidate to replace crc32_le() (issue:
- * the composer's floor).  The input is the byte stream the CRC is fed
- * today, read as little-endian 32-bit words x_1 .. x_n; the hash is the
- * polynomial
+ * The composer's frame hash, the value vflipq's CRC entries report
+ * (folded to 32 bits, vfq_hash_fold()), written for userspace
+ * independently of the driver's drivers/gpu/drm/vflipq/vflipq_hash.h.
+ * The input is the CRC input of Documentation/vflipq/driver.rst, "CRC"
+ * (the composed frame at the output depth), read as little-endian 32-bit
+ * words x_1 .. x_n; the hash is the polynomial
  *
  *	H = x_1 K^(n-1) + x_2 K^(n-2) + ... + x_n  (mod p),  p = 2^61 - 1
  *
  * computed by Horner's rule, one 64x64-bit multiply a word.  Under TCG a
- * multiply is one host instruction, where crc32_le() costs a table load
- * (a softmmu lookup) per byte.  Like the CRC, H is linear, so pieces
- * combine without the pixels:
+ * multiply is one host instruction, where a table-driven CRC costs a
+ * table load (a softmmu lookup) per byte.  H is linear, so pieces combine
+ * without the pixels:
  *
  *	H(A || B) = H(A) K^|B| + H(B)  (mod p),  |B| in words,
  *

@@ -23,6 +23,7 @@
 
 #include "kms.h"
 #include "png.h"
+#include "vflipq_hash.h"
 #include "vflipq_pxref.h"
 
 #define MAX_LAYERS 16
@@ -54,24 +55,6 @@ struct opts {
 	int n_points;
 	int px[MAX_POINTS], py[MAX_POINTS];
 };
-
-static uint32_t crc_table[256];
-
-/* The kernel's crc32_le(): reflected 0xedb88320, no pre/post inversion. */
-static uint32_t crc32_le(uint32_t crc, const uint8_t *p, size_t n)
-{
-	if (!crc_table[1])
-		for (uint32_t i = 0; i < 256; i++) {
-			uint32_t c = i;
-
-			for (int k = 0; k < 8; k++)
-				c = c & 1 ? (c >> 1) ^ 0xedb88320u : c >> 1;
-			crc_table[i] = c;
-		}
-	while (n--)
-		crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
-	return crc;
-}
 
 static uint64_t now_ms(void)
 {
@@ -231,19 +214,22 @@ static bool compose(struct layer *l, int n, uint32_t w, uint32_t h,
 	return exact;
 }
 
-/* The CRC of the composed frame at output depth @bpc (driver.rst "CRC"). */
+/*
+ * The CRC of the composed frame at output depth @bpc (driver.rst "CRC"):
+ * the folded frame hash of its pixels' bytes (common/vflipq_hash.h).
+ */
 static uint32_t frame_crc(const struct px *f, uint32_t w, uint32_t h,
 			  unsigned int bpc)
 {
-	uint32_t crc = 0;
+	uint64_t hash = 0;
 
 	for (size_t i = 0; i < (size_t)w * h; i++) {
 		const uint16_t c[4] = { f[i].a, f[i].r, f[i].g, f[i].b };
 		uint8_t b[8];
 
-		crc = crc32_le(crc, b, pxref_crc_bytes(c, bpc, b));
+		hash = vfq_hash_words(hash, b, pxref_crc_bytes(c, bpc, b) / 4);
 	}
-	return crc;
+	return vfq_hash_fold(vfq_hash_final(hash));
 }
 
 /*

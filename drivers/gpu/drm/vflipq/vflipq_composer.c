@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The software composer: blends the visible planes of a CRTC into one
- * frame, row by row, feeding the CRC and the writeback connector.  It only
- * runs while somebody consumes its output (CRC capture or a pending
- * writeback job): scan-out itself needs no composition.
+ * frame, row by row, feeding the frame hash (reported as the CRTC's CRC,
+ * vflipq_hash.h) and the writeback connector.  It only runs while somebody
+ * consumes its output (CRC capture or a pending writeback job): scan-out
+ * itself needs no composition.
  */
 
 #include <linux/bitops.h>
-#include <linux/crc32.h>
 #include <linux/minmax.h>
 #include <linux/slab.h>
 
@@ -254,42 +254,33 @@ static int top_opaque(const struct vflipq_layer *layers, unsigned int n,
 	return lo;
 }
 
-/* CRC of columns [@x1, @x2) of an opaque layer's pixels in row @y. */
-static u32 crc_plane_cols(u32 crc, const struct vflipq_layer *l, int y,
-			  int x1, int x2, unsigned int bpc)
+/* Hash of columns [@x1, @x2) of an opaque layer's pixels in row @y. */
+static u64 hash_plane_cols(u64 h, const struct vflipq_layer *l, int y,
+			   int x1, int x2, unsigned int bpc)
 {
 	int sx, sy;
 
 	if (x1 >= x2)
-		return crc;
+		return h;
 	layer_walk(l, y, x1, &sx, &sy);
-	return l->reader->crc_row(crc, &l->src, sx, sy, l->xform.ux,
-				  l->xform.uy, x2 - x1, bpc);
+	return l->reader->hash_row(h, &l->src, sx, sy, l->xform.ux,
+				   l->xform.uy, x2 - x1, bpc);
 }
 
 /*
- * The CRCs of the tiles of width @tw that columns [@x1, @x2) of an opaque
- * layer's row @y cut into, from @x1 on, into @out; the output depth is 8
- * or 16 (vflipq_crc_row_ok()).
+ * The hashes of the tiles of width @tw that columns [@x1, @x2) of an
+ * opaque layer's row @y cut into, from @x1 on, into @out; the output depth
+ * is 8 or 16 (vflipq_hash_row_ok()).
  */
-static void crc_plane_tiles(const struct vflipq_layer *l, int y, int x1,
-			    int x2, unsigned int tw, u32 *out, unsigned int bpc)
+static void hash_plane_tiles(const struct vflipq_layer *l, int y, int x1,
+			     int x2, unsigned int tw, u64 *out,
+			     unsigned int bpc)
 {
 	int sx, sy;
 
 	layer_walk(l, y, x1, &sx, &sy);
-	l->reader->crc_tiles(&l->src, sx, sy, l->xform.ux, l->xform.uy,
-			     x2 - x1, tw, bpc, out);
-}
-
-/* CRC of @n composed pixels at output depth @bpc. */
-static u32 crc_out_cols(u32 crc, const struct vflipq_px *px, unsigned int n,
-			unsigned int bpc)
-{
-	/* At 16 bits the pixels are the CRC input as they are. */
-	if (bpc == 16)
-		return crc32_le(crc, (const u8 *)px, n * sizeof(*px));
-	return vflipq_crc_px_row(crc, px, n, bpc);
+	l->reader->hash_tiles(&l->src, sx, sy, l->xform.ux, l->xform.uy,
+			      x2 - x1, tw, bpc, out);
 }
 
 /**
@@ -298,9 +289,9 @@ static u32 crc_out_cols(u32 crc, const struct vflipq_px *px, unsigned int n,
  * @n: number of layers
  * @cm: colour pipeline
  * @w: CRTC width
- * @bpc: output depth, the depth of the CRC input
+ * @bpc: output depth, the depth of the frame hash's input
  * @wb: writeback job, or NULL
- * @tiles: the CRC cache, whose tile CRCs the composition refreshes
+ * @tiles: the hash cache, whose tile hashes the composition refreshes
  */
 struct vflipq_frame {
 	struct vflipq_layer layers[VFLIPQ_MAX_LAYERS];
@@ -338,7 +329,7 @@ static void compose_cols(struct vflipq_line_bufs *lb,
 	}
 }
 
-/* How a run of columns of a row reaches the CRC (compose_tiles()). */
+/* How a run of columns of a row reaches the hash (compose_tiles()). */
 enum vflipq_run_kind {
 	RUN_BASE,	/* only the base: from its framebuffer */
 	RUN_TOP,	/* an opaque layer on top: from its framebuffer */
@@ -350,7 +341,7 @@ enum vflipq_run_kind {
  * struct vflipq_run - columns of a row that the same layers cover
  * @x1: first column
  * @x2: column after the last
- * @kind: how they reach the CRC
+ * @kind: how they reach the hash
  * @layer: the layer of %RUN_TOP and %RUN_BLEND8
  */
 struct vflipq_run {
@@ -381,10 +372,10 @@ static enum vflipq_run_kind run_kind(const struct vflipq_frame *f, int base,
 	}
 	if (!top)
 		return RUN_BASE;
-	if (top->opaque && top->reader->crc_row)
+	if (top->opaque && top->reader->hash_row)
 		return RUN_TOP;
 	if (count == 1 && f->bpc == 8 && b->reader->rgb8 &&
-	    top->reader->blend_crc8_row &&
+	    top->reader->blend_hash8_row &&
 	    top->alpha == DRM_BLEND_ALPHA_OPAQUE &&
 	    top->blend == DRM_MODE_BLEND_PREMULTI)
 		return RUN_BLEND8;
@@ -393,7 +384,7 @@ static enum vflipq_run_kind run_kind(const struct vflipq_frame *f, int base,
 
 /*
  * Cut columns [@cx1, @cx2) of row @y at the edges of the layers above
- * @base and say how each run reaches the CRC.  Return: the number of runs.
+ * @base and say how each run reaches the hash.  Return: the number of runs.
  */
 static unsigned int split_row(const struct vflipq_frame *f, int base, int y,
 			      int cx1, int cx2, struct vflipq_run *runs)
@@ -438,27 +429,27 @@ static unsigned int split_row(const struct vflipq_frame *f, int base, int y,
 	return nr;
 }
 
-/* CRC of columns [@x1, @x2) of run @r of row @y. */
-static u32 crc_run(u32 crc, struct vflipq_line_bufs *lb,
-		   const struct vflipq_frame *f, int base,
-		   const struct vflipq_run *r, int y, int x1, int x2)
+/* Hash of columns [@x1, @x2) of run @r of row @y, from state @h. */
+static u64 hash_run(u64 h, struct vflipq_line_bufs *lb,
+		    const struct vflipq_frame *f, int base,
+		    const struct vflipq_run *r, int y, int x1, int x2)
 {
 	const struct vflipq_layer *b, *l;
 	int sx, sy, bx, by;
 
 	switch (r->kind) {
 	case RUN_BASE:
-		return crc_plane_cols(crc, &f->layers[base], y, x1, x2,
-				      f->bpc);
+		return hash_plane_cols(h, &f->layers[base], y, x1, x2,
+				       f->bpc);
 	case RUN_TOP:
-		return crc_plane_cols(crc, &f->layers[r->layer], y, x1, x2,
-				      f->bpc);
+		return hash_plane_cols(h, &f->layers[r->layer], y, x1, x2,
+				       f->bpc);
 	case RUN_BLEND8:
 		b = &f->layers[base];
 		l = &f->layers[r->layer];
 		layer_walk(l, y, x1, &sx, &sy);
 		layer_walk(b, y, x1, &bx, &by);
-		return l->reader->blend_crc8_row(crc,
+		return l->reader->blend_hash8_row(h,
 			vflipq_row_at(&l->src, sx, sy, l->xform.ux,
 				      l->xform.uy, 4),
 			vflipq_row_at(&b->src, bx, by, b->xform.ux,
@@ -466,12 +457,13 @@ static u32 crc_run(u32 crc, struct vflipq_line_bufs *lb,
 			b->reader->rgb8, x2 - x1);
 	default:
 		/* RUN_COMPOSED, the only kind in a row without a base. */
-		return crc_out_cols(crc, lb->out + x1, x2 - x1, f->bpc);
+		return vflipq_hash_px_row(h, lb->out + x1, x2 - x1, f->bpc);
 	}
 }
 
 /**
- * compose_tiles - compose tiles [@t1, @t2) of a row and refresh their CRCs
+ * compose_tiles - compose tiles [@t1, @t2) of a row and refresh their
+ *	hashes
  * @lb: line buffers
  * @f: the frame
  * @y: CRTC row
@@ -481,13 +473,14 @@ static u32 crc_run(u32 crc, struct vflipq_line_bufs *lb,
  * Only the layers from the row's base (its topmost layer opaque across the
  * whole row, top_opaque()) up take part.  When
  * nothing else needs the 16-bit row (no writeback, no colour management)
- * and the base has a CRC shortcut at the output depth, the row is cut at
+ * and the base has a hash shortcut at the output depth, the row is cut at
  * the edges of the upper layers into runs (split_row()), and only the runs
  * that need it are composed in 16 bits: the columns only the base covers,
- * or whose topmost layer is opaque, go to the CRC from that framebuffer;
+ * or whose topmost layer is opaque, go to the hash from that framebuffer;
  * at output depth 8, one 8-bit layer over an 8-bit base is blended in 8
- * bits on the way to the CRC (&vflipq_format_ops.blend_crc8_row).
- * crc32_le() of a tile in pieces equals crc32_le() of the whole tile.
+ * bits on the way to the hash (&vflipq_format_ops.blend_hash8_row).
+ * Hashing a tile in pieces, each from the state the one before left,
+ * gives the hash of the whole tile.
  * Not inlined: its runs would add to compose()'s frame, already large.
  */
 static noinline_for_stack void
@@ -498,12 +491,12 @@ compose_tiles(struct vflipq_line_bufs *lb, const struct vflipq_frame *f,
 	int cx1 = t1 * t->tw, cx2 = min_t(int, t2 * t->tw, f->w);
 	int base = top_opaque(f->layers, f->n, -1, y, 0, f->w);
 	const struct vflipq_layer *b = base >= 0 ? &f->layers[base] : NULL;
-	u32 *tc = t->tile_crc + (size_t)y * t->nt;
+	u64 *tc = t->tile_hash + (size_t)y * t->nt;
 	struct vflipq_run runs[VFLIPQ_MAX_RUNS];
 	unsigned int i, k, r = 0, nr;
 
-	if (!b || f->wb || f->cm.active || !b->reader->crc_row ||
-	    !vflipq_crc_row_ok(f->bpc)) {
+	if (!b || f->wb || f->cm.active || !b->reader->hash_row ||
+	    !vflipq_hash_row_ok(f->bpc)) {
 		runs[0] = (struct vflipq_run){
 			.x1 = cx1, .x2 = cx2, .kind = RUN_COMPOSED,
 		};
@@ -524,7 +517,7 @@ compose_tiles(struct vflipq_line_bufs *lb, const struct vflipq_frame *f,
 
 	for (i = t1; i < t2; i++) {
 		int a = i * t->tw, z = min_t(int, a + t->tw, f->w);
-		u32 crc = 0;
+		u64 h = 0;
 
 		while (r < nr && runs[r].x2 <= a)
 			r++;
@@ -535,22 +528,22 @@ compose_tiles(struct vflipq_line_bufs *lb, const struct vflipq_frame *f,
 			unsigned int last = run->x2 >= f->w ? t2 :
 				min_t(unsigned int, t2, run->x2 / t->tw);
 
-			crc_plane_tiles(&f->layers[run->kind == RUN_BASE ?
-						   base : run->layer],
-					y, a, min_t(int, last * t->tw, f->w),
-					t->tw, tc + i, f->bpc);
+			hash_plane_tiles(&f->layers[run->kind == RUN_BASE ?
+						    base : run->layer],
+					 y, a, min_t(int, last * t->tw, f->w),
+					 t->tw, tc + i, f->bpc);
 			i = last - 1;
 			continue;
 		}
 		for (k = r; k < nr && runs[k].x1 < z; k++)
-			crc = crc_run(crc, lb, f, base, &runs[k], y,
-				      max(a, runs[k].x1), min(z, runs[k].x2));
-		tc[i] = crc;
+			h = hash_run(h, lb, f, base, &runs[k], y,
+				     max(a, runs[k].x1), min(z, runs[k].x2));
+		tc[i] = vflipq_hash_final(h);
 	}
 }
 
 /*
- * The layer as the CRC cache compares it.  Its damage in CRTC coordinates
+ * The layer as the hash cache compares it.  Its damage in CRTC coordinates
  * is exact only for an upright plane; any other gets its whole rectangle.
  */
 static void layer_key(const struct vflipq_layer *l,
@@ -646,7 +639,8 @@ static int compose(struct vflipq_output *out, struct vflipq_crtc_state *cs,
 			wb->writer->write_row(wb_row + (size_t)y *
 					      wb->fb->pitches[0], lb->out, w);
 	}
-	*crc = vflipq_tiles_frame_crc(f->tiles);
+	/* The 32 bits of the frame hash a CRC entry reports. */
+	*crc = vflipq_hash_fold(vflipq_tiles_frame_hash(f->tiles));
 	vflipq_tiles_keep(f->tiles, f->n, !f->cm.active);
 	trace_vflipq_compose_end(out->crtc.base.id, marked);
 

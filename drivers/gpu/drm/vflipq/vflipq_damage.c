@@ -58,7 +58,7 @@ static bool geometry_changes(const struct drm_plane_state *a,
 	       a->pixel_blend_mode != b->pixel_blend_mode;
 }
 
-/* Numbers plane states for the composer's CRC cache; never 0. */
+/* Numbers plane states for the composer's hash cache; never 0. */
 u64 vflipq_damage_next_seq(void)
 {
 	static atomic64_t seq = ATOMIC64_INIT(0);

@@ -270,7 +270,7 @@ struct vflipq_output_stats {
  *	(interrupt-safe spinlock, taken by the engine in hard interrupt
  *	context); never held together with another vflipq lock
  * @line_bufs: scratch rows (only used from @wq)
- * @tiles: the CRC cache (only used from @wq)
+ * @tiles: the hash cache (only used from @wq)
  *
  * Two locks, as a display controller has two sides: @lock is the
  * composer's membership (who needs frames, of which state), @frame_lock

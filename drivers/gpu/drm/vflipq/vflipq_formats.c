@@ -16,6 +16,7 @@
 
 #include "vflipq_blend.h"
 #include "vflipq_formats.h"
+#include "vflipq_hash.h"
 
 const u32 vflipq_plane_formats[] = {
 	DRM_FORMAT_XRGB8888,
@@ -446,106 +447,50 @@ static void read_rgb565(const struct vflipq_src *src, int x, int y,
 }
 
 /*
- * The CRC input (Documentation/vflipq/driver.rst, "CRC") is each pixel at
+ * The hash input (Documentation/vflipq/driver.rst, "CRC") is each pixel at
  * the output depth: at 8 bits and below the four bytes b, g, r and an
- * opaque alpha, at 16 bits the composer pixel itself (a, r, g, b as u16 in
- * CPU order).
- * Same polynomial as crc32_le(): reflected 0xedb88320, no inversion.
- *
- * crc_tab[k][v] is the CRC of byte v followed by k zero bytes, so that a
- * run of 16 bytes is one slice-by-16 step: four 8-bit pixels.  An opaque
- * pixel's alpha byte is always 0xff, so only the first pixel's, which
- * meets the running CRC, needs a lookup; the others' are the constant
- * crc_alpha[] (under TCG a lookup is most of a pixel's time: four pixels
- * take 13 lookups instead of 16).
- * crc_fold[] serves the 16-bit pixel of an opaque 8-bit format, the bytes
- * ff ff r r g g b b (v * 257 repeats the byte): in that slice-by-8 step
- * the last four bytes do not depend on the running CRC, so their two
- * lookup pairs fold into one table each.
+ * opaque alpha, one 32-bit word; at 16 bits the composer pixel itself (a,
+ * r, g, b as u16 in CPU order), two words.  The words go to the frame hash
+ * (vflipq_hash.h) two at a time, a Horner step each: two pixels of 8 bits
+ * or less, or one of 16 bits.  Under TCG a step is two host multiplies and
+ * a few shifts and adds, where a table-driven CRC costs a table lookup, a
+ * softmmu load, per byte.
  */
-static u32 crc_tab[16][256];
-static u32 crc_fold[2][256];
-/* The alpha bytes of the opaque pixels after the first of 2, 3 or 4. */
-static u32 crc_alpha[5];
 
-/*
- * Fill the tables: the F16 decode's and the CRC's.  Called once, before
- * any device exists.
- */
+/* Fill the F16 decode's table.  Called once, before any device exists. */
 void vflipq_formats_init(void)
 {
-	unsigned int i, k, bit;
+	unsigned int i;
 
-	for (i = 0; i < 256; i++) {
-		u32 c = i;
-
-		for (bit = 0; bit < 8; bit++)
-			c = c & 1 ? (c >> 1) ^ 0xedb88320 : c >> 1;
-		crc_tab[0][i] = c;
-	}
-	for (k = 1; k < ARRAY_SIZE(crc_tab); k++)
-		for (i = 0; i < 256; i++)
-			crc_tab[k][i] = (crc_tab[k - 1][i] >> 8) ^
-					crc_tab[0][crc_tab[k - 1][i] & 0xff];
-	/* Fold the repeated bytes: g, g at 4-5, b, b at 6-7. */
-	for (i = 0; i < 256; i++) {
-		crc_fold[1][i] = crc_tab[3][i] ^ crc_tab[2][i];
-		crc_fold[0][i] = crc_tab[1][i] ^ crc_tab[0][i];
-	}
-	/* Of n pixels, pixel j >= 1 has its alpha in crc_tab[4 * (n - 1 - j)]. */
-	crc_alpha[0] = 0;
-	crc_alpha[1] = 0;
-	for (k = 2; k < ARRAY_SIZE(crc_alpha); k++)
-		crc_alpha[k] = crc_alpha[k - 1] ^ crc_tab[4 * (k - 2)][0xff];
 	for (i = 0; i < ARRAY_SIZE(half_lut); i++)
 		half_lut[i] = half_to_unorm16_calc(i);
 }
 
-/* An opaque 8-bit pixel at 16 bits. */
-static __always_inline u32 crc_px8(u32 c, u32 r, u32 g, u32 b)
+/* An opaque 8-bit pixel at 16 bits: the bytes ff ff r r g g b b. */
+static __always_inline u64 hash_px8(u64 h, u32 r, u32 g, u32 b)
 {
-	c ^= 0xffff | r << 16 | r << 24;
-	return crc_tab[7][c & 0xff] ^ crc_tab[6][(c >> 8) & 0xff] ^
-	       crc_tab[5][(c >> 16) & 0xff] ^ crc_tab[4][c >> 24] ^
-	       crc_fold[1][g] ^ crc_fold[0][b];
-}
+	u32 x0 = 0xffff | r * 0x1010000;
+	u32 x1 = g * 0x101 | b * 0x1010000;
 
-/* Blue, green and red of an opaque pixel that ends @k bytes before a step. */
-static __always_inline u32 crc_bgr(u32 w, unsigned int k)
-{
-	return crc_tab[k + 3][w & 0xff] ^ crc_tab[k + 2][(w >> 8) & 0xff] ^
-	       crc_tab[k + 1][(w >> 16) & 0xff];
-}
-
-/* The running CRC, the first of @n pixels and the others' alpha bytes. */
-static __always_inline u32 crc_first(u32 c, u32 w0, unsigned int n)
-{
-	unsigned int k = 4 * (n - 1);
-
-	c ^= w0;
-	return crc_tab[k + 3][c & 0xff] ^ crc_tab[k + 2][(c >> 8) & 0xff] ^
-	       crc_tab[k + 1][(c >> 16) & 0xff] ^ crc_tab[k][c >> 24] ^
-	       crc_alpha[n];
+	return vflipq_hash_step2(h, x0, x1);
 }
 
 /* A pixel of 8 bits or less: @w is 0xAARRGGBB, little endian bytes. */
-static __always_inline u32 crc_word(u32 c, u32 w)
+static __always_inline u64 hash_word(u64 h, u32 w)
 {
-	return crc_first(c, w, 1);
+	return vflipq_hash_step1(h, w);
 }
 
-/* Two opaque pixels, @w0 first; only @w0's alpha byte is read. */
-static __always_inline u32 crc_opaque2(u32 c, u32 w0, u32 w1)
+/* Two pixels of 8 bits or less, @w0 first: one step. */
+static __always_inline u64 hash_pair(u64 h, u32 w0, u32 w1)
 {
-	return crc_first(c, w0, 2) ^ crc_bgr(w1, 0);
+	return vflipq_hash_step2(h, w0, w1);
 }
 
-/* Four opaque pixels, @w0 first; only @w0's alpha byte is read. */
-static __always_inline u32 crc_opaque4(u32 c, u32 w0, u32 w1, u32 w2,
-				       u32 w3)
+/* Four pixels of 8 bits or less, @w0 first. */
+static __always_inline u64 hash_quad(u64 h, u32 w0, u32 w1, u32 w2, u32 w3)
 {
-	return crc_first(c, w0, 4) ^ crc_bgr(w1, 8) ^ crc_bgr(w2, 4) ^
-	       crc_bgr(w3, 0);
+	return vflipq_hash_step2(vflipq_hash_step2(h, w0, w1), w2, w3);
 }
 
 /* Red and blue of an 8-bit pixel swapped: BGR to RGB order and back. */
@@ -554,7 +499,7 @@ static __always_inline u32 swap_rb(u32 v)
 	return (v & 0xff00ff00) | (v >> 16 & 0xff) | (v & 0xff) << 16;
 }
 
-/* An 8-bit pixel in the CRC's byte order (b, g, r), opaque. */
+/* An 8-bit pixel in the hash's byte order (b, g, r), opaque. */
 static __always_inline u32 opaque_rgb(u32 v, bool bgr)
 {
 	if (bgr)
@@ -562,9 +507,9 @@ static __always_inline u32 opaque_rgb(u32 v, bool bgr)
 	return v | 0xff000000;
 }
 
-static __always_inline u32
-crc_row32(u32 crc, const struct vflipq_src *src, int x, int y, int ux,
-	  int uy, unsigned int n, unsigned int bpc, bool bgr)
+static __always_inline u64
+hash_row32(u64 h, const struct vflipq_src *src, int x, int y, int ux,
+	   int uy, unsigned int n, unsigned int bpc, bool bgr)
 {
 	const struct vflipq_row row = vflipq_row_at(src, x, y, ux, uy, 4);
 	const u8 *p = row.p;
@@ -572,7 +517,7 @@ crc_row32(u32 crc, const struct vflipq_src *src, int x, int y, int ux,
 	unsigned int i;
 
 	/*
-	 * At 8 bits the pixel goes to the CRC as it is in memory, opaque; four
+	 * At 8 bits the pixel goes to the hash as it is in memory, opaque; four
 	 * at a time, in two loads where they are next to each other.
 	 */
 	if (bpc == 8) {
@@ -592,38 +537,36 @@ crc_row32(u32 crc, const struct vflipq_src *src, int x, int y, int ux,
 				v2 = load_le32(p + 2 * step);
 				v3 = load_le32(p + 3 * step);
 			}
-			crc = crc_opaque4(crc, opaque_rgb(v0, bgr),
-					  opaque_rgb(v1, bgr), opaque_rgb(v2, bgr),
-					  opaque_rgb(v3, bgr));
+			h = hash_quad(h, opaque_rgb(v0, bgr), opaque_rgb(v1, bgr),
+				      opaque_rgb(v2, bgr), opaque_rgb(v3, bgr));
 		}
 		for (; i + 2 <= n; i += 2, p += 2 * step)
-			crc = crc_opaque2(crc, opaque_rgb(load_le32(p), bgr),
-					  opaque_rgb(load_le32(p + step), bgr));
+			h = hash_pair(h, opaque_rgb(load_le32(p), bgr),
+				      opaque_rgb(load_le32(p + step), bgr));
 		if (i < n)
-			crc = crc_word(crc, opaque_rgb(load_le32(p), bgr));
-		return crc;
+			h = hash_word(h, opaque_rgb(load_le32(p), bgr));
+		return h;
 	}
 	for (i = 0; i < n; i++, p += step) {
 		u32 v = load_le32(p);
 		u32 hi = (v >> 16) & 0xff, lo = v & 0xff;
 
-		crc = crc_px8(crc, bgr ? lo : hi, (v >> 8) & 0xff,
-			      bgr ? hi : lo);
+		h = hash_px8(h, bgr ? lo : hi, (v >> 8) & 0xff, bgr ? hi : lo);
 	}
-	return crc;
+	return h;
 }
 
 /* The alpha byte is ignored: only opaque rows take this path. */
-static u32 crc_xrgb8888(u32 crc, const struct vflipq_src *src, int x, int y,
-			int ux, int uy, unsigned int n, unsigned int bpc)
+static u64 hash_xrgb8888(u64 h, const struct vflipq_src *src, int x, int y,
+			 int ux, int uy, unsigned int n, unsigned int bpc)
 {
-	return crc_row32(crc, src, x, y, ux, uy, n, bpc, false);
+	return hash_row32(h, src, x, y, ux, uy, n, bpc, false);
 }
 
-static u32 crc_xbgr8888(u32 crc, const struct vflipq_src *src, int x, int y,
-			int ux, int uy, unsigned int n, unsigned int bpc)
+static u64 hash_xbgr8888(u64 h, const struct vflipq_src *src, int x, int y,
+			 int ux, int uy, unsigned int n, unsigned int bpc)
 {
-	return crc_row32(crc, src, x, y, ux, uy, n, bpc, true);
+	return hash_row32(h, src, x, y, ux, uy, n, bpc, true);
 }
 
 /*
@@ -631,33 +574,34 @@ static u32 crc_xbgr8888(u32 crc, const struct vflipq_src *src, int x, int y,
  * through QEMU's translation lookup, and the guest kernel's indirect calls
  * are retpolines; a 1080p frame has 30 tiles a row.
  */
-static __always_inline void crc_tiles32(const struct vflipq_src *src, int x,
-					int y, int ux, int uy, unsigned int n,
-					unsigned int tw, unsigned int bpc,
-					u32 *out, bool bgr)
+static __always_inline void hash_tiles32(const struct vflipq_src *src, int x,
+					 int y, int ux, int uy, unsigned int n,
+					 unsigned int tw, unsigned int bpc,
+					 u64 *out, bool bgr)
 {
 	while (n) {
 		unsigned int k = min(n, tw);
 
-		*out++ = crc_row32(0, src, x, y, ux, uy, k, bpc, bgr);
+		*out++ = vflipq_hash_final(hash_row32(0, src, x, y, ux, uy, k,
+						      bpc, bgr));
 		x += (int)k * ux;
 		y += (int)k * uy;
 		n -= k;
 	}
 }
 
-static void crc_tiles_xrgb8888(const struct vflipq_src *src, int x, int y,
-			       int ux, int uy, unsigned int n, unsigned int tw,
-			       unsigned int bpc, u32 *out)
+static void hash_tiles_xrgb8888(const struct vflipq_src *src, int x, int y,
+				int ux, int uy, unsigned int n,
+				unsigned int tw, unsigned int bpc, u64 *out)
 {
-	crc_tiles32(src, x, y, ux, uy, n, tw, bpc, out, false);
+	hash_tiles32(src, x, y, ux, uy, n, tw, bpc, out, false);
 }
 
-static void crc_tiles_xbgr8888(const struct vflipq_src *src, int x, int y,
-			       int ux, int uy, unsigned int n, unsigned int tw,
-			       unsigned int bpc, u32 *out)
+static void hash_tiles_xbgr8888(const struct vflipq_src *src, int x, int y,
+				int ux, int uy, unsigned int n,
+				unsigned int tw, unsigned int bpc, u64 *out)
 {
-	crc_tiles32(src, x, y, ux, uy, n, tw, bpc, out, true);
+	hash_tiles32(src, x, y, ux, uy, n, tw, bpc, out, true);
 }
 
 /*
@@ -687,7 +631,7 @@ static __always_inline u32 blend8_px(u32 s, u32 d)
 	return (rb & 0xff00ff) | (g & 0xff) << 8;
 }
 
-/* The next pixel of @fg over @bg, blended, in the CRC's byte order. */
+/* The next pixel of @fg over @bg, blended, in the hash's byte order. */
 static __always_inline u32 blend8_load(struct vflipq_row *fg,
 				       struct vflipq_row *bg, bool bgr,
 				       bool bg_bgr)
@@ -703,38 +647,38 @@ static __always_inline u32 blend8_load(struct vflipq_row *fg,
 	return 0xff000000 | blend8_px(s, d);
 }
 
-static __always_inline u32 blend_crc8_row(u32 crc, struct vflipq_row fg,
-					  struct vflipq_row bg, bool bgr,
-					  bool bg_bgr, unsigned int n)
+static __always_inline u64 blend_hash8_row(u64 h, struct vflipq_row fg,
+					   struct vflipq_row bg, bool bgr,
+					   bool bg_bgr, unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i + 2 <= n; i += 2) {
 		u32 w0 = blend8_load(&fg, &bg, bgr, bg_bgr);
 
-		crc = crc_opaque2(crc, w0, blend8_load(&fg, &bg, bgr, bg_bgr));
+		h = hash_pair(h, w0, blend8_load(&fg, &bg, bgr, bg_bgr));
 	}
 	if (i < n)
-		crc = crc_word(crc, blend8_load(&fg, &bg, bgr, bg_bgr));
-	return crc;
+		h = hash_word(h, blend8_load(&fg, &bg, bgr, bg_bgr));
+	return h;
 }
 
-static u32 blend_crc8_argb8888(u32 crc, struct vflipq_row fg,
-			       struct vflipq_row bg, enum vflipq_rgb8 bg_order,
-			       unsigned int n)
+static u64 blend_hash8_argb8888(u64 h, struct vflipq_row fg,
+				struct vflipq_row bg, enum vflipq_rgb8 bg_order,
+				unsigned int n)
 {
 	if (bg_order == VFLIPQ_RGB8_BGR)
-		return blend_crc8_row(crc, fg, bg, false, true, n);
-	return blend_crc8_row(crc, fg, bg, false, false, n);
+		return blend_hash8_row(h, fg, bg, false, true, n);
+	return blend_hash8_row(h, fg, bg, false, false, n);
 }
 
-static u32 blend_crc8_abgr8888(u32 crc, struct vflipq_row fg,
-			       struct vflipq_row bg, enum vflipq_rgb8 bg_order,
-			       unsigned int n)
+static u64 blend_hash8_abgr8888(u64 h, struct vflipq_row fg,
+				struct vflipq_row bg, enum vflipq_rgb8 bg_order,
+				unsigned int n)
 {
 	if (bg_order == VFLIPQ_RGB8_BGR)
-		return blend_crc8_row(crc, fg, bg, true, true, n);
-	return blend_crc8_row(crc, fg, bg, true, false, n);
+		return blend_hash8_row(h, fg, bg, true, true, n);
+	return blend_hash8_row(h, fg, bg, true, false, n);
 }
 
 /* round(v * (2^bpc - 1) / 65535), the documented conversion to bpc bits. */
@@ -745,11 +689,11 @@ static inline u32 unorm16_to_bpc(u16 v, unsigned int bpc)
 	return (v * m + 32767) / 65535;
 }
 
-/* Any depth but 8 and 16, byte by byte: only tests ask for those. */
-static u32 crc_px_row_any(u32 crc, const struct vflipq_px *px,
-			  unsigned int n, unsigned int bpc)
+/* Any depth but 8 and 16, pixel by pixel: only tests ask for those. */
+static u64 hash_px_row_any(u64 h, const struct vflipq_px *px,
+			   unsigned int n, unsigned int bpc)
 {
-	unsigned int i, k, len;
+	unsigned int i;
 	u8 b[8];
 
 	for (i = 0; i < n; i++) {
@@ -762,20 +706,18 @@ static u32 crc_px_row_any(u32 crc, const struct vflipq_px *px,
 			b[1] = g;
 			b[2] = r;
 			b[3] = (1u << bpc) - 1;
-			len = 4;
+			h = hash_word(h, load_le32(b));
 		} else {
 			const u16 c[4] = { (1u << bpc) - 1, r, g, bl };
 
 			memcpy(b, c, sizeof(c));
-			len = 8;
+			h = vflipq_hash_step2(h, load_le32(b), load_le32(b + 4));
 		}
-		for (k = 0; k < len; k++)
-			crc = (crc >> 8) ^ crc_tab[0][(crc ^ b[k]) & 0xff];
 	}
-	return crc;
+	return h;
 }
 
-/* An opaque composer pixel rounded to 8 bits, in the CRC's byte order. */
+/* An opaque composer pixel rounded to 8 bits, in the hash's byte order. */
 static __always_inline u32 px_to_rgb8(const struct vflipq_px *px)
 {
 	u64 v = vflipq_px_load(px);
@@ -786,30 +728,39 @@ static __always_inline u32 px_to_rgb8(const struct vflipq_px *px)
 }
 
 /**
- * vflipq_crc_px_row - feed composer pixels to the CRC at an output depth
- * @crc: running CRC
+ * vflipq_hash_px_row - feed composer pixels to the frame hash at an output
+ *	depth
+ * @h: running hash state (below 2^63)
  * @px: opaque composer pixels
  * @n: how many
- * @bpc: output depth, 6 to 15 (16 is crc32_le() of the pixels as they are)
+ * @bpc: output depth, 6 to 16 (16 is the pixels' bytes as they are)
  *
- * Return: the CRC after the pixels, each rounded to @bpc bits per channel
- * and laid out as driver.rst "CRC" says.
+ * Return: the state after the pixels, each rounded to @bpc bits per
+ * channel and laid out as driver.rst "CRC" says.
  */
-u32 vflipq_crc_px_row(u32 crc, const struct vflipq_px *px, unsigned int n,
-		      unsigned int bpc)
+u64 vflipq_hash_px_row(u64 h, const struct vflipq_px *px, unsigned int n,
+		       unsigned int bpc)
 {
 	unsigned int i;
 
+	if (bpc == 16) {
+		const u8 *p = (const u8 *)px;
+
+		/* One pixel, two words, a step. */
+		for (i = 0; i < n; i++, p += sizeof(*px))
+			h = vflipq_hash_step2(h, load_le32(p), load_le32(p + 4));
+		return h;
+	}
 	if (bpc != 8)
-		return crc_px_row_any(crc, px, n, bpc);
+		return hash_px_row_any(h, px, n, bpc);
 	for (i = 0; i + 4 <= n; i += 4)
-		crc = crc_opaque4(crc, px_to_rgb8(&px[i]), px_to_rgb8(&px[i + 1]),
-				  px_to_rgb8(&px[i + 2]), px_to_rgb8(&px[i + 3]));
+		h = hash_quad(h, px_to_rgb8(&px[i]), px_to_rgb8(&px[i + 1]),
+			      px_to_rgb8(&px[i + 2]), px_to_rgb8(&px[i + 3]));
 	for (; i + 2 <= n; i += 2)
-		crc = crc_opaque2(crc, px_to_rgb8(&px[i]), px_to_rgb8(&px[i + 1]));
+		h = hash_pair(h, px_to_rgb8(&px[i]), px_to_rgb8(&px[i + 1]));
 	if (i < n)
-		crc = crc_word(crc, px_to_rgb8(&px[i]));
-	return crc;
+		h = hash_word(h, px_to_rgb8(&px[i]));
+	return h;
 }
 
 static inline u16 clamp_yuv(int v)
@@ -984,22 +935,22 @@ void vflipq_src_init(struct vflipq_src *src, const struct iosys_map *data,
 /* Readers and writers; the shortcuts where a format has them. */
 static const struct vflipq_format_ops vflipq_ops[] = {
 	{ .format = DRM_FORMAT_XRGB8888, .read_row = read_xrgb8888,
-	  .write_row = write_xrgb8888, .crc_row = crc_xrgb8888,
-	  .crc_tiles = crc_tiles_xrgb8888,
+	  .write_row = write_xrgb8888, .hash_row = hash_xrgb8888,
+	  .hash_tiles = hash_tiles_xrgb8888,
 	  .blend_row = blend_xrgb8888, .rgb8 = VFLIPQ_RGB8_RGB },
 	{ .format = DRM_FORMAT_ARGB8888, .read_row = read_argb8888,
-	  .write_row = write_argb8888, .crc_row = crc_xrgb8888,
-	  .crc_tiles = crc_tiles_xrgb8888,
-	  .blend_row = blend_argb8888, .blend_crc8_row = blend_crc8_argb8888,
+	  .write_row = write_argb8888, .hash_row = hash_xrgb8888,
+	  .hash_tiles = hash_tiles_xrgb8888,
+	  .blend_row = blend_argb8888, .blend_hash8_row = blend_hash8_argb8888,
 	  .rgb8 = VFLIPQ_RGB8_RGB },
 	{ .format = DRM_FORMAT_XBGR8888, .read_row = read_xbgr8888,
-	  .write_row = write_xbgr8888, .crc_row = crc_xbgr8888,
-	  .crc_tiles = crc_tiles_xbgr8888,
+	  .write_row = write_xbgr8888, .hash_row = hash_xbgr8888,
+	  .hash_tiles = hash_tiles_xbgr8888,
 	  .blend_row = blend_xbgr8888, .rgb8 = VFLIPQ_RGB8_BGR },
 	{ .format = DRM_FORMAT_ABGR8888, .read_row = read_abgr8888,
-	  .write_row = write_abgr8888, .crc_row = crc_xbgr8888,
-	  .crc_tiles = crc_tiles_xbgr8888,
-	  .blend_row = blend_abgr8888, .blend_crc8_row = blend_crc8_abgr8888,
+	  .write_row = write_abgr8888, .hash_row = hash_xbgr8888,
+	  .hash_tiles = hash_tiles_xbgr8888,
+	  .blend_row = blend_abgr8888, .blend_hash8_row = blend_hash8_abgr8888,
 	  .rgb8 = VFLIPQ_RGB8_BGR },
 	{ .format = DRM_FORMAT_XRGB2101010, .read_row = read_xrgb2101010,
 	  .write_row = write_xrgb2101010,

@@ -113,24 +113,26 @@ struct vflipq_line_bufs {
  * @read_row: convert @n pixels, starting at source (@x, @y) and stepping
  *	(@ux, @uy), to composer pixels
  * @write_row: convert @n composer pixels to the format, contiguously
- * @crc_row: CRC update by the pixels that read_row() gives for @n pixels
- *	taken as opaque, at output depth @bpc (8 or 16 only, see
- *	vflipq_crc_row_ok()), without producing them; NULL where no shortcut
- *	exists (the composer then reads the row and CRCs it)
- * @crc_tiles: @crc_row from 0 for each piece of @n pixels cut every @tw
- *	(the last piece may be shorter), into @out: the CRCs of a row's
- *	tiles in one call; set exactly where @crc_row is
+ * @hash_row: frame hash update (vflipq_hash.h) by the pixels that
+ *	read_row() gives for @n pixels taken as opaque, at output depth @bpc
+ *	(8 or 16 only, see vflipq_hash_row_ok()), without producing them:
+ *	the state after them from state @h; NULL where no shortcut exists
+ *	(the composer then reads the row and hashes it)
+ * @hash_tiles: @hash_row from 0 for each piece of @n pixels cut every @tw
+ *	(the last piece may be shorter), canonical (vflipq_hash_final()),
+ *	into @out: the hashes of a row's tiles in one call; set exactly
+ *	where @hash_row is
  * @blend_row: read like read_row() and blend onto @out at plane alpha @pa
  *	in blend mode @mode (vflipq_blend_px()), in one pass; NULL where the
  *	composer stages the row first
- * @blend_crc8_row: blend @n pixels of this format @fg in "Pre-multiplied"
+ * @blend_hash8_row: blend @n pixels of this format @fg in "Pre-multiplied"
  *	mode at plane alpha 0xffff onto @n opaque pixels @bg of an 8-bit RGB
- *	format in order @bg_order and feed the results to the CRC at output
- *	depth 8; exactly the CRC that read_row(), blend_row() and
- *	vflipq_crc_px_row() give, without the 16-bit pixels; NULL where no
- *	such shortcut exists
+ *	format in order @bg_order and feed the results to the frame hash
+ *	from state @h at output depth 8; exactly the state that read_row(),
+ *	blend_row() and vflipq_hash_px_row() give, without the 16-bit
+ *	pixels; NULL where no such shortcut exists
  * @rgb8: whether and how this is an 8-bit RGB format (a base for
- *	@blend_crc8_row)
+ *	@blend_hash8_row)
  */
 struct vflipq_format_ops {
 	u32 format;
@@ -139,28 +141,28 @@ struct vflipq_format_ops {
 			 struct vflipq_px *out);
 	void (*write_row)(u8 *dst, const struct vflipq_px *in,
 			  unsigned int n);
-	u32 (*crc_row)(u32 crc, const struct vflipq_src *src, int x, int y,
-		       int ux, int uy, unsigned int n, unsigned int bpc);
-	void (*crc_tiles)(const struct vflipq_src *src, int x, int y, int ux,
-			  int uy, unsigned int n, unsigned int tw,
-			  unsigned int bpc, u32 *out);
+	u64 (*hash_row)(u64 h, const struct vflipq_src *src, int x, int y,
+			int ux, int uy, unsigned int n, unsigned int bpc);
+	void (*hash_tiles)(const struct vflipq_src *src, int x, int y, int ux,
+			   int uy, unsigned int n, unsigned int tw,
+			   unsigned int bpc, u64 *out);
 	void (*blend_row)(const struct vflipq_src *src, int x, int y,
 			  int ux, int uy, unsigned int n,
 			  struct vflipq_px *out, u32 pa, u16 mode);
-	u32 (*blend_crc8_row)(u32 crc, struct vflipq_row fg,
-			      struct vflipq_row bg, enum vflipq_rgb8 bg_order,
-			      unsigned int n);
+	u64 (*blend_hash8_row)(u64 h, struct vflipq_row fg,
+			       struct vflipq_row bg, enum vflipq_rgb8 bg_order,
+			       unsigned int n);
 	enum vflipq_rgb8 rgb8;
 };
 
-/* The depths at which &vflipq_format_ops.crc_row works. */
-static inline bool vflipq_crc_row_ok(unsigned int bpc)
+/* The depths at which &vflipq_format_ops.hash_row works. */
+static inline bool vflipq_hash_row_ok(unsigned int bpc)
 {
 	return bpc == 8 || bpc == 16;
 }
 
-/* Bytes a pixel gives the CRC at output depth @bpc. */
-static inline unsigned int vflipq_crc_px_bytes(unsigned int bpc)
+/* Bytes a pixel gives the frame hash at output depth @bpc. */
+static inline unsigned int vflipq_hash_px_bytes(unsigned int bpc)
 {
 	return bpc <= 8 ? 4 : 8;
 }
@@ -168,8 +170,8 @@ static inline unsigned int vflipq_crc_px_bytes(unsigned int bpc)
 struct iosys_map;
 
 void vflipq_formats_init(void);
-u32 vflipq_crc_px_row(u32 crc, const struct vflipq_px *px, unsigned int n,
-		      unsigned int bpc);
+u64 vflipq_hash_px_row(u64 h, const struct vflipq_px *px, unsigned int n,
+		       unsigned int bpc);
 const struct vflipq_format_ops *vflipq_format_ops(u32 format);
 void vflipq_src_init(struct vflipq_src *src, const struct iosys_map *data,
 		     const u32 *pitches, unsigned int num_planes);

@@ -356,7 +356,7 @@ static int vflipq_plane_atomic_async_check(struct drm_plane *plane,
  * reading: under the write side of cursor_seq.  What atomic_check derived
  * for the new position (clipped rectangles, source walk, and the damage
  * bookkeeping a commit of the move would record) replaces the old.  The
- * CRC cache sees the layer's new rectangle and recomposes the old and the
+ * hash cache sees the layer's new rectangle and recomposes the old and the
  * new one (vflipq_tiles.c).  The framebuffer is the same: nothing to swap,
  * nothing to keep alive.
  */

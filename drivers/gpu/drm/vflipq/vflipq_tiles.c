@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The composer's CRC cache (vflipq_tiles.h).  Only the composer worker of
+ * The composer's hash cache (vflipq_tiles.h).  Only the composer worker of
  * the output that owns it touches it: no lock.
  *
  * Which tiles a frame recomposes follows from comparing its layers with
@@ -25,15 +25,16 @@
 
 /*
  * The cache of frames @w x @h at output depth @bpc; a new one, all tiles
- * unknown, when either changed: the tile CRCs are of pixels at that depth.
+ * unknown, when either changed: the tile hashes are of pixels at that
+ * depth.
  */
 struct vflipq_tiles *vflipq_tiles_get(struct vflipq_tiles **tp,
 				      unsigned int w, unsigned int h,
 				      unsigned int bpc)
 {
 	struct vflipq_tiles *t = *tp;
-	size_t px = vflipq_crc_px_bytes(bpc);
-	unsigned int k;
+	u64 wpp = vflipq_hash_px_bytes(bpc) / 4;
+	unsigned int i;
 
 	if (t && t->w == w && t->h == h && t->bpc == bpc)
 		return t;
@@ -46,21 +47,27 @@ struct vflipq_tiles *vflipq_tiles_get(struct vflipq_tiles **tp,
 	/* At least 64 pixels a tile: the cost of a fold stays per row small. */
 	t->tw = max(64U, DIV_ROUND_UP(w, 64));
 	t->nt = DIV_ROUND_UP(w, t->tw);
-	t->tile_crc = kvmalloc_array(size_mul(h, t->nt), sizeof(u32),
-				     GFP_KERNEL);
-	t->row_crc = kvmalloc_array(h, sizeof(u32), GFP_KERNEL);
+	t->tile_hash = kvmalloc_array(size_mul(h, t->nt), sizeof(u64),
+				      GFP_KERNEL);
+	t->row_hash = kvmalloc_array(h, sizeof(u64), GFP_KERNEL);
 	t->dirty = kvmalloc_array(h, sizeof(u64), GFP_KERNEL);
-	if (!t->tile_crc || !t->row_crc || !t->dirty) {
+	if (!t->tile_hash || !t->row_hash || !t->dirty) {
 		vflipq_tiles_free(t);
 		return NULL;
 	}
 	t->w = w;
 	t->h = h;
 	t->bpc = bpc;
-	for (k = 0; k < VFLIPQ_TILE_SPANS; k++)
-		vflipq_crc_shift_init(&t->tile[k], ((size_t)t->tw * px) << k);
-	vflipq_crc_shift_init(&t->last, (size_t)(w - (t->nt - 1) * t->tw) * px);
-	vflipq_crc_shift_init(&t->row, (size_t)w * px);
+	t->k_tile = vflipq_hash_pow(t->tw * wpp);
+	t->k_last = vflipq_hash_pow((w - (t->nt - 1) * t->tw) * wpp);
+	t->k_row = vflipq_hash_pow(w * wpp);
+	/* Tile i is followed by tile i + 1 and what follows that. */
+	t->end[t->nt - 1] = 1;
+	for (i = t->nt - 1; i > 0; i--) {
+		u64 k = i == t->nt - 1 ? t->k_last : t->k_tile;
+
+		t->end[i - 1] = vflipq_hash_final(vflipq_hash_mulmod(t->end[i], k));
+	}
 	*tp = t;
 	return t;
 }
@@ -69,8 +76,8 @@ void vflipq_tiles_free(struct vflipq_tiles *t)
 {
 	if (!t)
 		return;
-	kvfree(t->tile_crc);
-	kvfree(t->row_crc);
+	kvfree(t->tile_hash);
+	kvfree(t->row_hash);
 	kvfree(t->dirty);
 	kvfree(t);
 }
@@ -150,7 +157,7 @@ unsigned int vflipq_tiles_mark(struct vflipq_tiles *t, unsigned int n,
  * vflipq_tiles_keep - remember the layers of the frame just composed
  * @t: the cache, with that frame's layers in @t->next
  * @n: number of layers
- * @valid: the tile CRCs are those of these layers alone (false when
+ * @valid: the tile hashes are those of these layers alone (false when
  *	colour management changed the rows: the keys do not cover it)
  */
 void vflipq_tiles_keep(struct vflipq_tiles *t, unsigned int n, bool valid)
@@ -160,73 +167,49 @@ void vflipq_tiles_keep(struct vflipq_tiles *t, unsigned int n, bool valid)
 	t->valid = valid;
 }
 
-/*
- * @crc followed by the zero bytes from the end of tile @p to the end of
- * tile @i (@p < @i): whole tiles by powers of two, the narrower last tile
- * of the row by its own operator.
- */
-static inline u32 shift_tiles(const struct vflipq_tiles *t, u32 crc,
-			      unsigned int p, unsigned int i)
-{
-	unsigned int n = i - p, k;
-
-	if (i == t->nt - 1)
-		n--;
-	for (k = 0; n; k++, n >>= 1)
-		if (n & 1)
-			crc = vflipq_crc_shift(&t->tile[k], crc);
-	if (i == t->nt - 1)
-		crc = vflipq_crc_shift(&t->last, crc);
-	return crc;
-}
-
 /**
- * vflipq_tiles_fold_row - row @y's CRC, once its dirty tiles are recomposed
+ * vflipq_tiles_fold_row - row @y's hash, once its dirty tiles are recomposed
  * @t: the cache
  * @y: row
  *
- * Joining the CRCs of a row's tiles costs a step per tile of the row.  But
- * crc32_le() from 0 is linear in the bytes of a row of a given length: the
- * row's CRC changes by the CRC of the difference, which is zero outside
- * the dirty tiles.  That costs a step per dirty tile, and a few more to
- * reach the end of the row: damage work stays proportional to the damage.
+ * Joining the hashes of a row's tiles costs a step per tile of the row.
+ * But the hash is linear: the row's hash changes by the sum of each dirty
+ * tile's change, weighted by K to the words that follow the tile in the
+ * row (@t->end), mod p.  That costs a step per dirty tile: damage work
+ * stays proportional to the damage.
  */
 void vflipq_tiles_fold_row(struct vflipq_tiles *t, unsigned int y)
 {
-	const u32 *tc = t->tile_crc + (size_t)y * t->nt;
+	const u64 *tc = t->tile_hash + (size_t)y * t->nt;
 	u64 dirty = t->dirty[y];
-	unsigned int i, p;
-	u32 crc = tc[0];
+	u64 h = tc[0], c, d = 0;
+	unsigned int i;
 
 	if (!vflipq_tiles_by_delta(t, dirty)) {
+		/* States stay below 2^61 + 8 + p: no reduction but the last. */
 		for (i = 1; i + 1 < t->nt; i++)
-			crc = vflipq_crc_cat(&t->tile[0], crc, tc[i]);
+			h = vflipq_hash_mulmod(h, t->k_tile) + tc[i];
 		if (t->nt > 1)
-			crc = vflipq_crc_cat(&t->last, crc, tc[t->nt - 1]);
-		t->row_crc[y] = crc;
+			h = vflipq_hash_mulmod(h, t->k_last) + tc[t->nt - 1];
+		t->row_hash[y] = vflipq_hash_final(h);
 		return;
 	}
-	if (!dirty)
-		return;
-	p = __ffs64(dirty);
-	crc = tc[p] ^ t->old[p];
-	for (dirty &= dirty - 1; dirty; dirty &= dirty - 1) {
+	for (; dirty; dirty &= dirty - 1) {
 		i = __ffs64(dirty);
-		crc = shift_tiles(t, crc, p, i) ^ tc[i] ^ t->old[i];
-		p = i;
+		/* new - old + p, below 2p: the change, never negative */
+		c = tc[i] + VFLIPQ_HASH_P - t->old[i];
+		d = vflipq_hash_fold61(d + vflipq_hash_mulmod(c, t->end[i]));
 	}
-	if (p + 1 < t->nt)
-		crc = shift_tiles(t, crc, p, t->nt - 1);
-	t->row_crc[y] ^= crc;
+	t->row_hash[y] = vflipq_hash_final(t->row_hash[y] + d);
 }
 
-/* crc32_le(0, frame), the frame's pixels at the output depth. */
-u32 vflipq_tiles_frame_crc(const struct vflipq_tiles *t)
+/* The frame's hash, canonical: its pixels at the output depth. */
+u64 vflipq_tiles_frame_hash(const struct vflipq_tiles *t)
 {
-	u32 crc = t->row_crc[0];
+	u64 h = t->row_hash[0];
 	unsigned int y;
 
 	for (y = 1; y < t->h; y++)
-		crc = vflipq_crc_cat(&t->row, crc, t->row_crc[y]);
-	return crc;
+		h = vflipq_hash_mulmod(h, t->k_row) + t->row_hash[y];
+	return vflipq_hash_final(h);
 }

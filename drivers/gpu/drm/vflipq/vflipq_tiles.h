@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The composer's CRC cache: the CRC of every tile (a piece of a row) of the
- * last composed frame, so that a frame recomposes only the tiles that can
- * have changed (Documentation/vflipq/driver.rst, "Damage").
+ * The composer's hash cache: the frame hash (vflipq_hash.h) of every tile
+ * (a piece of a row) of the last composed frame, so that a frame
+ * recomposes only the tiles that can have changed
+ * (Documentation/vflipq/driver.rst, "Damage").
  */
 #ifndef _VFLIPQ_TILES_H_
 #define _VFLIPQ_TILES_H_
@@ -12,16 +13,14 @@
 #include <drm/drm_rect.h>
 
 #include "vflipq_config.h"
-#include "vflipq_crc.h"
 #include "vflipq_formats.h"
+#include "vflipq_hash.h"
 
 /* The primary, the overlays and the cursor. */
 #define VFLIPQ_MAX_LAYERS	(VFLIPQ_MAX_OVERLAYS + 2)
 
 /* Tiles in a row: one bit each in a u64. */
 #define VFLIPQ_MAX_TILES	64
-/* Shifts by 1, 2, 4, ... 32 tiles: any distance within a row. */
-#define VFLIPQ_TILE_SPANS	6
 
 /**
  * struct vflipq_tile_key - what a layer contributed to a composed frame
@@ -50,31 +49,34 @@ struct vflipq_tile_key {
 };
 
 /**
- * struct vflipq_tiles - CRCs of the last composed frame, by tile
+ * struct vflipq_tiles - hashes of the last composed frame, by tile
  * @w: frame width
  * @h: frame height
  * @tw: tile width in pixels (the last tile of a row may be narrower)
  * @nt: tiles per row, at most 64 (one bit each in @dirty)
- * @bpc: output depth the CRCs are at (vflipq_crtc_state.bpc)
- * @tile_crc: crc32_le(0, tile) of each tile, row by row
- * @row_crc: crc32_le(0, row) of each row
+ * @bpc: output depth the hashes are at (vflipq_crtc_state.bpc)
+ * @tile_hash: the hash of each tile, canonical, row by row
+ * @row_hash: the hash of each row, canonical
  * @dirty: per row, the tiles the frame being composed must recompose
- * @tile: the zero-bytes operators of 1, 2, 4, ... whole tiles
- * @last: the same for the last tile of a row
- * @row: the same for a row
- * @old: the old CRCs of the dirty tiles of the row being composed
- * @valid: @keys describe the frame the CRCs are of
+ * @k_tile: K^(words of a whole tile), which joins one to a row
+ * @k_last: the same for the last tile of a row
+ * @k_row: the same for a row, which joins one to the frame
+ * @end: @end[i] is K^(words from the end of tile i to the end of the row),
+ *	the weight of tile i's hash in its row's
+ * @old: the old hashes of the dirty tiles of the row being composed
+ * @valid: @keys describe the frame the hashes are of
  * @n: layers in @keys
  * @keys: the layers of that frame, bottom first
  * @next: the layers of the frame being composed
  */
 struct vflipq_tiles {
 	unsigned int w, h, tw, nt, bpc;
-	u32 *tile_crc;
-	u32 *row_crc;
+	u64 *tile_hash;
+	u64 *row_hash;
 	u64 *dirty;
-	struct vflipq_crc_shift tile[VFLIPQ_TILE_SPANS], last, row;
-	u32 old[VFLIPQ_MAX_TILES];
+	u64 k_tile, k_last, k_row;
+	u64 end[VFLIPQ_MAX_TILES];
+	u64 old[VFLIPQ_MAX_TILES];
 	bool valid;
 	unsigned int n;
 	struct vflipq_tile_key keys[VFLIPQ_MAX_LAYERS];
@@ -89,13 +91,14 @@ unsigned int vflipq_tiles_mark(struct vflipq_tiles *t, unsigned int n,
 			       bool all);
 void vflipq_tiles_keep(struct vflipq_tiles *t, unsigned int n, bool valid);
 void vflipq_tiles_fold_row(struct vflipq_tiles *t, unsigned int y);
-u32 vflipq_tiles_frame_crc(const struct vflipq_tiles *t);
+u64 vflipq_tiles_frame_hash(const struct vflipq_tiles *t);
 
 /*
- * Whether a row's CRC is updated by what its @dirty tiles changed
+ * Whether a row's hash is updated by what its @dirty tiles changed
  * (vflipq_tiles_fold_row()) rather than joined from all its tiles: when
- * that is cheaper, with fewer than half of its tiles dirty.  A frame that
- * does not trust the cached CRCs recomposes every tile of every row
+ * that is cheaper, with fewer than half of its tiles dirty (an update
+ * also saves the old hashes first, vflipq_tiles_save_row()).  A frame that
+ * does not trust the cached hashes recomposes every tile of every row
  * (vflipq_tiles_mark()), so never updates one.
  */
 static inline bool vflipq_tiles_by_delta(const struct vflipq_tiles *t,
@@ -105,19 +108,19 @@ static inline bool vflipq_tiles_by_delta(const struct vflipq_tiles *t,
 }
 
 /**
- * vflipq_tiles_save_row - keep the CRCs of row @y's dirty tiles before they
- *	are recomposed
+ * vflipq_tiles_save_row - keep the hashes of row @y's dirty tiles before
+ *	they are recomposed
  * @t: the cache
  * @y: row
  *
- * vflipq_tiles_fold_row() may update the row's CRC by what those tiles
- * changed, which needs their old CRCs.  Inline: it runs for every dirty
+ * vflipq_tiles_fold_row() may update the row's hash by what those tiles
+ * changed, which needs their old hashes.  Inline: it runs for every dirty
  * row, and a call costs more than the copy under QEMU's TCG.
  */
 static inline void
 vflipq_tiles_save_row(struct vflipq_tiles *t, unsigned int y)
 {
-	const u32 *tc = t->tile_crc + (size_t)y * t->nt;
+	const u64 *tc = t->tile_hash + (size_t)y * t->nt;
 	u64 dirty = t->dirty[y];
 	unsigned int i;
 

@@ -12,4 +12,8 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int32_t s32;
 typedef int64_t s64;
+/* The kernel's compiler_types.h, included everywhere there. */
+#ifndef __always_inline
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
 #endif
