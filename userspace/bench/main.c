@@ -85,11 +85,9 @@ int bench_memcpy(int argc, char **argv)
 	emit("memcpy_bandwidth", "guest", "MB/s", "higher", runs, reps,
 	     "\"bytes\": 67108864");
 	/*
-	 * The CRC every composition computes, alone: the same arithmetic
-	 * (crc32_le()'s reflected polynomial, no inversion, one table lookup
-	 * a byte, 16 bytes a step) over 16 MiB without the pixels' reads and
-	 * conversions.  The composer cannot be faster than this on the bytes
-	 * it feeds the CRC (bench.md's composer lines).
+	 * A table-driven CRC for comparison (crc32_le()'s reflected
+	 * polynomial, no inversion, one table lookup a byte, 16 bytes a
+	 * step) over 16 MiB.
 	 */
 	for (int i = 0; i < reps; i++) {
 		uint64_t t0 = now_ns();
@@ -102,9 +100,12 @@ int bench_memcpy(int argc, char **argv)
 	emit("crc32_bandwidth", "guest", "MB/s", "higher", runs, reps,
 	     "\"bytes\": 16777216");
 	/*
-	 * The candidate that would replace it (common/vflipq_hash.h): a
-	 * polynomial mod 2^61 - 1, one multiply a 32-bit word, on the same
-	 * bytes.
+	 * The frame hash every composition computes, alone
+	 * (common/vflipq_hash.h, the driver's arithmetic): a polynomial mod
+	 * 2^61 - 1, one multiply a 32-bit word, on the same bytes, without
+	 * the pixels' reads and conversions.  The composer cannot be faster
+	 * than this on the bytes it feeds the hash (bench.md's composer
+	 * lines).
 	 */
 	for (int i = 0; i < reps; i++) {
 		uint64_t t0 = now_ns();

@@ -143,7 +143,7 @@ NOTES = {
     "driver_kernel_memory_overhead_kib_1crtc": "one CRTC, minus the buffers' own pages (3 x 8100 KiB)",
     "memcpy_bandwidth": "glibc memcpy of 64 MiB in the guest (bytes copied per second)",
     "crc32_bandwidth":
-        "the composer's CRC arithmetic alone in the guest: crc32_le's polynomial, slice by "
+        "a table-driven CRC in the guest, for comparison: crc32_le's polynomial, slice by "
         "16 (one table lookup a byte), over 16 MiB (bytes per second)",
     "composer_share_of_memory_bound_primary_1080p":
         "composer_fps_primary_1080p over its physical limit (bytes read and written per "
@@ -153,8 +153,9 @@ NOTES = {
     "composer_share_of_memory_bound_fp16_10bit_1080p":
         "the same for composer_fps_fp16_10bit_1080p",
     "frame_hash_bandwidth":
-        "the candidate frame hash on the same 16 MiB: a polynomial mod 2^61 - 1, one "
-        "multiply a 32-bit word (common/vflipq_hash.h; bytes per second)",
+        "the composer's CRC arithmetic alone in the guest, the frame hash over 16 MiB: a "
+        "polynomial mod 2^61 - 1, one multiply a 32-bit word (common/vflipq_hash.h; bytes "
+        "per second)",
 }
 
 
@@ -347,14 +348,14 @@ def markdown(entries, args, made, fails):
             lines.append("- `%s`: %.1f MB/frame -> %s fps at most; vflipq reaches %s%%" % (
                 e["name"], d.get("bytes_per_frame", 0) / 1e6, fmt(e["physical_limit_fps"]),
                 "-" if not e["value"] else "%.0f" % (100 * e["value"] / e["physical_limit_fps"])))
-    crc = entries.get("crc32_bandwidth", {}).get("value")
+    crc = entries.get("frame_hash_bandwidth", {}).get("value")
     comp = [entries[n] for n in MANDATORY[:3] if entries.get(n, {}).get("value")]
     if crc and comp:
         # The sinks' default 8 bits: 4 bytes of CRC input a pixel.
         crc_fps = crc * 1e6 / (1920 * 1080 * 4)
-        lines += ["", "Composer CRC floor: a frame's CRC input is 8.29 MB (4 bytes a pixel "
-                  "at the sinks' 8 bits); the CRC alone, at the guest's %s MB/s "
-                  "(`crc32_bandwidth`), allows %s fps at most, whatever the planes: %s." % (
+        lines += ["", "Composer hash floor: a frame's CRC input is 8.29 MB (4 bytes a pixel "
+                  "at the sinks' 8 bits); the frame hash alone, at the guest's %s MB/s "
+                  "(`frame_hash_bandwidth`), allows %s fps at most, whatever the planes: %s." % (
                       fmt(crc), fmt(crc_fps), ", ".join(
                           "`%s` reaches %.0f%%" % (e["name"], 100 * e["value"] / crc_fps)
                           for e in comp))]
