@@ -2,14 +2,15 @@
 /*
  * vflipq test helpers.  They use only libdrm and upstream libigt, which
  * the tests link (igt_core; igt_pipe_crc for CRCs, igt_fb for
- * framebuffers).  Every name is prefixed vfq_ / VFQ_ to stay clear of
- * IGT's own helpers.
+ * framebuffers, igt_kms's igt_display for the display model).  Every name
+ * is prefixed vfq_ / VFQ_ to stay clear of IGT's own helpers.
  *
  *   vflipq_helpers.c  device discovery, caps, topology, properties, atomic
  *                     requests, modes, pipes, events
  *   vflipq_fb.c       framebuffers (IGT's igt_fb, raw dumb buffers where a
  *                     test needs them), pixel formats, patterns
  *   vflipq_capture.c  CRC (debugfs) and writeback capture
+ *   vflipq_display.c  IGT's display model (igt_display_t) on vfq_dev's pipes
  *   vflipq_sys.c      configfs, module load/unload, kernel log, counters
  */
 #ifndef VFLIPQ_HELPERS_H
@@ -175,6 +176,39 @@ void vfq_pipe_on(struct vfq_dev *dev, int pipe, const drmModeModeInfo *mode,
 		 uint32_t fb);
 /* Blocking disable of one pipe and its planes/connectors; asserts. */
 void vfq_pipe_off(struct vfq_dev *dev, int pipe);
+
+/* ------------------------------------------------------------------ */
+/* IGT's display model on vfq_dev's pipes (vflipq_display.c)          */
+
+/*
+ * Tests of ordinary KMS set outputs, planes and properties through IGT's
+ * igt_display_t and commit with igt_display_commit2() or
+ * igt_display_try_commit_atomic(); the vfq_req_* helpers stay for what IGT
+ * would hide (exact property sets, deliberately invalid requests, event
+ * timing).  vfq_display_init(): igt_display_require() on dev->fd, after
+ * vfq_dev_init(); asserts (never skips) that IGT's pipe i is vfq pipe i;
+ * leaves igt_display_reset()'s state pending for the first commit.
+ */
+struct vfq_fb;
+void vfq_display_init(igt_display_t *display, struct vfq_dev *dev);
+/* The igt output of @pipe's VIRTUAL connector; asserts. */
+igt_output_t *vfq_output(igt_display_t *display, struct vfq_dev *dev,
+			 int pipe);
+/* The igt plane of KMS plane @plane_id on @pipe (vfq_pipe's ids); asserts. */
+igt_plane_t *vfq_display_plane(igt_display_t *display, int pipe,
+			       uint32_t plane_id);
+/*
+ * Pending, not committed: @pipe's output on it with @mode
+ * (igt_output_override_mode()), the primary full-screen on @fb (NULL: off).
+ */
+void vfq_display_pipe(igt_display_t *display, struct vfq_dev *dev, int pipe,
+		      const drmModeModeInfo *mode, struct vfq_fb *fb);
+/*
+ * igt_display_reset() and its commit: every output, CRTC and plane off
+ * (and CTM, LUTs, alpha, blend mode, rotation to defaults, not zpos: the
+ * tests that change zpos use vfq_dev_reset()).
+ */
+void vfq_display_off(igt_display_t *display);
 
 /* ------------------------------------------------------------------ */
 /* events                                                             */
