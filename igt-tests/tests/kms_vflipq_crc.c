@@ -73,23 +73,48 @@ IGT_TEST_DESCRIPTION("vflipq CRTC CRC capture");
 #define H 480
 
 static struct vfq_dev dev;
+static igt_display_t display;
 static drmModeModeInfo mode;
 static struct vfq_fb fb1, fb1_copy, fb2;
 static struct vfq_color expected[W * H];
 
-#define OBJ_CONN DRM_MODE_OBJECT_CONNECTOR
 /* S31.32 sign-magnitude, as struct drm_color_ctm holds it */
 #define FIX(num, den) ((uint64_t)(((__int128)(num) << 32) / (den)))
 #define BANDS 4
 
+/*
+ * A commit without DRM_MODE_ATOMIC_ALLOW_MODESET (igt_display_commit2()
+ * allows one): the flips and property changes here must not need one.
+ */
+static void commit_no_modeset(void)
+{
+	igt_display_commit_atomic(&display, 0, NULL);
+}
+
+/* Blocking modeset of @pipe to @m, its primary full-screen on @fb. */
+static void pipe_on(int pipe, const drmModeModeInfo *m, struct vfq_fb *fb)
+{
+	vfq_display_pipe(&display, &dev, pipe, m, fb);
+	igt_display_commit2(&display, COMMIT_ATOMIC);
+}
+
 /* Blocking flip of the primary of @pipe to @fb. */
 static void flip_to(int pipe, struct vfq_fb *fb)
 {
-	drmModeAtomicReq *req = vfq_req_new();
+	igt_plane_set_fb(igt_pipe_get_plane_type(&display.pipes[pipe],
+						 DRM_PLANE_TYPE_PRIMARY),
+			 &fb->igt);
+	commit_no_modeset();
+}
 
-	vfq_req_set(req, dev.fd, dev.pipe[pipe].primary, DRM_MODE_OBJECT_PLANE,
-		    "FB_ID", fb->fb_id);
-	igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+/* Overlay 0 (by default zpos) or the cursor of pipe 0 at (x, y) with @fb. */
+static void plane_at(uint32_t plane_id, struct vfq_fb *fb, int x, int y)
+{
+	igt_plane_t *plane = vfq_display_plane(&display, 0, plane_id);
+
+	igt_plane_set_fb(plane, fb ? &fb->igt : NULL);
+	if (fb)
+		igt_plane_set_position(plane, x, y);
 }
 
 /* A CRC of a frame composed after everything done so far. */
@@ -105,37 +130,30 @@ static uint32_t settled_crc(int pipe, igt_pipe_crc_t *crc)
 /* "max bpc" of the connector of pipe 0 (a modeset when it changes). */
 static void set_max_bpc(int bpc)
 {
-	drmModeAtomicReq *req = vfq_req_new();
+	igt_output_t *output = vfq_output(&display, &dev, 0);
 
-	vfq_req_set(req, dev.fd, dev.pipe[0].conn_id, OBJ_CONN, "max bpc", bpc);
-	igt_assert_eq(vfq_req_commit(dev.fd, req,
-				     DRM_MODE_ATOMIC_ALLOW_MODESET, NULL), 0);
+	/* vflipq has it: a failure, not a skip, as the raw request was */
+	igt_assert(igt_output_has_prop(output, IGT_CONNECTOR_MAX_BPC));
+	igt_output_set_prop_value(output, IGT_CONNECTOR_MAX_BPC, bpc);
+	igt_display_commit2(&display, COMMIT_ATOMIC);
 }
 
 /* Pipe 0 lit anew on @fb with a @sink bit sink and "max bpc" @max. */
 static void light_at(int sink, int max, struct vfq_fb *fb)
 {
-	vfq_dev_reset(&dev);
+	vfq_display_off(&display);
 	vfq_sink_bpc(dev.fd, sink);
 	set_max_bpc(max);
-	vfq_pipe_on(&dev, 0, &mode, fb->fb_id);
+	pipe_on(0, &mode, fb);
 }
 
 /* CRTC 0's CTM: @m, 9 coefficients, or none. */
 static void set_ctm(const uint64_t *m)
 {
-	drmModeAtomicReq *req = vfq_req_new();
-	uint32_t blob = 0;
-
-	if (m)
-		igt_assert_eq(drmModeCreatePropertyBlob(dev.fd, m,
-							9 * sizeof(*m), &blob),
-			      0);
-	vfq_req_set(req, dev.fd, dev.pipe[0].crtc_id, DRM_MODE_OBJECT_CRTC,
-		    "CTM", blob);
-	igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
-	if (blob)
-		drmModeDestroyPropertyBlob(dev.fd, blob);
+	igt_assert(igt_pipe_obj_has_prop(&display.pipes[0], IGT_CRTC_CTM));
+	igt_pipe_replace_prop_blob(&display, 0, IGT_CRTC_CTM, m,
+				   m ? 9 * sizeof(*m) : 0);
+	commit_no_modeset();
 }
 
 /*
@@ -169,7 +187,7 @@ static void paint_bands(struct vfq_fb *fb, const struct vfq_color *c,
 /* The back to the defaults of a new device: an 8-bit sink, "max bpc" 16. */
 static void depth_defaults(void)
 {
-	vfq_dev_reset(&dev);
+	vfq_display_off(&display);
 	vfq_sink_bpc(dev.fd, 8);
 	set_max_bpc(16);
 }
@@ -179,7 +197,9 @@ igt_main
 	igt_fixture {
 		vfq_dev_init(&dev, vfq_open_default());
 		igt_assert(dev.caps.caps & VFLIPQ_CAP_CRC);
+		/* raw: also zpos, which igt_display_reset() leaves */
 		vfq_dev_reset(&dev);
+		vfq_display_init(&display, &dev);
 		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb1);
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb1_copy);
@@ -196,7 +216,7 @@ igt_main
 		uint32_t v[12];
 		uint64_t s0, s1;
 
-		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
+		pipe_on(0, &mode, &fb1);
 		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
 		s0 = vfq_crtc_sequence(dev.fd, dev.pipe[0].crtc_id);
 		vfq_crc_collect(crc, s0 + 2, 12, v);
@@ -206,7 +226,7 @@ igt_main
 		/* one CRC per frame: 12 CRCs took at least 12 frames */
 		igt_assert_lte_u64(s0 + 12, s1 + 2);
 		igt_pipe_crc_free(crc);
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
 	}
 
 	igt_describe("Changing the fb contents in place changes the CRC, "
@@ -216,7 +236,7 @@ igt_main
 		uint32_t a, b, b2[3];
 		cairo_t *cr;
 
-		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
+		pipe_on(0, &mode, &fb1);
 		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
 		a = settled_crc(0, crc);
 
@@ -239,7 +259,7 @@ igt_main
 		igt_assert_eq_u32(settled_crc(0, crc), a);
 
 		igt_pipe_crc_free(crc);
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
 	}
 
 	igt_describe("Two different patterns give different CRCs; identical "
@@ -248,7 +268,7 @@ igt_main
 		igt_pipe_crc_t *crc;
 		uint32_t c1, c1_copy, c2;
 
-		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
+		pipe_on(0, &mode, &fb1);
 		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
 		c1 = settled_crc(0, crc);
 		flip_to(0, &fb2);
@@ -262,7 +282,7 @@ igt_main
 		igt_assert_eq_u32(c1, c1_copy);
 		igt_assert_eq_u32(settled_crc(0, crc), c1);
 		igt_pipe_crc_free(crc);
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
 	}
 
 	igt_describe("The same picture in other opaque 8-bit formats gives the "
@@ -275,7 +295,7 @@ igt_main
 		igt_pipe_crc_t *crc;
 		uint32_t ref;
 
-		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
+		pipe_on(0, &mode, &fb1);
 		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
 		ref = settled_crc(0, crc);
 		for (size_t i = 0; i < VFQ_ARRAY_SIZE(formats); i++) {
@@ -291,7 +311,7 @@ igt_main
 			vfq_fb_destroy(&fb);
 		}
 		igt_pipe_crc_free(crc);
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
 	}
 
 	igt_describe("A plane moved over the picture changes the CRC");
@@ -299,7 +319,6 @@ igt_main
 		struct vfq_pipe *p = &dev.pipe[0];
 		igt_pipe_crc_t *crc;
 		struct vfq_fb ov;
-		drmModeAtomicReq *req;
 		uint32_t base, at1, at2;
 		cairo_t *cr;
 
@@ -309,28 +328,23 @@ igt_main
 		cr = igt_get_cairo_ctx(ov.fd, &ov.igt);
 		igt_paint_color(cr, 0, 0, 64, 64, 0.0, 1.0, 0.0);
 		igt_put_cairo_ctx(cr);
-		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
+		pipe_on(0, &mode, &fb1);
 		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
 		base = settled_crc(0, crc);
-		req = vfq_req_new();
-		vfq_req_plane(req, dev.fd, p->overlays[0], p->crtc_id, ov.fb_id,
-			      10, 10, 64, 64);
-		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+		plane_at(p->overlays[0], &ov, 10, 10);
+		commit_no_modeset();
 		at1 = settled_crc(0, crc);
-		req = vfq_req_new();
-		vfq_req_plane(req, dev.fd, p->overlays[0], p->crtc_id, ov.fb_id,
-			      300, 200, 64, 64);
-		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+		plane_at(p->overlays[0], &ov, 300, 200);
+		commit_no_modeset();
 		at2 = settled_crc(0, crc);
 		igt_assert_neq_u32(base, at1);
 		igt_assert_neq_u32(base, at2);
 		igt_assert_neq_u32(at1, at2);
-		req = vfq_req_new();
-		vfq_req_plane_off(req, dev.fd, p->overlays[0]);
-		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+		plane_at(p->overlays[0], NULL, 0, 0);
+		commit_no_modeset();
 		igt_assert_eq_u32(settled_crc(0, crc), base);
 		igt_pipe_crc_free(crc);
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
 		vfq_fb_destroy(&ov);
 	}
 
@@ -348,7 +362,6 @@ igt_main
 		const int ow = 256, oh = 96, ox = 120, oy = 200;
 		static const int depths[] = { 8, 16 };
 		struct vfq_pipe *p = &dev.pipe[0];
-		drmModeAtomicReq *req;
 		igt_pipe_crc_t *crc;
 		struct vfq_fb ov;
 		uint32_t got, want[2], plain[2];
@@ -396,10 +409,8 @@ igt_main
 			igt_assert_f(got == plain[d], "%d bits, primary alone: "
 				     "CRC %08x, reference %08x\n", depths[d],
 				     got, plain[d]);
-			req = vfq_req_new();
-			vfq_req_plane(req, dev.fd, p->overlays[0], p->crtc_id,
-				      ov.fb_id, ox, oy, ow, oh);
-			igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+			plane_at(p->overlays[0], &ov, ox, oy);
+			commit_no_modeset();
 			got = settled_crc(0, crc);
 			igt_assert_f(got == want[d], "%d bits, with the "
 				     "overlay: CRC %08x, reference %08x\n",
@@ -432,7 +443,6 @@ igt_main
 		struct vfq_pipe *p = &dev.pipe[0];
 		struct vfq_fb base, ov, cur;
 		igt_pipe_crc_t *crc;
-		drmModeAtomicReq *req;
 		uint32_t got, want;
 
 		igt_require(p->n_overlays > 0 && p->cursor);
@@ -505,15 +515,9 @@ igt_main
 						     depths[d]);
 				light_at(depths[d], 16, &base);
 				crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
-				req = vfq_req_new();
-				vfq_req_plane(req, dev.fd, p->overlays[0],
-					      p->crtc_id, ov.fb_id, OX, OY,
-					      OW, OH);
-				vfq_req_plane(req, dev.fd, p->cursor,
-					      p->crtc_id, cur.fb_id, CX, CY,
-					      CW, CH);
-				igt_assert_eq(vfq_req_commit(dev.fd, req, 0,
-							     NULL), 0);
+				plane_at(p->overlays[0], &ov, OX, OY);
+				plane_at(p->cursor, &cur, CX, CY);
+				commit_no_modeset();
 				got = settled_crc(0, crc);
 				igt_assert_f(got == want,
 					     "%d bits, %s overlay and cursor: "
@@ -689,8 +693,8 @@ igt_main
 
 		igt_require(dev.n_pipes >= 2);
 		vfq_get_mode(dev.fd, dev.pipe[1].conn_id, W, H, 60, &m1);
-		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
-		vfq_pipe_on(&dev, 1, &m1, fb1_copy.fb_id);
+		pipe_on(0, &mode, &fb1);
+		pipe_on(1, &m1, &fb1_copy);
 		c0 = vfq_crc_start(dev.fd, dev.pipe[0].index);
 		c1 = vfq_crc_start(dev.fd, dev.pipe[1].index);
 		a0 = settled_crc(0, c0);
@@ -702,7 +706,7 @@ igt_main
 		igt_assert_eq_u32(settled_crc(0, c0), a0);
 		igt_pipe_crc_free(c0);
 		igt_pipe_crc_free(c1);
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
 	}
 
 	igt_describe("Only source \"auto\" exists; capture needs an active "
@@ -722,7 +726,7 @@ igt_main
 		igt_assert_eq(igt_sysfs_write(dir, ctl, "bogus", 5), -EINVAL);
 		igt_assert_eq(igt_sysfs_write(dir, ctl, "auto", 4), 4);
 
-		vfq_pipe_on(&dev, 0, &mode, fb1.fb_id);
+		pipe_on(0, &mode, &fb1);
 		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
 		/* lines are "0x<vblank sequence> 0x<crc>" */
 		{
@@ -742,11 +746,12 @@ igt_main
 		igt_assert_f(fd < 0, "a second open of crc/data worked\n");
 		igt_pipe_crc_free(crc);
 		close(dir);
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
 	}
 
 	igt_fixture {
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
+		igt_display_fini(&display);
 		vfq_fb_destroy(&fb1);
 		vfq_fb_destroy(&fb1_copy);
 		vfq_fb_destroy(&fb2);
