@@ -64,6 +64,7 @@ static const uint32_t cursor_formats[] = {
 #define SMALL 64
 
 static struct vfq_dev dev;
+static igt_display_t display;
 static struct vfq_fb primary_fb;
 static drmModeModeInfo mode;
 
@@ -74,6 +75,12 @@ static bool in_list(uint32_t f, const uint32_t *list, size_t n)
 			return true;
 	return false;
 }
+
+/*
+ * The format lists are read from the kernel, not from igt_plane_t: IGT
+ * fills a plane's formats from IN_FORMATS itself, so checking one against
+ * the other through IGT would be circular.
+ */
 
 /* The plane's format list equals @list (+ NV12 when @nv12). */
 static void check_format_list(uint32_t plane, const uint32_t *list, size_t n,
@@ -134,35 +141,64 @@ static void check_in_formats(uint32_t plane)
 	drmModeFreePlane(pl);
 }
 
-/* TEST_ONLY then real commit of @fb on @plane at (x, y); 0 or -errno. */
+/* Pending: the whole of @fb (NULL: none) on @plane of pipe 0 at (x, y). */
+static void plane_fb(uint32_t plane_id, struct vfq_fb *fb, int x, int y)
+{
+	igt_plane_t *plane = vfq_display_plane(&display, 0, plane_id);
+
+	if (!fb || fb->igt.fb_id) {
+		igt_plane_set_fb(plane, fb ? &fb->igt : NULL);
+	} else {
+		/*
+		 * A raw fb of refuse() (vfq_bo_create(): an ADDFB2 that must
+		 * be refused, or with an explicit modifier) has no igt_fb:
+		 * the properties igt_plane_set_fb() would set, by hand.
+		 */
+		igt_plane_set_prop_value(plane, IGT_PLANE_FB_ID, fb->fb_id);
+		igt_plane_set_prop_value(plane, IGT_PLANE_CRTC_ID,
+					 plane->pipe->crtc_id);
+		igt_plane_set_prop_value(plane, IGT_PLANE_SRC_X, 0);
+		igt_plane_set_prop_value(plane, IGT_PLANE_SRC_Y, 0);
+		igt_plane_set_prop_value(plane, IGT_PLANE_SRC_W,
+					 IGT_FIXED(fb->width, 0));
+		igt_plane_set_prop_value(plane, IGT_PLANE_SRC_H,
+					 IGT_FIXED(fb->height, 0));
+		igt_plane_set_size(plane, fb->width, fb->height);
+	}
+	igt_plane_set_position(plane, x, y);
+}
+
+/* Pending: @plane as the fixture committed it (primary on primary_fb). */
+static void unset_plane(uint32_t plane)
+{
+	plane_fb(plane, plane == dev.pipe[0].primary ? &primary_fb : NULL,
+		 0, 0);
+}
+
+/*
+ * TEST_ONLY then real commit of @fb on @plane at (x, y); 0 or -errno.
+ * Neither allows a modeset.  What was not committed is taken back from
+ * igt_display, so the next commit does not carry a refused plane.
+ */
 static int try_plane(uint32_t plane, struct vfq_fb *fb, int x, int y,
 		     bool real)
 {
-	const uint32_t crtc = dev.pipe[0].crtc_id;
-	drmModeAtomicReq *req = vfq_req_new();
 	int ret;
 
-	vfq_req_plane(req, dev.fd, plane, crtc, fb->fb_id, x, y, fb->width,
-		      fb->height);
-	ret = vfq_req_commit(dev.fd, req, DRM_MODE_ATOMIC_TEST_ONLY, NULL);
+	plane_fb(plane, fb, x, y);
+	ret = igt_display_try_commit_atomic(&display,
+					    DRM_MODE_ATOMIC_TEST_ONLY, NULL);
+	if (!ret && real)
+		ret = igt_display_try_commit_atomic(&display, 0, NULL);
 	if (ret || !real)
-		return ret;
-	req = vfq_req_new();
-	vfq_req_plane(req, dev.fd, plane, crtc, fb->fb_id, x, y, fb->width,
-		      fb->height);
-	return vfq_req_commit(dev.fd, req, 0, NULL);
+		unset_plane(plane);
+	return ret;
 }
 
 static void restore_plane(uint32_t plane)
 {
-	drmModeAtomicReq *req = vfq_req_new();
-
-	if (plane == dev.pipe[0].primary)
-		vfq_req_plane(req, dev.fd, plane, dev.pipe[0].crtc_id,
-			      primary_fb.fb_id, 0, 0, W, H);
-	else
-		vfq_req_plane_off(req, dev.fd, plane);
-	igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+	unset_plane(plane);
+	igt_display_commit_atomic(&display, 0, NULL);
 }
 
 /* Every format of @list is accepted on @plane with a w x h fb. */
@@ -217,10 +253,13 @@ igt_main
 {
 	igt_fixture {
 		vfq_dev_init(&dev, vfq_open_default());
+		/* raw: also zpos, which igt_display_reset() leaves */
 		vfq_dev_reset(&dev);
+		vfq_display_init(&display, &dev);
 		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &primary_fb);
-		vfq_pipe_on(&dev, 0, &mode, primary_fb.fb_id);
+		vfq_display_pipe(&display, &dev, 0, &mode, &primary_fb);
+		igt_display_commit2(&display, COMMIT_ATOMIC);
 	}
 
 	igt_describe("Format lists of primary, overlay and cursor planes");
@@ -353,7 +392,8 @@ igt_main
 	}
 
 	igt_fixture {
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
+		igt_display_fini(&display);
 		vfq_fb_destroy(&primary_fb);
 		vfq_dev_fini(&dev);
 	}
