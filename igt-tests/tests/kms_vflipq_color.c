@@ -61,7 +61,6 @@ IGT_TEST_DESCRIPTION("vflipq CRTC colour management");
 #define W 640
 #define H 480
 #define LUT_SIZE 256
-#define OBJ_CRTC DRM_MODE_OBJECT_CRTC
 #define SEED 5
 
 /* S31.32 sign-magnitude, as struct drm_color_ctm holds it */
@@ -75,6 +74,7 @@ struct cm {
 };
 
 static struct vfq_dev dev;
+static igt_display_t display;
 static drmModeModeInfo mode;
 static struct vfq_fb src;
 static struct vfq_color input[W * H];	/* what the composer blends */
@@ -170,35 +170,26 @@ static struct vfq_color expect_want(int x, int y, void *data)
 
 /* ---- driving the CRTC ----------------------------------------------- */
 
-static uint32_t blob(const void *data, size_t len)
-{
-	uint32_t id = 0;
-
-	if (!data)
-		return 0;
-	igt_assert_eq(drmModeCreatePropertyBlob(dev.fd, data, len, &id), 0);
-	return id;
-}
-
+/*
+ * All three properties of CRTC 0 set (a blob of @len bytes, or none), in
+ * one commit without ALLOW_MODESET; 0 or -errno.  A missing property fails
+ * here (properties checks them): IGT would send property id 0.
+ */
 static int commit_cm_sized(const struct cm *cm, size_t lut_len,
 			   size_t ctm_len, uint32_t flags)
 {
-	const uint32_t crtc = dev.pipe[0].crtc_id;
-	uint32_t ids[3] = {
-		blob(cm->degamma, lut_len), blob(cm->ctm, ctm_len),
-		blob(cm->gamma, lut_len),
-	};
-	drmModeAtomicReq *req = vfq_req_new();
-	int ret;
+	igt_pipe_t *pipe = &display.pipes[0];
 
-	vfq_req_set(req, dev.fd, crtc, OBJ_CRTC, "DEGAMMA_LUT", ids[0]);
-	vfq_req_set(req, dev.fd, crtc, OBJ_CRTC, "CTM", ids[1]);
-	vfq_req_set(req, dev.fd, crtc, OBJ_CRTC, "GAMMA_LUT", ids[2]);
-	ret = vfq_req_commit(dev.fd, req, flags, NULL);
-	for (int i = 0; i < 3; i++)
-		if (ids[i])
-			drmModeDestroyPropertyBlob(dev.fd, ids[i]);
-	return ret;
+	igt_assert(igt_pipe_obj_has_prop(pipe, IGT_CRTC_DEGAMMA_LUT) &&
+		   igt_pipe_obj_has_prop(pipe, IGT_CRTC_CTM) &&
+		   igt_pipe_obj_has_prop(pipe, IGT_CRTC_GAMMA_LUT));
+	igt_pipe_obj_replace_prop_blob(pipe, IGT_CRTC_DEGAMMA_LUT, cm->degamma,
+				       cm->degamma ? lut_len : 0);
+	igt_pipe_obj_replace_prop_blob(pipe, IGT_CRTC_CTM, cm->ctm,
+				       cm->ctm ? ctm_len : 0);
+	igt_pipe_obj_replace_prop_blob(pipe, IGT_CRTC_GAMMA_LUT, cm->gamma,
+				       cm->gamma ? lut_len : 0);
+	return igt_display_try_commit_atomic(&display, flags, NULL);
 }
 
 static void commit_cm(const struct cm *cm)
@@ -231,6 +222,10 @@ static void check_screen(uint32_t ref, const char *what)
 		     ref);
 	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB2101010, &out);
 	memset(out.map, 0x5a, out.size);
+	/*
+	 * vfq's: a deadline on the out-fence.  It leaves the writeback
+	 * connector on CRTC 0, as before; igt_display_reset() detaches it.
+	 */
 	vfq_wb_capture_ok(&dev, 0, &out);
 	/* writeback rounds v * 1023 / 65535 exactly as vfq_chan() does */
 	bad = vfq_fb_check(&out, expect_want, NULL, 10, 0);
@@ -267,7 +262,9 @@ igt_main
 		igt_require_f(dev.caps.caps & VFLIPQ_CAP_WRITEBACK,
 			      "device without writeback\n");
 		igt_assert(dev.caps.caps & VFLIPQ_CAP_CRC);
+		/* raw: also zpos, which igt_display_reset() leaves */
 		vfq_dev_reset(&dev);
+		vfq_display_init(&display, &dev);
 		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB2101010, &src);
 		vfq_fb_pattern(&src, SEED);
@@ -286,7 +283,8 @@ igt_main
 			}
 		make_luts();
 		vfq_sink_bpc(dev.fd, 16);
-		vfq_pipe_on(&dev, 0, &mode, src.fb_id);
+		vfq_display_pipe(&display, &dev, 0, &mode, &src);
+		igt_display_commit2(&display, COMMIT_ATOMIC);
 		igt_assert_eq(vfq_crtc_bpc(dev.fd, dev.pipe[0].crtc_id), 16);
 	}
 
@@ -294,20 +292,19 @@ igt_main
 		     "256, and a legacy gamma size of 256");
 	igt_subtest("properties") {
 		for (int i = 0; i < dev.n_pipes; i++) {
-			uint32_t id = dev.pipe[i].crtc_id;
-			drmModeCrtc *c = drmModeGetCrtc(dev.fd, id);
+			igt_pipe_t *pipe = &display.pipes[i];
+			drmModeCrtc *c = drmModeGetCrtc(dev.fd, pipe->crtc_id);
 
-			igt_assert_eq(vfq_prop_get(dev.fd, id, OBJ_CRTC,
-						   "GAMMA_LUT_SIZE"), LUT_SIZE);
-			igt_assert_eq(vfq_prop_get(dev.fd, id, OBJ_CRTC,
-						   "DEGAMMA_LUT_SIZE"),
-				      LUT_SIZE);
-			igt_assert(vfq_prop_lookup(dev.fd, id, OBJ_CRTC, "CTM",
-						   NULL, NULL));
-			igt_assert(vfq_prop_lookup(dev.fd, id, OBJ_CRTC,
-						   "GAMMA_LUT", NULL, NULL));
-			igt_assert(vfq_prop_lookup(dev.fd, id, OBJ_CRTC,
-						   "DEGAMMA_LUT", NULL, NULL));
+			/* igt_pipe_obj_get_prop() fails on a missing one */
+			igt_assert_eq(igt_pipe_obj_get_prop(pipe,
+					IGT_CRTC_GAMMA_LUT_SIZE), LUT_SIZE);
+			igt_assert_eq(igt_pipe_obj_get_prop(pipe,
+					IGT_CRTC_DEGAMMA_LUT_SIZE), LUT_SIZE);
+			igt_assert(igt_pipe_obj_has_prop(pipe, IGT_CRTC_CTM));
+			igt_assert(igt_pipe_obj_has_prop(pipe,
+							 IGT_CRTC_GAMMA_LUT));
+			igt_assert(igt_pipe_obj_has_prop(pipe,
+							 IGT_CRTC_DEGAMMA_LUT));
 			igt_assert(c);
 			igt_assert_eq(c->gamma_size, LUT_SIZE);
 			drmModeFreeCrtc(c);
@@ -372,10 +369,12 @@ igt_main
 			g[i] = lut_a[i].green;
 			b[i] = lut_a[i].blue;
 		}
+		/* the legacy ioctl is what is tested: no igt_display here */
 		igt_assert_eq(drmModeCrtcSetGamma(dev.fd, dev.pipe[0].crtc_id,
 						  LUT_SIZE, r, g, b), 0);
-		id = vfq_prop_get(dev.fd, dev.pipe[0].crtc_id, OBJ_CRTC,
-				  "GAMMA_LUT");
+		/* read back from the kernel, not igt_display's cache */
+		id = igt_pipe_obj_get_prop(&display.pipes[0],
+					   IGT_CRTC_GAMMA_LUT);
 		igt_assert_neq_u64(id, 0);
 		check_screen(reference(&gamma, false), "legacy gamma");
 		/* a wrong size is refused */
@@ -412,7 +411,8 @@ igt_main
 	}
 
 	igt_fixture {
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
+		igt_display_fini(&display);
 		vfq_sink_bpc(dev.fd, 8);
 		vfq_fb_destroy(&src);
 		vfq_dev_fini(&dev);
