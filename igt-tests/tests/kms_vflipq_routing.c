@@ -54,11 +54,41 @@ IGT_TEST_DESCRIPTION("vflipq connector routing: any connector on any CRTC");
 #define SEED 7
 
 static struct vfq_dev dev;
+static igt_display_t display;
 static drmModeModeInfo mode;
 static struct vfq_fb fb;
 static uint32_t ref_crc;	/* @fb full-screen, on the natural pairing */
 
-/* Modeset: connector of output @conn on CRTC @crtc showing @fb. */
+/*
+ * Pending in igt_display: output @conn's connector on CRTC @crtc with the
+ * test's mode, showing @fb.  igt_output_set_pipe() turns off the CRTC the
+ * output leaves when no other output is on it.
+ */
+static void set_route(int conn, int crtc)
+{
+	igt_output_t *output = vfq_output(&display, &dev, conn);
+
+	igt_output_override_mode(output, &mode);
+	igt_output_set_pipe(output, crtc);
+	igt_plane_set_fb(igt_pipe_get_plane_type(&display.pipes[crtc],
+						 DRM_PLANE_TYPE_PRIMARY),
+			 &fb.igt);
+}
+
+/* Blocking modeset of set_route(@conn, @crtc); asserts. */
+static void route(int conn, int crtc)
+{
+	set_route(conn, crtc);
+	igt_display_commit2(&display, COMMIT_ATOMIC);
+}
+
+/*
+ * Raw, for refused: a connector taken to another CRTC while the first
+ * keeps running, and two connectors on one CRTC, are requests
+ * igt_display cannot make (igt_output_set_pipe() turns the CRTC left
+ * behind off; two outputs on one pipe fail igt_display's own check).
+ * Modeset: connector of output @conn on CRTC @crtc showing @fb.
+ */
 static void req_route(drmModeAtomicReq *req, int conn, int crtc,
 		      uint32_t *blob)
 {
@@ -73,7 +103,7 @@ static void req_route(drmModeAtomicReq *req, int conn, int crtc,
 	vfq_req_plane(req, dev.fd, p->primary, p->crtc_id, fb.fb_id, 0, 0, W, H);
 }
 
-static int route(int conn, int crtc, uint32_t flags)
+static int route_raw(int conn, int crtc, uint32_t flags)
 {
 	drmModeAtomicReq *req = vfq_req_new();
 	uint32_t blob;
@@ -132,7 +162,8 @@ static void check_stopped(int crtc)
 /*
  * A page-flip event of a commit on CRTC @crtc carries that CRTC's id and a
  * vblank of its counter: after the counter before the commit, not after
- * the counter once the event is read.
+ * the counter once the event is read.  A raw nonblocking request of FB_ID
+ * alone: the event's timing is what is checked.
  */
 static void check_flip_event(int crtc)
 {
@@ -170,6 +201,7 @@ static void check_writeback(int crtc)
 	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &out);
 	/* poison: a capture that writes nothing must not pass */
 	memset(out.map, 0x5a, out.size);
+	/* vfq's: a deadline on the out-fence; igt_display_reset() detaches */
 	vfq_wb_capture_ok(&dev, crtc, &out);
 	igt_assert_eq(vfq_fb_check(&out, expect_fb, NULL, 8, 0), 0);
 	vfq_fb_destroy(&out);
@@ -178,7 +210,7 @@ static void check_writeback(int crtc)
 /* Connector of output @conn on CRTC @crtc, nothing else lit. */
 static void test_crossed(int conn, int crtc)
 {
-	igt_assert_eq(route(conn, crtc, 0), 0);
+	route(conn, crtc);
 	igt_assert_eq_u32(crtc_of_connector(conn), dev.pipe[crtc].crtc_id);
 	igt_assert_eq_u32(crtc_of_connector(crtc), 0);
 	igt_assert_eq_u32(settled_crc(crtc), ref_crc);
@@ -186,28 +218,22 @@ static void test_crossed(int conn, int crtc)
 	check_stopped(conn);
 	check_flip_event(crtc);
 	check_writeback(crtc);
-	vfq_dev_reset(&dev);
+	vfq_display_off(&display);
 }
 
 /* Both connectors swapped in one commit. */
 static void test_swapped(void)
 {
-	drmModeAtomicReq *req = vfq_req_new();
-	uint32_t blob[2];
-
-	req_route(req, 1, 0, &blob[0]);
-	req_route(req, 0, 1, &blob[1]);
-	igt_assert_eq(vfq_req_commit(dev.fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET,
-				     NULL), 0);
-	drmModeDestroyPropertyBlob(dev.fd, blob[0]);
-	drmModeDestroyPropertyBlob(dev.fd, blob[1]);
+	set_route(1, 0);
+	set_route(0, 1);
+	igt_display_commit2(&display, COMMIT_ATOMIC);
 	igt_assert_eq_u32(crtc_of_connector(1), dev.pipe[0].crtc_id);
 	igt_assert_eq_u32(crtc_of_connector(0), dev.pipe[1].crtc_id);
 	igt_assert_eq_u32(settled_crc(0), ref_crc);
 	igt_assert_eq_u32(settled_crc(1), ref_crc);
 	check_flip_event(0);
 	check_flip_event(1);
-	vfq_dev_reset(&dev);
+	vfq_display_off(&display);
 }
 
 /*
@@ -220,27 +246,20 @@ static void check_moved_to_a(void)
 	igt_assert_eq_u32(settled_crc(0), ref_crc);
 	vfq_assert_running(dev.fd, 0);
 	check_stopped(1);
-	vfq_dev_reset(&dev);
+	vfq_display_off(&display);
 }
 
 /* Connector 1 from CRTC B to CRTC A in one atomic commit: B off, A on. */
 static void test_move_atomic(void)
 {
-	const struct vfq_pipe *b = &dev.pipe[1];
-	drmModeAtomicReq *req;
-	uint32_t blob;
+	route(1, 1);
+	igt_assert_eq_u32(crtc_of_connector(1), dev.pipe[1].crtc_id);
 
-	vfq_pipe_on(&dev, 1, &mode, fb.fb_id);
-	igt_assert_eq_u32(crtc_of_connector(1), b->crtc_id);
-
-	req = vfq_req_new();
-	req_route(req, 1, 0, &blob);
-	vfq_req_plane_off(req, dev.fd, b->primary);
-	vfq_req_set(req, dev.fd, b->crtc_id, DRM_MODE_OBJECT_CRTC, "ACTIVE", 0);
-	vfq_req_set(req, dev.fd, b->crtc_id, DRM_MODE_OBJECT_CRTC, "MODE_ID", 0);
-	igt_assert_eq(vfq_req_commit(dev.fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET,
-				     NULL), 0);
-	drmModeDestroyPropertyBlob(dev.fd, blob);
+	/* B's MODE_ID 0 and ACTIVE 0 come with igt_output_set_pipe() */
+	set_route(1, 0);
+	igt_plane_set_fb(igt_pipe_get_plane_type(&display.pipes[1],
+						 DRM_PLANE_TYPE_PRIMARY), NULL);
+	igt_display_commit2(&display, COMMIT_ATOMIC);
 
 	check_moved_to_a();
 }
@@ -254,7 +273,8 @@ static void test_steal_legacy(void)
 {
 	uint32_t conn = dev.pipe[1].conn_id;
 
-	vfq_pipe_on(&dev, 1, &mode, fb.fb_id);
+	route(1, 1);
+	/* the legacy ioctl is what is tested; check_moved_to_a() resets all */
 	igt_assert_eq(drmModeSetCrtc(dev.fd, dev.pipe[0].crtc_id, fb.fb_id, 0,
 				     0, &conn, 1, &mode), 0);
 	check_moved_to_a();
@@ -272,9 +292,9 @@ static void test_refused(void)
 	drmModeAtomicReq *req;
 	uint32_t blob;
 
-	vfq_pipe_on(&dev, 1, &mode, fb.fb_id);
+	route(1, 1);
 	for (int test_only = 0; test_only < 2; test_only++)
-		igt_assert_eq(route(1, 0, test_only ?
+		igt_assert_eq(route_raw(1, 0, test_only ?
 				    DRM_MODE_ATOMIC_TEST_ONLY : 0), -EINVAL);
 
 	req = vfq_req_new();
@@ -301,7 +321,7 @@ static void test_refused(void)
 	igt_assert_eq_u32(crtc_of_connector(0), 0);
 	igt_assert_eq_u32(settled_crc(1), ref_crc);
 	check_stopped(0);
-	vfq_dev_reset(&dev);
+	vfq_display_off(&display);
 }
 
 igt_main
@@ -310,17 +330,19 @@ igt_main
 		vfq_dev_init(&dev, vfq_open_default());
 		igt_require_f(dev.n_pipes >= 2, "needs two CRTCs\n");
 		igt_assert(dev.caps.caps & VFLIPQ_CAP_CRC);
+		/* raw: also zpos, which igt_display_reset() leaves */
 		vfq_dev_reset(&dev);
+		vfq_display_init(&display, &dev);
 		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb);
 		vfq_fb_pattern(&fb, SEED);
 		/* the reference: the same fb on the natural pairing */
-		vfq_pipe_on(&dev, 0, &mode, fb.fb_id);
+		route(0, 0);
 		ref_crc = settled_crc(0);
-		vfq_dev_reset(&dev);
-		vfq_pipe_on(&dev, 1, &mode, fb.fb_id);
+		vfq_display_off(&display);
+		route(1, 1);
 		igt_assert_eq_u32(settled_crc(1), ref_crc);
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
 	}
 
 	igt_describe("Connector of output 2 on CRTC A: same CRC as on its own "
@@ -356,6 +378,8 @@ igt_main
 		test_refused();
 
 	igt_fixture {
+		vfq_display_off(&display);
+		igt_display_fini(&display);
 		vfq_fb_destroy(&fb);
 		vfq_dev_fini(&dev);
 	}
