@@ -68,38 +68,38 @@ IGT_TEST_DESCRIPTION("vflipq FB_DAMAGE_CLIPS");
 #define OBJ_PLANE DRM_MODE_OBJECT_PLANE
 
 static struct vfq_dev dev;
+static igt_display_t display;
 static drmModeModeInfo mode;
 static struct vfq_fb fb_a, fb_b, fb_c;
 
-static uint32_t clips_blob(const struct drm_mode_rect *r, size_t bytes)
+static igt_plane_t *primary(void)
 {
-	uint32_t id = 0;
-
-	igt_assert_eq(drmModeCreatePropertyBlob(dev.fd, r, bytes, &id), 0);
-	return id;
+	return igt_pipe_get_plane_type(&display.pipes[0],
+				       DRM_PLANE_TYPE_PRIMARY);
 }
 
 /*
  * Commit @fb on the primary plane, source (sx, sy) of the plane's w x h at
- * (cx, cy), with @n clips (n < 0: @bytes of clips, to test the blob size).
+ * (cx, cy), with @n clips, without ALLOW_MODESET; 0 or -errno.  Every
+ * property of the plane is in the commit, FB_DAMAGE_CLIPS too (0 for no
+ * clips): what is recorded depends on what the commit says.
  */
 static int commit_src(struct vfq_fb *fb, int sx, int sy, int cx, int cy,
 		      int w, int h, const struct drm_mode_rect *r, int n,
 		      uint32_t flags)
 {
-	const struct vfq_pipe *p = &dev.pipe[0];
-	drmModeAtomicReq *req = vfq_req_new();
-	uint32_t blob = n ? clips_blob(r, n * sizeof(*r)) : 0;
-	int ret;
+	igt_plane_t *plane = primary();
 
-	vfq_req_plane_src(req, dev.fd, p->primary, p->crtc_id, fb->fb_id,
-			  sx, sy, w, h, cx, cy, w, h);
-	vfq_req_set(req, dev.fd, p->primary, OBJ_PLANE, "FB_DAMAGE_CLIPS",
-		    blob);
-	ret = vfq_req_commit(dev.fd, req, flags, NULL);
-	if (blob)
-		drmModeDestroyPropertyBlob(dev.fd, blob);
-	return ret;
+	/* property checks it: a failure here, not a commit of property 0 */
+	igt_assert(igt_plane_has_prop(plane, IGT_PLANE_FB_DAMAGE_CLIPS));
+	igt_plane_set_fb(plane, &fb->igt);
+	igt_fb_set_position(&fb->igt, plane, sx, sy);
+	igt_fb_set_size(&fb->igt, plane, w, h);
+	igt_plane_set_position(plane, cx, cy);
+	igt_plane_set_size(plane, w, h);
+	igt_plane_replace_prop_blob(plane, IGT_PLANE_FB_DAMAGE_CLIPS, r,
+				    n * sizeof(*r));
+	return igt_display_try_commit_atomic(&display, flags, NULL);
 }
 
 static int commit(struct vfq_fb *fb, const struct drm_mode_rect *r, int n)
@@ -193,14 +193,24 @@ static uint32_t expected_crc(const struct vfq_fb *fb, const struct vfq_fb *cur,
 	return crc;
 }
 
-static void plane_off(uint32_t plane)
+/* The cursor of pipe 0 at (x, y) with @cur (NULL: off), no modeset. */
+static void move_cursor(struct vfq_fb *cur, int x, int y)
 {
-	drmModeAtomicReq *req = vfq_req_new();
+	/* vfq's cursor (asserted): igt_pipe_get_plane_type() would skip */
+	igt_plane_t *plane = vfq_display_plane(&display, 0,
+					       dev.pipe[0].cursor);
 
-	vfq_req_plane_off(req, dev.fd, plane);
-	igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+	igt_plane_set_fb(plane, cur ? &cur->igt : NULL);
+	if (cur)
+		igt_plane_set_position(plane, x, y);
+	igt_display_commit_atomic(&display, 0, NULL);
 }
 
+/*
+ * The same on the configfs device of tracked-odd-width, which keeps vfq's
+ * raw helpers: a second device for one subtest, set up and torn down
+ * there (vflipq_sys.c's configfs helpers).
+ */
 static void move_cursor_on(struct vfq_dev *d, uint32_t fb, int x, int y)
 {
 	const struct vfq_pipe *p = &d->pipe[0];
@@ -208,11 +218,6 @@ static void move_cursor_on(struct vfq_dev *d, uint32_t fb, int x, int y)
 
 	vfq_req_plane(req, d->fd, p->cursor, p->crtc_id, fb, x, y, 64, 64);
 	igt_assert_eq(vfq_req_commit(d->fd, req, 0, NULL), 0);
-}
-
-static void move_cursor(uint32_t fb, int x, int y)
-{
-	move_cursor_on(&dev, fb, x, y);
 }
 
 static struct vfq_color expect_fb_c(int x, int y, void *data)
@@ -225,7 +230,9 @@ igt_main
 {
 	igt_fixture {
 		vfq_dev_init(&dev, vfq_open_default());
+		/* raw: also zpos, which igt_display_reset() leaves */
 		vfq_dev_reset(&dev);
+		vfq_display_init(&display, &dev);
 		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb_a);
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb_b);
@@ -233,7 +240,8 @@ igt_main
 		vfq_fb_pattern(&fb_a, 11);
 		vfq_fb_pattern(&fb_b, 12);
 		vfq_sink_bpc(dev.fd, 8);
-		vfq_pipe_on(&dev, 0, &mode, fb_a.fb_id);
+		vfq_display_pipe(&display, &dev, 0, &mode, &fb_a);
+		igt_display_commit2(&display, COMMIT_ATOMIC);
 	}
 
 	igt_describe("Every plane of every CRTC has FB_DAMAGE_CLIPS");
@@ -248,13 +256,15 @@ igt_main
 				planes[n++] = p->cursor;
 			for (int k = 0; k < p->n_overlays; k++)
 				planes[n++] = p->overlays[k];
-			for (int k = 0; k < n; k++)
-				igt_assert_f(vfq_prop_lookup(dev.fd, planes[k],
-							     OBJ_PLANE,
-							     "FB_DAMAGE_CLIPS",
-							     NULL, NULL),
+			for (int k = 0; k < n; k++) {
+				igt_plane_t *pl = vfq_display_plane(&display, i,
+								    planes[k]);
+
+				igt_assert_f(igt_plane_has_prop(pl,
+						IGT_PLANE_FB_DAMAGE_CLIPS),
 					     "plane %u has no FB_DAMAGE_CLIPS\n",
 					     planes[k]);
+			}
 		}
 	}
 
@@ -270,25 +280,21 @@ igt_main
 		};
 		static const struct drm_mode_rect ok = { 0, 0, W, H };
 		const uint32_t t = DRM_MODE_ATOMIC_TEST_ONLY;
-		uint32_t id;
 
 		for (size_t i = 0; i < VFQ_ARRAY_SIZE(bad); i++)
 			igt_assert_eq(commit_src(&fb_b, 0, 0, 0, 0, W, H,
 						 &bad[i], 1, t), -EINVAL);
 		igt_assert_eq(commit_src(&fb_b, 0, 0, 0, 0, W, H, &ok, 1, t),
 			      0);
-		/* 1.5 rectangles */
-		igt_assert_eq(drmModeCreatePropertyBlob(dev.fd, bad, 24, &id),
-			      0);
-		{
-			drmModeAtomicReq *req = vfq_req_new();
-
-			vfq_req_set(req, dev.fd, dev.pipe[0].primary,
-				    OBJ_PLANE, "FB_DAMAGE_CLIPS", id);
-			igt_assert_eq(vfq_req_commit(dev.fd, req, t, NULL),
-				      -EINVAL);
-		}
-		drmModeDestroyPropertyBlob(dev.fd, id);
+		/*
+		 * 1.5 rectangles, with the rest of the plane as the TEST_ONLY
+		 * just accepted (still pending in igt_display): only the
+		 * blob's size can be refused.
+		 */
+		igt_plane_replace_prop_blob(primary(),
+					    IGT_PLANE_FB_DAMAGE_CLIPS, bad, 24);
+		igt_assert_eq(igt_display_try_commit_atomic(&display, t, NULL),
+			      -EINVAL);
 	}
 
 	igt_describe("The plane state records the bounding box of the clips, "
@@ -355,6 +361,7 @@ igt_main
 		igt_assert_eq_u32(with, without);
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &out);
 		memset(out.map, 0x5a, out.size);
+		/* vfq's: a deadline on the out-fence */
 		vfq_wb_capture_ok(&dev, 0, &out);
 		igt_assert_eq(vfq_fb_check(&out, expect_fb_c, NULL, 8, 0), 0);
 		vfq_fb_destroy(&out);
@@ -381,14 +388,14 @@ igt_main
 		igt_assert_eq(commit(&fb_a, &whole, 1), 0);
 		crc = vfq_crc_start(dev.fd, dev.pipe[0].index);
 		for (size_t i = 0; i < VFQ_ARRAY_SIZE(pos); i++) {
-			move_cursor(cur.fb_id, pos[i][0], pos[i][1]);
+			move_cursor(&cur, pos[i][0], pos[i][1]);
 			got = settled_crc(crc);
 			want = expected_crc(&fb_a, &cur, pos[i][0], pos[i][1]);
 			igt_assert_f(got == want, "cursor at %d,%d: CRC %08x, "
 				     "reference %08x\n", pos[i][0], pos[i][1],
 				     got, want);
 		}
-		plane_off(dev.pipe[0].cursor);
+		move_cursor(NULL, 0, 0);
 		got = settled_crc(crc);
 		want = expected_crc(&fb_a, NULL, 0, 0);
 		igt_assert_f(got == want, "cursor off: CRC %08x, reference "
@@ -503,7 +510,8 @@ igt_main
 	}
 
 	igt_fixture {
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
+		igt_display_fini(&display);
 		vfq_fb_destroy(&fb_a);
 		vfq_fb_destroy(&fb_b);
 		vfq_fb_destroy(&fb_c);
