@@ -742,6 +742,94 @@ static void test_blend_bound(void)
 	}
 }
 
+/*
+ * The blend as it was before vflipq_mul16x2() (one vflipq_mul16() per
+ * channel, min_t() saturation per channel), kept as a second reference:
+ * the two-lane arithmetic must give the same bits for any input, valid
+ * premultiplied or not.
+ */
+static u32 old_mul16(u32 a, u32 b)
+{
+	return (a * b + 32767) / 65535;
+}
+
+static struct vflipq_px old_blend_out(struct vflipq_px d, u32 r, u32 g,
+				      u32 b, u32 inv)
+{
+	d.r = min_t(u32, r + old_mul16(d.r, inv), 0xffff);
+	d.g = min_t(u32, g + old_mul16(d.g, inv), 0xffff);
+	d.b = min_t(u32, b + old_mul16(d.b, inv), 0xffff);
+	return d;
+}
+
+static struct vflipq_px old_blend_px(struct vflipq_px d, struct vflipq_px s,
+				     u32 pa, u16 mode)
+{
+	u32 a;
+
+	switch (mode) {
+	case DRM_MODE_BLEND_PIXEL_NONE:
+		return old_blend_out(d, old_mul16(s.r, pa), old_mul16(s.g, pa),
+				     old_mul16(s.b, pa), 0xffff - pa);
+	case DRM_MODE_BLEND_COVERAGE:
+		a = old_mul16(s.a, pa);
+		return old_blend_out(d, old_mul16(s.r, a), old_mul16(s.g, a),
+				     old_mul16(s.b, a), 0xffff - a);
+	default:
+		a = old_mul16(s.a, pa);
+		return old_blend_out(d, old_mul16(s.r, pa), old_mul16(s.g, pa),
+				     old_mul16(s.b, pa), 0xffff - a);
+	}
+}
+
+static bool px_eq(struct vflipq_px x, struct vflipq_px y)
+{
+	return x.a == y.a && x.r == y.r && x.g == y.g && x.b == y.b;
+}
+
+/* Both lanes of vflipq_mul16x2() are vflipq_mul16(), for every factor. */
+static void test_mul16x2(void)
+{
+	u32 v, k;
+
+	for (v = 0; v <= 0xffff; v++)
+		for (k = 0; k < 40; k++) {
+			u32 b = pick(k), w = rnd16();
+			u64 x = vflipq_mul16x2((u64)w << 32 | v, b);
+
+			CHECK_EQ(x, (u64)old_mul16(w, b) << 32 | old_mul16(v, b));
+		}
+}
+
+/* The blend, every mode and the 0xffff shortcut, bit for bit the old one. */
+static void test_blend_old(void)
+{
+	static const u16 modes[] = { DRM_MODE_BLEND_PIXEL_NONE,
+				     DRM_MODE_BLEND_COVERAGE,
+				     DRM_MODE_BLEND_PREMULTI };
+	unsigned int m;
+	int i;
+
+	for (i = 0; i < 400000; i++) {
+		struct vflipq_px d = { pick(i % 20), rnd16(), pick(i % 17),
+				       rnd16() };
+		struct vflipq_px s = { pick(i % 19), pick(i % 23), rnd16(),
+				       pick(i % 29) };
+		u16 pa = i & 1 ? pick(i % 31) : rnd16();
+		struct vflipq_px got = d;
+
+		for (m = 0; m < ARRAY_SIZE(modes); m++) {
+			got = d;
+			vflipq_blend_px(&got, &s, pa, modes[m]);
+			CHECK(px_eq(got, old_blend_px(d, s, pa, modes[m])));
+		}
+		got = d;
+		vflipq_blend_premulti_opaque_px(&got, &s);
+		CHECK(px_eq(got, old_blend_px(d, s, 0xffff,
+					      DRM_MODE_BLEND_PREMULTI)));
+	}
+}
+
 /* Every format a plane or writeback lists has a reader or writer. */
 static void test_format_lists(void)
 {
@@ -831,6 +919,8 @@ int main(int argc, char **argv)
 		{ "blend-exact", test_blend_exact },
 		{ "blend-bound", test_blend_bound },
 		{ "blend-premulti-opaque", test_blend_premulti_opaque },
+		{ "mul16x2", test_mul16x2 },
+		{ "blend-old", test_blend_old },
 		{ "hash-row", test_hash_row },
 		{ "hash-px-row", test_hash_px_row },
 		{ "blend-hash8-row", test_blend_hash8_row },

@@ -31,6 +31,32 @@ static __always_inline u32 vflipq_px_ch(u64 v, unsigned int i)
 	return (u16)(v >> VFLIPQ_PX_SHIFT(i));
 }
 
+/*
+ * Two 16-bit channels in the 32-bit lanes of a word, so that one 64-bit
+ * multiply scales both (vflipq_mul16x2()): red and blue, or alpha and
+ * green, which lie 32 bits apart in a packed pixel.  Channel @i is in the
+ * lane at bit VFLIPQ_PX_SHIFT(i) & 32 of its pair.
+ */
+#define VFLIPQ_PX_LANES		0x0000ffff0000ffffULL
+#define VFLIPQ_PX_RB_SHIFT	(VFLIPQ_PX_SHIFT(1) & 31)
+#define VFLIPQ_PX_AG_SHIFT	(VFLIPQ_PX_SHIFT(0) & 31)
+
+static __always_inline u64 vflipq_px_rb(u64 v)
+{
+	return v >> VFLIPQ_PX_RB_SHIFT & VFLIPQ_PX_LANES;
+}
+
+static __always_inline u64 vflipq_px_ag(u64 v)
+{
+	return v >> VFLIPQ_PX_AG_SHIFT & VFLIPQ_PX_LANES;
+}
+
+/* Channel @i of a pair from vflipq_px_rb() or vflipq_px_ag(). */
+static __always_inline u32 vflipq_px_lane(u64 pair, unsigned int i)
+{
+	return (u16)(pair >> (VFLIPQ_PX_SHIFT(i) & 32));
+}
+
 static __always_inline u64 vflipq_px_load(const struct vflipq_px *p)
 {
 	u64 v;
