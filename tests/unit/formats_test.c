@@ -554,6 +554,76 @@ static void test_blend_hash8_row(void)
 }
 
 /*
+ * The 8-bit blend of blend_hash8_row() as it was before it took the three
+ * channels in 16-bit lanes of one word (red and blue in one 32-bit
+ * multiply, green in another), kept as a second reference.  Returns the
+ * hash word: 0xffRRGGBB.
+ */
+static u32 old_blend8_px(u32 s, u32 d)
+{
+	u32 inv = 255 - (s >> 24);
+	u32 rb = (d & 0xff00ff) * inv + 0x800080;
+	u32 g = (d >> 8 & 0xff) * inv + 0x80;
+
+	rb = (rb + (rb >> 8 & 0xff00ff)) >> 8 & 0xff00ff;
+	g = (g + (g >> 8)) >> 8;
+	rb += s & 0xff00ff;
+	rb |= 0x1000100 - (rb >> 8 & 0x10001);
+	g += s >> 8 & 0xff;
+	g |= 0x100 - (g >> 8);
+	return 0xff000000 | (rb & 0xff00ff) | (g & 0xff) << 8;
+}
+
+static u32 swap_rb8(u32 v)
+{
+	return (v & 0xff00ff00) | (v >> 16 & 0xff) | (v & 0xff) << 16;
+}
+
+/*
+ * blend_hash8_row() is the old arithmetic's hash, bit for bit, on random
+ * rows of any content (invalid premultiplied pixels included), every pair
+ * of orders, every length up to 33.
+ */
+static void test_blend_hash8_old(void)
+{
+	static const u32 fgs[] = { DRM_FORMAT_ARGB8888, DRM_FORMAT_ABGR8888 };
+	enum { N = 33 };
+	u32 fg[N], bg[N], w[N + 1];
+	unsigned int f, o, n, i, r;
+
+	for (r = 0; r < 3000; r++)
+		for (f = 0; f < ARRAY_SIZE(fgs); f++)
+			for (o = 0; o < 2; o++) {
+				enum vflipq_rgb8 order = o ? VFLIPQ_RGB8_BGR :
+							     VFLIPQ_RGB8_RGB;
+				u64 h = rnd_state() >> 2, want = h;
+
+				n = 1 + r % N;
+				for (i = 0; i < n; i++) {
+					fg[i] = (u32)rnd16() << 16 | rnd16();
+					bg[i] = (u32)rnd16() << 16 | rnd16();
+					if (i % 5 == 1)
+						fg[i] |= 0xff000000;
+					if (i % 7 == 2)
+						fg[i] &= 0x00ffffff;
+					w[i] = old_blend8_px(f ? swap_rb8(fg[i]) :
+							     fg[i],
+							     o ? swap_rb8(bg[i]) :
+							     bg[i]);
+				}
+				for (i = 0; i + 2 <= n; i += 2)
+					want = vflipq_hash_step2(want, w[i],
+								 w[i + 1]);
+				if (i < n)
+					want = vflipq_hash_step1(want, w[i]);
+				CHECK_EQ(ops(fgs[f])->blend_hash8_row(h,
+					(struct vflipq_row){ (u8 *)fg, 4 },
+					(struct vflipq_row){ (u8 *)bg, 4 },
+					order, n), want);
+			}
+}
+
+/*
  * The frame hash of @n opaque pixels at depth @bpc after state @h, as
  * driver.rst says: canonical, by plain modular arithmetic.
  */
@@ -924,6 +994,7 @@ int main(int argc, char **argv)
 		{ "hash-row", test_hash_row },
 		{ "hash-px-row", test_hash_px_row },
 		{ "blend-hash8-row", test_blend_hash8_row },
+		{ "blend-hash8-old", test_blend_hash8_old },
 		{ "blend-row", test_blend_row },
 		{ "format-lists", test_format_lists },
 		{ "xform", test_xform },

@@ -604,31 +604,39 @@ static void hash_tiles_xbgr8888(const struct vflipq_src *src, int x, int y,
 	hash_tiles32(src, x, y, ux, uy, n, tw, bpc, out, true);
 }
 
+/* 0x..RRGGBB to blue, red and green in the 16-bit lanes at 0, 16, 32. */
+static __always_inline u64 rgb8_lanes(u32 v)
+{
+	return (v & 0xff00ff) | (u64)(v & 0xff00) << 24;
+}
+
 /*
  * An 8-bit "Pre-multiplied" pixel @s (0xAARRGGBB) at plane alpha opaque
  * over an opaque 8-bit pixel @d: per channel min(s + round(d * (255 - a) /
- * 255), 255), red and blue in one multiply (pixman's two-channel rounding,
- * exact for 8-bit factors).  That is the 16-bit composition rounded to 8
- * bits: with s, d and a scaled by 257 the 16-bit blend gives 257 * s +
- * round(257 * q), q = d * (255 - a) / 255, and since q lies at least 1/510
- * from any half-integer, round(round(257 * q) / 257) is round(q)
- * (Documentation/vflipq/driver.rst, "How the composer saves work";
- * tests/unit/formats_test.c checks every s, d, a).  Returns 0x00RRGGBB.
+ * 255), 255), all three channels in one 64-bit multiply (pixman's
+ * rounding, exact for 8-bit factors, in 16-bit lanes).  That is the 16-bit
+ * composition rounded to 8 bits: with s, d and a scaled by 257 the 16-bit
+ * blend gives 257 * s + round(257 * q), q = d * (255 - a) / 255, and since
+ * q lies at least 1/510 from any half-integer, round(round(257 * q) / 257)
+ * is round(q) (Documentation/vflipq/driver.rst, "How the composer saves
+ * work"; tests/unit/formats_test.c checks every s, d, a).  Returns
+ * 0x00RRGGBB.
+ *
+ * A lane's product is at most 255 * 255 + 0x80 and its sum with the
+ * product's high byte stays below 2^16, so no lane carries into the next:
+ * one multiply and one rounding for the three channels instead of two of
+ * each, and one saturation, under TCG where each instruction counts.
  */
 static __always_inline u32 blend8_px(u32 s, u32 d)
 {
 	u32 inv = 255 - (s >> 24);
-	u32 rb = (d & 0xff00ff) * inv + 0x800080;
-	u32 g = (d >> 8 & 0xff) * inv + 0x80;
+	u64 t = rgb8_lanes(d) * inv + 0x008000800080ULL;
 
-	rb = (rb + (rb >> 8 & 0xff00ff)) >> 8 & 0xff00ff;
-	g = (g + (g >> 8)) >> 8;
+	t = (t + (t >> 8 & 0x00ff00ff00ffULL)) >> 8 & 0x00ff00ff00ffULL;
 	/* Invalid premultiplied input (colour > alpha) saturates. */
-	rb += s & 0xff00ff;
-	rb |= 0x1000100 - (rb >> 8 & 0x10001);
-	g += s >> 8 & 0xff;
-	g |= 0x100 - (g >> 8);
-	return (rb & 0xff00ff) | (g & 0xff) << 8;
+	t += rgb8_lanes(s);
+	t |= 0x010001000100ULL - (t >> 8 & 0x000100010001ULL);
+	return (t & 0xff00ff) | (t >> 24 & 0xff00);
 }
 
 /* The next pixel of @fg over @bg, blended, in the hash's byte order. */
