@@ -198,6 +198,50 @@ static void test_read_rgb565(void)
 	}
 }
 
+/*
+ * The F16 decode as it was before its table covered every half up to
+ * +inf (a table below 1.0, branches for the rest), kept as a second
+ * reference: vflipq_formats.c's half_to_unorm16_calc() and its clamps.
+ */
+static u16 old_half_to16(u16 h)
+{
+	unsigned int exp = (h >> 10) & 0x1f, man = h & 0x3ff, shift;
+	u64 v;
+
+	if (h & 0x8000)
+		return 0;
+	if (exp == 0x1f)
+		return man ? 0 : 0xffff;
+	if (exp >= 15)
+		return 0xffff;
+	if (exp == 0) {
+		v = (u64)man * 65535;
+		shift = 24;
+	} else {
+		v = (u64)(man | 0x400) * 65535;
+		shift = 25 - exp;
+	}
+	return (v + (1ULL << (shift - 1))) >> shift;
+}
+
+/* Every half in every channel of ARGB16161616F: the old decode's bits. */
+static void test_read_f16_old(void)
+{
+	unsigned int v;
+
+	for (v = 0; v < 0x10000; v++) {
+		u16 w = v * 0x9e37 + 0x79b9;	/* another half in each channel */
+		struct vflipq_px px = read1(DRM_FORMAT_ARGB16161616F,
+					    (u64)v << 48 | (u64)w << 32 |
+					    (u64)(u16)~v << 16 | (u16)~w, 8);
+
+		CHECK_EQ(px.a, old_half_to16(v));
+		CHECK_EQ(px.r, old_half_to16(w));
+		CHECK_EQ(px.g, old_half_to16(~v));
+		CHECK_EQ(px.b, old_half_to16(~w));
+	}
+}
+
 static void test_write_packed(void)
 {
 	static u16 half_of[0x10000];
@@ -983,6 +1027,7 @@ int main(int argc, char **argv)
 		{ "read-packed", test_read_packed },
 		{ "read-rgb565", test_read_rgb565 },
 		{ "read-nv12", test_read_nv12 },
+		{ "read-f16-old", test_read_f16_old },
 		{ "write-packed", test_write_packed },
 		{ "write-rgb565", test_write_rgb565 },
 		{ "round-trip", test_round_trip },
