@@ -857,7 +857,7 @@ static void test_blend_bound(void)
 }
 
 /*
- * The blend as it was before vflipq_mul16x2() (one vflipq_mul16() per
+ * The blend as it was before vflipq_mul16x2() (one division by 65535 per
  * channel, min_t() saturation per channel), kept as a second reference:
  * the two-lane arithmetic must give the same bits for any input, valid
  * premultiplied or not.
@@ -901,7 +901,10 @@ static bool px_eq(struct vflipq_px x, struct vflipq_px y)
 	return x.a == y.a && x.r == y.r && x.g == y.g && x.b == y.b;
 }
 
-/* Both lanes of vflipq_mul16x2() are vflipq_mul16(), for every factor. */
+/*
+ * Both lanes of vflipq_mul16x2(), and vflipq_mul16(), are the division by
+ * 65535 they replace, for every 16-bit value against a spread of factors.
+ */
 static void test_mul16x2(void)
 {
 	u32 v, k;
@@ -912,6 +915,7 @@ static void test_mul16x2(void)
 			u64 x = vflipq_mul16x2((u64)w << 32 | v, b);
 
 			CHECK_EQ(x, (u64)old_mul16(w, b) << 32 | old_mul16(v, b));
+			CHECK_EQ(vflipq_mul16(v, b), old_mul16(v, b));
 		}
 }
 

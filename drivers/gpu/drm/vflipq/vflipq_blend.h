@@ -12,10 +12,20 @@
 
 #include "vflipq_formats.h"
 
-/* a * b / 65535, rounded to nearest (no ties: 65535 is odd). */
+/*
+ * a * b / 65535 for @a and @b up to 65535, rounded to nearest (no ties:
+ * 65535 is odd), which is (a * b + 32767) / 65535.  With t = a * b + 32768
+ * that is (t + (t >> 16)) >> 16 for every product (checked exhaustively;
+ * tests/unit/formats_test.c compares the two): compilers turn the
+ * division into a multiply by a reciprocal that x86 builds spell as five
+ * shifts and adds, two more than this, and the blend does it per pixel.
+ * Neither sum leaves 32 bits: t + (t >> 16) is below 2^32 - 2^15.
+ */
 static inline u32 vflipq_mul16(u32 a, u32 b)
 {
-	return (a * b + 32767) / 65535;
+	u32 t = a * b + 32768;
+
+	return (t + (t >> 16)) >> 16;
 }
 
 /*
