@@ -370,6 +370,36 @@ static u16 pick(int i)
 	return i < (int)ARRAY_SIZE(edges) ? edges[i] : rnd16();
 }
 
+/*
+ * The 8-bit decoders as they were before one multiply by 257 took all
+ * four channels: a multiply per channel, kept as a second reference.
+ */
+static void test_read_8888_old(void)
+{
+	static const struct {
+		u32 format;
+		int sa, sr, sb;	/* alpha's shift, -1 for X; red's, blue's */
+	} fmts[] = {
+		{ DRM_FORMAT_XRGB8888, -1, 16, 0 },
+		{ DRM_FORMAT_ARGB8888, 24, 16, 0 },
+		{ DRM_FORMAT_XBGR8888, -1, 0, 16 },
+		{ DRM_FORMAT_ABGR8888, 24, 0, 16 },
+	};
+	unsigned int f, i;
+
+	for (f = 0; f < ARRAY_SIZE(fmts); f++)
+		for (i = 0; i < 200000; i++) {
+			u32 v = (u32)rnd16() << 16 | rnd16();
+			struct vflipq_px px = read1(fmts[f].format, v, 4);
+			u32 a = fmts[f].sa < 0 ? 0xff : v >> fmts[f].sa & 0xff;
+
+			CHECK_EQ(px.a, a * 257);
+			CHECK_EQ(px.r, (v >> fmts[f].sr & 0xff) * 257);
+			CHECK_EQ(px.g, (v >> 8 & 0xff) * 257);
+			CHECK_EQ(px.b, (v >> fmts[f].sb & 0xff) * 257);
+		}
+}
+
 /* The blend is the reference, exactly, in every mode. */
 static void test_blend_exact(void)
 {
@@ -1031,6 +1061,7 @@ int main(int argc, char **argv)
 		{ "read-packed", test_read_packed },
 		{ "read-rgb565", test_read_rgb565 },
 		{ "read-nv12", test_read_nv12 },
+		{ "read-8888-old", test_read_8888_old },
 		{ "read-f16-old", test_read_f16_old },
 		{ "write-packed", test_write_packed },
 		{ "write-rgb565", test_write_rgb565 },

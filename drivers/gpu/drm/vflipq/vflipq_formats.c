@@ -249,28 +249,34 @@ read_row64(const struct vflipq_src *src, int x, int y, int ux, int uy,
 		vflipq_px_store(&out[i], decode(load_le64(p)));
 }
 
+/*
+ * Four 8-bit channels to a composer pixel: each byte in its 16-bit lane,
+ * then one multiply by 257 for all four (a lane's 255 * 257 is 0xffff, no
+ * carry), instead of one per channel and the shifts to put each in place.
+ */
+static __always_inline u64 unorm8x4_to_16(u32 a, u32 r, u32 g, u32 b)
+{
+	return vflipq_px_pack(a & 0xff, r & 0xff, g & 0xff, b & 0xff) * 257;
+}
+
 static __always_inline u64 decode_xrgb8888(u32 v)
 {
-	return vflipq_px_pack(0xffff, unorm8_to_16(v >> 16),
-			      unorm8_to_16(v >> 8), unorm8_to_16(v));
+	return unorm8x4_to_16(0xff, v >> 16, v >> 8, v);
 }
 
 static __always_inline u64 decode_argb8888(u32 v)
 {
-	return vflipq_px_pack(unorm8_to_16(v >> 24), unorm8_to_16(v >> 16),
-			      unorm8_to_16(v >> 8), unorm8_to_16(v));
+	return unorm8x4_to_16(v >> 24, v >> 16, v >> 8, v);
 }
 
 static __always_inline u64 decode_xbgr8888(u32 v)
 {
-	return vflipq_px_pack(0xffff, unorm8_to_16(v),
-			      unorm8_to_16(v >> 8), unorm8_to_16(v >> 16));
+	return unorm8x4_to_16(0xff, v, v >> 8, v >> 16);
 }
 
 static __always_inline u64 decode_abgr8888(u32 v)
 {
-	return vflipq_px_pack(unorm8_to_16(v >> 24), unorm8_to_16(v),
-			      unorm8_to_16(v >> 8), unorm8_to_16(v >> 16));
+	return unorm8x4_to_16(v >> 24, v, v >> 8, v >> 16);
 }
 
 static __always_inline u64 decode_xrgb2101010(u32 v)
