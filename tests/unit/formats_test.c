@@ -400,6 +400,41 @@ static void test_read_8888_old(void)
 		}
 }
 
+/* The 10-bit widening as it was, a channel at a time: a second reference. */
+static u16 old_unorm10_to_16(u32 v)
+{
+	v &= 0x3ff;
+	return (v << 6) | (v >> 4);
+}
+
+static void test_read_2101010_old(void)
+{
+	static const struct {
+		u32 format;
+		bool alpha, bgr;
+	} fmts[] = {
+		{ DRM_FORMAT_XRGB2101010, false, false },
+		{ DRM_FORMAT_ARGB2101010, true, false },
+		{ DRM_FORMAT_XBGR2101010, false, true },
+		{ DRM_FORMAT_ABGR2101010, true, true },
+	};
+	unsigned int f, i;
+
+	for (f = 0; f < ARRAY_SIZE(fmts); f++)
+		for (i = 0; i < 200000; i++) {
+			u32 v = (u32)rnd16() << 16 | rnd16();
+			struct vflipq_px px = read1(fmts[f].format, v, 4);
+			u32 hi = old_unorm10_to_16(v >> 20);
+			u32 lo = old_unorm10_to_16(v);
+
+			CHECK_EQ(px.a, fmts[f].alpha ? (v >> 30) * 0x5555 :
+				 0xffff);
+			CHECK_EQ(px.r, fmts[f].bgr ? lo : hi);
+			CHECK_EQ(px.g, old_unorm10_to_16(v >> 10));
+			CHECK_EQ(px.b, fmts[f].bgr ? hi : lo);
+		}
+}
+
 /* The blend is the reference, exactly, in every mode. */
 static void test_blend_exact(void)
 {
@@ -1062,6 +1097,7 @@ int main(int argc, char **argv)
 		{ "read-rgb565", test_read_rgb565 },
 		{ "read-nv12", test_read_nv12 },
 		{ "read-8888-old", test_read_8888_old },
+		{ "read-2101010-old", test_read_2101010_old },
 		{ "read-f16-old", test_read_f16_old },
 		{ "write-packed", test_write_packed },
 		{ "write-rgb565", test_write_rgb565 },

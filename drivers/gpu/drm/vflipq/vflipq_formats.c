@@ -129,10 +129,19 @@ static inline u16 unorm8_to_16(u32 v)
 	return (v & 0xff) * 257;
 }
 
-static inline u16 unorm10_to_16(u32 v)
+/*
+ * Three 10-bit channels to 16 bits, (v << 6) | (v >> 4) each, in one go:
+ * each value in its 16-bit lane of a composer pixel, shifted up within
+ * its lane (10 + 6 bits, no spill) and its top six bits brought down
+ * (the mask drops what the shift brings from the lane above).  Alpha, in
+ * the format or opaque, is @a16 and goes in as it is.
+ */
+static __always_inline u64 unorm10x3_to_16(u32 a16, u32 r, u32 g, u32 b)
 {
-	v &= 0x3ff;
-	return (v << 6) | (v >> 4);
+	u64 x = vflipq_px_pack(0, r & 0x3ff, g & 0x3ff, b & 0x3ff);
+
+	return x << 6 | (x >> 4 & 0x003f003f003f003fULL) |
+	       vflipq_px_pack(a16, 0, 0, 0);
 }
 
 static inline u16 unorm2_to_16(u32 v)
@@ -281,26 +290,22 @@ static __always_inline u64 decode_abgr8888(u32 v)
 
 static __always_inline u64 decode_xrgb2101010(u32 v)
 {
-	return vflipq_px_pack(0xffff, unorm10_to_16(v >> 20),
-			      unorm10_to_16(v >> 10), unorm10_to_16(v));
+	return unorm10x3_to_16(0xffff, v >> 20, v >> 10, v);
 }
 
 static __always_inline u64 decode_argb2101010(u32 v)
 {
-	return vflipq_px_pack(unorm2_to_16(v >> 30), unorm10_to_16(v >> 20),
-			      unorm10_to_16(v >> 10), unorm10_to_16(v));
+	return unorm10x3_to_16(unorm2_to_16(v >> 30), v >> 20, v >> 10, v);
 }
 
 static __always_inline u64 decode_xbgr2101010(u32 v)
 {
-	return vflipq_px_pack(0xffff, unorm10_to_16(v),
-			      unorm10_to_16(v >> 10), unorm10_to_16(v >> 20));
+	return unorm10x3_to_16(0xffff, v, v >> 10, v >> 20);
 }
 
 static __always_inline u64 decode_abgr2101010(u32 v)
 {
-	return vflipq_px_pack(unorm2_to_16(v >> 30), unorm10_to_16(v),
-			      unorm10_to_16(v >> 10), unorm10_to_16(v >> 20));
+	return unorm10x3_to_16(unorm2_to_16(v >> 30), v, v >> 10, v >> 20);
 }
 
 static __always_inline u64 decode_xrgb16f(u64 v)
