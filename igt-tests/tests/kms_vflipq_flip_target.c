@@ -103,6 +103,7 @@ struct tally {
 };
 
 static struct vfq_dev dev;
+static igt_display_t display;
 static drmModeModeInfo mode;
 static uint64_t period;
 static struct pipe_ctx pipes[VFQ_MAX_CRTCS];
@@ -113,13 +114,13 @@ static const struct vfq_color marker_color[MARKERS] = {
 	{ 0, 0, 0xffff, 0xffff },
 };
 
-/* Every CRTC lit at @mode with marker 0. */
+/*
+ * Every CRTC lit at @mode with marker 0, in one commit (after one turning
+ * everything off): an ordinary modeset.
+ */
 static void pipes_on(void)
 {
-	drmModeAtomicReq *req = vfq_req_new();
-	uint32_t blobs[VFQ_MAX_CRTCS];
-
-	vfq_dev_reset(&dev);
+	vfq_display_off(&display);
 	for (int i = 0; i < dev.n_pipes; i++) {
 		struct pipe_ctx *p = &pipes[i];
 
@@ -131,13 +132,10 @@ static void pipes_on(void)
 				      &p->fb[m]);
 			vfq_fb_fill(&p->fb[m], marker_color[m]);
 		}
-		vfq_req_pipe_on(req, &dev, i, &mode, p->fb[0].fb_id, &blobs[i]);
+		vfq_display_pipe(&display, &dev, i, &mode, &p->fb[0]);
 		vfq_truth_init(&p->truth, p->crtc_id, period, VFQ_TRUTH_FLIPS);
 	}
-	igt_assert_eq(vfq_req_commit(dev.fd, req,
-				     DRM_MODE_ATOMIC_ALLOW_MODESET, NULL), 0);
-	for (int i = 0; i < dev.n_pipes; i++)
-		drmModeDestroyPropertyBlob(dev.fd, blobs[i]);
+	igt_display_commit2(&display, COMMIT_ATOMIC);
 }
 
 /*
@@ -155,9 +153,13 @@ static void screen_on(struct pipe_ctx *p)
 	p->shown = 0;
 }
 
+/*
+ * Everything off from igt_display's whole state, also after the legacy
+ * flips and SETPLANEs (vfq_screen_learn()) it did not see.
+ */
 static void pipes_off(void)
 {
-	vfq_dev_reset(&dev);
+	vfq_display_off(&display);
 	vfq_drain_events(dev.fd, 0);
 	for (int i = 0; i < dev.n_pipes; i++)
 		for (int m = 0; m < MARKERS; m++)
@@ -171,6 +173,10 @@ static void frame_start(struct pipe_ctx *p)
 				      0, NULL, NULL), 0);
 }
 
+/*
+ * The legacy page flip with a target under test: raw, its event read and
+ * timed by the test.
+ */
 static int page_flip_target(struct pipe_ctx *p, int marker, uint32_t flags,
 			    uint32_t seq)
 {
@@ -569,7 +575,9 @@ igt_main
 {
 	igt_fixture {
 		vfq_dev_init(&dev, vfq_open_default());
+		/* raw: also zpos, which igt_display_reset() leaves */
 		vfq_dev_reset(&dev);
+		vfq_display_init(&display, &dev);
 		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
 		period = vfq_mode_period(&mode);
 	}
@@ -608,7 +616,8 @@ igt_main
 		references_released();
 
 	igt_fixture {
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
+		igt_display_fini(&display);
 		vfq_dev_fini(&dev);
 	}
 }
