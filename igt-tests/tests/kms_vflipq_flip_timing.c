@@ -73,6 +73,7 @@ struct track {
 };
 
 static struct vfq_dev dev;
+static igt_display_t display;
 static struct track tracks[VFQ_MAX_CRTCS];
 
 static int cmp_double(const void *a, const void *b)
@@ -207,35 +208,33 @@ static struct track *track_setup(int i, int w, int h, int r)
 	return t;
 }
 
-/* All CRTCs on at once, each with its mode from pipe_modes. */
+/* All CRTCs on in one commit, each with its mode from pipe_modes. */
 static void all_pipes_on(void)
 {
-	drmModeAtomicReq *req = vfq_req_new();
-	uint32_t blobs[VFQ_MAX_CRTCS];
-
 	for (int i = 0; i < dev.n_pipes; i++) {
 		int m = i % VFQ_ARRAY_SIZE(pipe_modes);
 		struct track *t = track_setup(i, pipe_modes[m].w,
 					      pipe_modes[m].h,
 					      pipe_modes[m].r);
 
-		vfq_req_pipe_on(req, &dev, i, &t->mode, t->fb[0].fb_id,
-				&blobs[i]);
+		vfq_display_pipe(&display, &dev, i, &t->mode, &t->fb[0]);
 	}
-	igt_assert_eq(vfq_req_commit(dev.fd, req,
-				     DRM_MODE_ATOMIC_ALLOW_MODESET, NULL), 0);
-	for (int i = 0; i < dev.n_pipes; i++)
-		drmModeDestroyPropertyBlob(dev.fd, blobs[i]);
+	igt_display_commit2(&display, COMMIT_ATOMIC);
 }
 
+/* Everything off, from igt_display's whole state (raw flips included). */
 static void all_pipes_off(void)
 {
-	vfq_dev_reset(&dev);
+	vfq_display_off(&display);
 	for (int i = 0; i < dev.n_pipes; i++)
 		for (int k = 0; k < 2; k++)
 			vfq_fb_destroy(&tracks[i].fb[k]);
 }
 
+/*
+ * Raw: a nonblocking flip whose event the test reads and times itself
+ * (run_all(), flip_round()).
+ */
 static void queue_flip(struct track *t)
 {
 	drmModeAtomicReq *req = vfq_req_new();
@@ -526,6 +525,10 @@ static void test_irq_follows_client(void)
  * of one mode lit a few milliseconds apart: each origin checked against
  * the CLOCK_MONOTONIC window its enable fell in (vfq_pipe_on_window()),
  * then some vblanks of each on that grid, exactly.
+ *
+ * Raw throughout: the mode sets are vfq_pipe_on_window()'s nonblocking
+ * requests, whose completion the test times by polling, and @d is the
+ * configfs device of vblank-grid-unaligned as well as the default one.
  */
 static void check_grid(struct vfq_dev *d, bool aligned)
 {
@@ -614,8 +617,6 @@ static void test_irqs_coalesced(void)
 		uintptr_t t[VFQ_MAX_CRTCS];
 	} pass[512];
 	int npass = 0, expiries = 0;
-	drmModeAtomicReq *req = vfq_req_new();
-	uint32_t blobs[VFQ_MAX_CRTCS];
 	char *line, *save;
 	cpu_set_t set;
 
@@ -628,20 +629,15 @@ static void test_irqs_coalesced(void)
 	for (int i = 0; i < dev.n_pipes; i++) {
 		struct track *t = track_setup(i, 1920, 1080, 60);
 
-		vfq_req_pipe_on(req, &dev, i, &t->mode, t->fb[0].fb_id,
-				&blobs[i]);
-		/* Lit apart: only the alignment puts their vblanks together. */
-		if (i + 1 < dev.n_pipes) {
-			igt_assert_eq(vfq_req_commit(dev.fd, req,
-					DRM_MODE_ATOMIC_ALLOW_MODESET, NULL), 0);
-			req = vfq_req_new();
+		/*
+		 * Lit apart, a commit each: only the alignment puts their
+		 * vblanks together.
+		 */
+		vfq_display_pipe(&display, &dev, i, &t->mode, &t->fb[0]);
+		igt_display_commit2(&display, COMMIT_ATOMIC);
+		if (i + 1 < dev.n_pipes)
 			usleep(5000);
-		}
 	}
-	igt_assert_eq(vfq_req_commit(dev.fd, req,
-				     DRM_MODE_ATOMIC_ALLOW_MODESET, NULL), 0);
-	for (int i = 0; i < dev.n_pipes; i++)
-		drmModeDestroyPropertyBlob(dev.fd, blobs[i]);
 	flip_round();
 	flip_round();
 	for (line = strtok_r(traced_flip_rounds(10), "\n", &save); line;
@@ -686,7 +682,11 @@ igt_main
 {
 	igt_fixture {
 		vfq_dev_init(&dev, vfq_open_default());
+		/* raw: also zpos, which igt_display_reset() leaves */
 		vfq_dev_reset(&dev);
+		vfq_display_init(&display, &dev);
+		/* igt_display's first commit, which drops stale events */
+		vfq_display_off(&display);
 	}
 
 	igt_describe("Page flips on all CRTCs at once, each at its refresh");
@@ -748,7 +748,8 @@ igt_main
 	}
 
 	igt_fixture {
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
+		igt_display_fini(&display);
 		vfq_dev_fini(&dev);
 	}
 }
