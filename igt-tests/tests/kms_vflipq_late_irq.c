@@ -53,9 +53,17 @@ IGT_TEST_DESCRIPTION("vflipq: late vblank interrupts do not make events or CRCs 
 #define FLIPS 40
 
 static struct vfq_dev dev;
+static igt_display_t display;
 static drmModeModeInfo mode;
 static struct vfq_fb fbs[2];
 static uint64_t period;
+
+/* Blocking modeset of pipe 0 to the test's mode, fbs[0] on its primary. */
+static void pipe0_on(void)
+{
+	vfq_display_pipe(&display, &dev, 0, &mode, &fbs[0]);
+	igt_display_commit2(&display, COMMIT_ATOMIC);
+}
 
 static void set_irq_delay(unsigned int us)
 {
@@ -84,7 +92,11 @@ static void sleep_until(uint64_t t)
 		;
 }
 
-/* A flip of the primary plane to @fb with an event; its start. */
+/*
+ * A flip of the primary plane to @fb with an event; its start.  Raw: the
+ * legacy ioctl, or a nonblocking atomic flip, aimed between a vblank and
+ * its interrupt and its event read and judged by the caller.
+ */
 static uint64_t flip(int fb, bool legacy)
 {
 	void *data = (void *)(uintptr_t)(0x100 + fb);
@@ -295,9 +307,12 @@ static void queued_flips_after_vblank(unsigned int delay_us)
 	munmap((void *)(uintptr_t)log, sl.size);
 	drmIoctl(dev.fd, DRM_IOCTL_GEM_CLOSE, &(struct drm_gem_close){
 		.handle = sl.handle });
-	/* The queue gives the plane back to plain commits. */
-	vfq_dev_reset(&dev);
-	vfq_pipe_on(&dev, 0, &mode, fbs[0].fb_id);
+	/*
+	 * The queue gives the plane back to plain commits: the mode set of
+	 * turning the CRTC off cancels it.
+	 */
+	vfq_display_off(&display);
+	pipe0_on();
 }
 
 igt_main
@@ -306,14 +321,16 @@ igt_main
 
 	igt_fixture {
 		vfq_dev_init(&dev, vfq_open_default());
+		/* raw: also zpos, which igt_display_reset() leaves */
 		vfq_dev_reset(&dev);
+		vfq_display_init(&display, &dev);
 		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, 1024, 768, 60, &mode);
 		for (int i = 0; i < 2; i++) {
 			vfq_fb_create(dev.fd, mode.hdisplay, mode.vdisplay,
 				      DRM_FORMAT_XRGB8888, &fbs[i]);
 			vfq_fb_pattern(&fbs[i], i + 1);
 		}
-		vfq_pipe_on(&dev, 0, &mode, fbs[0].fb_id);
+		pipe0_on();
 		period = vfq_mode_period(&mode);
 		/* 60 % of a frame: a window wide enough to aim at */
 		delay_us = (unsigned int)(period * 6 / 10 / 1000);
@@ -343,7 +360,8 @@ igt_main
 
 	igt_fixture {
 		reset_irq_delay(0);
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
+		igt_display_fini(&display);
 		for (int i = 0; i < 2; i++)
 			vfq_fb_destroy(&fbs[i]);
 		vfq_dev_fini(&dev);
