@@ -94,6 +94,7 @@ struct drm_syncobj_eventfd {
 #endif
 
 static struct vfq_dev dev;
+static igt_display_t display;
 static drmModeModeInfo mode;
 static struct vfq_fb fb[2];
 static int client = -1;		/* the render-only adapter's render node */
@@ -201,7 +202,9 @@ static uint64_t render_done(uint32_t fence)
 
 /*
  * The compositor's flip of @d's first primary to @fb_id: @in_fd as
- * IN_FENCE_FD (< 0: none), its out-fence returned.
+ * IN_FENCE_FD (< 0: none), its out-fence returned.  Raw: a nonblocking
+ * flip whose event the test reads and judges itself, also on the
+ * configfs device of release-point-outlives-display.
  */
 static int flip_on(struct vfq_dev *d, uint32_t fb_id, int in_fd,
 		   uint64_t tag)
@@ -294,11 +297,18 @@ static void expect_screen(struct vfq_screen *s, uint64_t first, int n,
 		     (unsigned long long)(first + n - 1));
 }
 
+/* Blocking modeset of pipe 0 to the test's mode, fb[0] on its primary. */
+static void pipe0_on(void)
+{
+	vfq_display_pipe(&display, &dev, 0, &mode, &fb[0]);
+	igt_display_commit2(&display, COMMIT_ATOMIC);
+}
+
 static void screen_on(struct vfq_screen *s)
 {
 	const uint32_t ids[2] = { fb[0].fb_id, fb[1].fb_id };
 
-	vfq_pipe_on(&dev, 0, &mode, fb[0].fb_id);
+	pipe0_on();
 	vfq_screen_learn(s, &dev, 0, ids, 2, W, H);	/* fb[0] shown */
 	vfq_drain_events(dev.fd, 50);
 	truth_start(&truth, &dev, &mode);
@@ -464,7 +474,7 @@ static void test_acquire(void)
 	vfq_screen_stop(&scr);
 	timelines_fini(&t);
 	vfq_fb_destroy(&bo);
-	vfq_dev_reset(&dev);
+	vfq_display_off(&display);
 }
 
 /* The frames read so far: the next to read, the last with a CRC. */
@@ -583,7 +593,7 @@ static void test_release_points(bool crc)
 					 sizeof(offdelay)) > 0);
 		igt_install_exit_handler(restore_offdelay);
 		igt_assert(vfq_file_write(VBLANKOFFDELAY, "20") > 0);
-		vfq_pipe_on(&dev, 0, &mode, fb[0].fb_id);
+		pipe0_on();
 		vfq_drain_events(dev.fd, 50);
 		truth_start(&truth, &dev, &mode);
 	}
@@ -632,7 +642,7 @@ static void test_release_points(bool crc)
 	}
 	timelines_fini(&t);
 	vfq_fb_destroy(&bo);
-	vfq_dev_reset(&dev);
+	vfq_display_off(&display);
 }
 
 /* The release point as compositors wait on it: an eventfd (6.6). */
@@ -680,7 +690,7 @@ static void test_release_eventfd(void)
 	close(ef.fd);
 	timelines_fini(&t);
 	vfq_fb_destroy(&bo);
-	vfq_dev_reset(&dev);
+	vfq_display_off(&display);
 }
 
 /*
@@ -706,6 +716,10 @@ static void test_release_outlives_display(void)
 
 	igt_assert_eq(vfq_bo_create(vgem, 64, 64, DRM_FORMAT_XRGB8888, &bo),
 		      0);
+	/*
+	 * Raw on this configfs device, as in any test of one: set up and
+	 * removed here, while its fence lives on.
+	 */
 	vfq_dev_init(&d, vfq_open_card(vfq_cfs_create("igt-syncobj-display",
 						      attrs)));
 	vfq_get_mode(d.fd, d.pipe[0].conn_id, W, H, 60, &m);
@@ -740,7 +754,9 @@ igt_main
 		static const char *const attrs[] = { "crtcs", "0", NULL };
 
 		vfq_dev_init(&dev, vfq_open_default());
+		/* raw: also zpos, which igt_display_reset() leaves */
 		vfq_dev_reset(&dev);
+		vfq_display_init(&display, &dev);
 		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb[0]);
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &fb[1]);
@@ -801,6 +817,7 @@ igt_main
 		close(vgem);
 		vfq_fb_destroy(&fb[0]);
 		vfq_fb_destroy(&fb[1]);
+		igt_display_fini(&display);
 		vfq_dev_fini(&dev);
 	}
 }
