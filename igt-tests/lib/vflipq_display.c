@@ -80,3 +80,20 @@ void vfq_display_off(igt_display_t *display)
 	igt_display_reset(display);
 	igt_display_commit2(display, COMMIT_ATOMIC);
 }
+
+/* ------------------------------------------------------------------ */
+/* Framebuffers without an igt_fb                                     */
+
+void vfq_display_plane_fb_id(igt_plane_t *plane, uint32_t fb_id, int w,
+			     int h)
+{
+	/* What igt_plane_set_fb() sets for an igt_fb of @w x @h. */
+	igt_plane_set_prop_value(plane, IGT_PLANE_CRTC_ID,
+				 plane->pipe->crtc_id);
+	igt_plane_set_prop_value(plane, IGT_PLANE_FB_ID, fb_id);
+	igt_plane_set_size(plane, w, h);
+	igt_plane_set_prop_value(plane, IGT_PLANE_SRC_X, 0);
+	igt_plane_set_prop_value(plane, IGT_PLANE_SRC_Y, 0);
+	igt_plane_set_prop_value(plane, IGT_PLANE_SRC_W, IGT_FIXED(w, 0));
+	igt_plane_set_prop_value(plane, IGT_PLANE_SRC_H, IGT_FIXED(h, 0));
+}

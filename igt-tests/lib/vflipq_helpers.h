@@ -562,4 +562,16 @@ void vfq_check_debugfs_config(int card, const char *want);
 int vfq_dmabuf_count(void);
 int vfq_open_fd_count(void);
 
+/* ------------------------------------------------------------------ */
+/* IGT's display model: framebuffers without an igt_fb                */
+
+/*
+ * Pending: igt_plane_set_fb() for a framebuffer IGT has no igt_fb of (an
+ * ADDFB2 of another device's buffer, of a udmabuf): @plane on its pipe's
+ * CRTC with @fb_id, the whole @w x @h as source, @w x @h on screen.  Its
+ * position, colour encoding and range are left as they are.
+ */
+void vfq_display_plane_fb_id(igt_plane_t *plane, uint32_t fb_id, int w,
+			     int h);
+
 #endif /* VFLIPQ_HELPERS_H */

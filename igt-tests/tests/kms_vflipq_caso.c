@@ -93,6 +93,7 @@ struct adapter {
 	char name[32];
 	int card;
 	struct vfq_dev dev;
+	igt_display_t display;	/* on dev.fd */
 };
 
 static int render_fd = -1;
@@ -132,6 +133,8 @@ static struct adapter *display(int tier)
 	attrs[n] = NULL;
 	a->card = vfq_cfs_create(a->name, attrs);
 	vfq_dev_init(&a->dev, vfq_open_card(a->card));
+	/* its first commit is a subtest's vfq_display_off() */
+	vfq_display_init(&a->display, &a->dev);
 	return a;
 }
 
@@ -163,8 +166,38 @@ static int import_fb(int fd, const struct vfq_fb *bo, uint32_t pitch,
 	return ret;
 }
 
+/*
+ * Pipe 0 of @a lit with its @w x @h mode, @fb (@w x @h) the whole of its
+ * primary: 0 or -errno of the commit, which allows a modeset.  Most fbs
+ * here are other devices' buffers, ADDFB2'd without an igt_fb: the
+ * primary's properties by vfq_display_plane_fb_id().  A refused request
+ * stays pending in igt_display: the next commit, another
+ * put_on_primary() or vfq_display_off(), sets all of it anew.
+ */
 static int put_on_primary(struct adapter *a, uint32_t fb, int w, int h,
 			  uint32_t flags)
+{
+	igt_plane_t *primary = vfq_display_plane(&a->display, 0,
+						 a->dev.pipe[0].primary);
+	drmModeModeInfo mode;
+
+	vfq_get_mode(a->dev.fd, a->dev.pipe[0].conn_id, w, h, 60, &mode);
+	vfq_display_pipe(&a->display, &a->dev, 0, &mode, NULL);
+	vfq_display_plane_fb_id(primary, fb, w, h);
+	igt_plane_set_position(primary, 0, 0);
+	return igt_display_try_commit_atomic(&a->display,
+					     flags |
+					     DRM_MODE_ATOMIC_ALLOW_MODESET,
+					     NULL);
+}
+
+/*
+ * The same request by hand, nonblocking with a page-flip event: the
+ * commit of implicit-fence-atomic, whose event the test waits for itself
+ * (none while the exporter's fence is unsignalled).
+ */
+static int put_on_primary_raw(struct adapter *a, uint32_t fb, int w, int h,
+			      uint32_t flags)
 {
 	drmModeAtomicReq *req = vfq_req_new();
 	drmModeModeInfo mode;
@@ -321,7 +354,7 @@ static void test_tier(int tier)
 	uint32_t xfb;
 	int fence;
 
-	vfq_dev_reset(&a->dev);
+	vfq_display_off(&a->display);
 	render_buffer(W, H, DRM_FORMAT_XRGB8888, 11, &bo);
 	igt_assert_eq(import_fb(a->dev.fd, &bo, bo.pitch, 0, &xfb), 0);
 	vfq_fb_create(a->dev.fd, W, H, DRM_FORMAT_XRGB8888, &local);
@@ -401,7 +434,7 @@ static void test_tier(int tier)
 			igt_assert_eq(vfq_chan(g.g, 8), vfq_chan(e.g, 8));
 		}
 	}
-	vfq_dev_reset(&a->dev);
+	vfq_display_off(&a->display);
 	igt_assert_eq(drmModeRmFB(a->dev.fd, xfb), 0);
 	vfq_fb_destroy(&local10);
 	vfq_fb_destroy(&local16);
@@ -439,7 +472,7 @@ static void test_one_copy_formats(void)
 		uint32_t xfb;
 
 		igt_info("format %s\n", vfq_format_name(formats[i]));
-		vfq_dev_reset(&a->dev);
+		vfq_display_off(&a->display);
 		render_buffer(1920, 1080, formats[i], 20 + i, &bo);
 		/* Opaque: the patterns are opaque, alpha must not matter. */
 		igt_assert_eq(import_fb(a->dev.fd, &bo, bo.pitch, 0, &xfb), 0);
@@ -447,7 +480,7 @@ static void test_one_copy_formats(void)
 		check_screen(a, &bo,
 			     formats[i] == DRM_FORMAT_ABGR8888 ||
 			     formats[i] == DRM_FORMAT_ARGB8888 ? 0 : 1);
-		vfq_dev_reset(&a->dev);
+		vfq_display_off(&a->display);
 		igt_assert_eq(drmModeRmFB(a->dev.fd, xfb), 0);
 		vfq_fb_destroy(&bo);
 	}
@@ -556,24 +589,24 @@ static void test_static_check(void)
 	struct adapter *a = display(3);
 	struct drm_vflipq_get_counters c0, c1;
 	struct vfq_fb bo, local;
+	igt_plane_t *primary;
 	drmModePlane *pl;
 	uint32_t xfb;
 
-	vfq_dev_reset(&a->dev);
+	vfq_display_off(&a->display);
 	vfq_fb_create(a->dev.fd, W, H, DRM_FORMAT_XRGB8888, &local);
 	igt_assert_eq(put_on_primary(a, local.fb_id, W, H, 0), 0);
 	render_buffer(W, H, DRM_FORMAT_ARGB8888, 5, &bo);
 	igt_assert_eq(import_fb(a->dev.fd, &bo, bo.pitch, 0, &xfb), 0);
 	c0 = counters(a);
-	{
-		drmModeAtomicReq *req = vfq_req_new();
-
-		vfq_req_plane(req, a->dev.fd, a->dev.pipe[0].primary,
-			      a->dev.pipe[0].crtc_id, xfb, 0, 0, W, H);
-		igt_assert_eq(vfq_req_commit(a->dev.fd, req,
-					     DRM_MODE_ATOMIC_TEST_ONLY, NULL),
-			      0);
-	}
+	/* the primary alone, no modeset: the check a compositor makes */
+	primary = vfq_display_plane(&a->display, 0, a->dev.pipe[0].primary);
+	vfq_display_plane_fb_id(primary, xfb, W, H);
+	igt_assert_eq(igt_display_try_commit_atomic(&a->display,
+						    DRM_MODE_ATOMIC_TEST_ONLY,
+						    NULL), 0);
+	/* taken back: igt_display keeps what the kernel shows */
+	vfq_display_plane_fb_id(primary, local.fb_id, W, H);
 	c1 = counters(a);
 	pl = drmModeGetPlane(a->dev.fd, a->dev.pipe[0].primary);
 	igt_assert_eq(pl->fb_id, local.fb_id);
@@ -581,7 +614,7 @@ static void test_static_check(void)
 	igt_assert_eq_u64(c1.imported_scanouts, c0.imported_scanouts);
 	/* Nothing cached: the screen still shows the local buffer. */
 	check_screen(a, &local, 0);
-	vfq_dev_reset(&a->dev);
+	vfq_display_off(&a->display);
 	igt_assert_eq(drmModeRmFB(a->dev.fd, xfb), 0);
 	vfq_fb_destroy(&bo);
 	vfq_fb_destroy(&local);
@@ -590,7 +623,7 @@ static void test_static_check(void)
 /* The screen of the first pipe; restores nothing. */
 static void pipe_on_black(struct adapter *a, struct vfq_fb *black)
 {
-	vfq_dev_reset(&a->dev);
+	vfq_display_off(&a->display);
 	vfq_fb_create(a->dev.fd, W, H, DRM_FORMAT_XRGB8888, black);
 	igt_assert_eq(put_on_primary(a, black->fb_id, W, H, 0), 0);
 }
@@ -668,7 +701,7 @@ static void test_implicit_fence(void)
 		 (vfq_now_ns() - signalled) / 1000);
 	check_screen(a, &bo, 0);
 
-	vfq_dev_reset(&a->dev);
+	vfq_display_off(&a->display);
 	drmCloseBufferHandle(a->dev.fd, sl.handle);
 	igt_assert_eq(drmModeRmFB(a->dev.fd, xfb), 0);
 	vfq_fb_destroy(&bo);
@@ -703,9 +736,9 @@ static void test_implicit_fence_atomic(void)
 	igt_assert_eq(import_fb(a->dev.fd, &bo, bo.pitch, 0, &xfb), 0);
 	fence = vfq_vgem_fence_write(vgem, bo.handle);
 	vfq_drain_events(a->dev.fd, 0);
-	igt_assert_eq(put_on_primary(a, xfb, W, H,
-				     DRM_MODE_ATOMIC_NONBLOCK |
-				     DRM_MODE_PAGE_FLIP_EVENT), 0);
+	igt_assert_eq(put_on_primary_raw(a, xfb, W, H,
+					 DRM_MODE_ATOMIC_NONBLOCK |
+					 DRM_MODE_PAGE_FLIP_EVENT), 0);
 
 	/* A dozen frames due, none may show the unfinished buffer. */
 	for (i = 0; i < 12; i++) {
@@ -719,7 +752,7 @@ static void test_implicit_fence_atomic(void)
 	igt_pipe_crc_free(crc);
 	check_screen(a, &bo, 0);
 
-	vfq_dev_reset(&a->dev);
+	vfq_display_off(&a->display);
 	igt_assert_eq(drmModeRmFB(a->dev.fd, xfb), 0);
 	vfq_fb_destroy(&bo);
 	vfq_fb_destroy(&black);
@@ -801,7 +834,7 @@ static void test_udmabuf(void)
 	igt_assert_eq(put_on_primary(a, fb, W, H, 0), 0);
 	check_screen(a, &ref, 0);
 
-	vfq_dev_reset(&a->dev);
+	vfq_display_off(&a->display);
 	igt_assert_eq(drmModeRmFB(a->dev.fd, fb), 0);
 	drmCloseBufferHandle(a->dev.fd, handles[0]);
 	close(dmabuf);
@@ -811,6 +844,11 @@ static void test_udmabuf(void)
 	vfq_fb_destroy(&ref);
 }
 
+/*
+ * Raw, on a configfs device of its own, set up and removed in this one
+ * subtest as kms_vflipq_damage's tracked-odd-width: the mode sets and
+ * the TEST_ONLY requests, the second pipe's and the rotated plane's.
+ */
 static void test_bandwidth(void)
 {
 	static const char *const attrs[] = {
@@ -916,8 +954,10 @@ igt_main
 
 	igt_fixture {
 		for (int t = 0; t < 4; t++)
-			if (disp[t].card > 0)
+			if (disp[t].card > 0) {
+				igt_display_fini(&disp[t].display);
 				vfq_dev_fini(&disp[t].dev);
+			}
 		if (render_fd >= 0)
 			close(render_fd);
 		vfq_cfs_cleanup();
