@@ -154,6 +154,7 @@ static const char *const blend_modes[] = {
 };
 
 static struct vfq_dev dev;
+static igt_display_t display;
 static struct vfq_pipe *pipe0;
 static drmModeModeInfo mode;
 static struct vfq_fb bg;
@@ -190,6 +191,7 @@ static void capture(uint32_t format, struct vfq_fb *out)
 	vfq_fb_create(dev.fd, W, H, format, out);
 	/* poison: a capture that writes nothing must not pass */
 	memset(out->map, 0x5a, out->size);
+	/* vfq's: a deadline on the out-fence */
 	vfq_wb_capture_ok(&dev, 0, out);
 }
 
@@ -238,24 +240,75 @@ static void expect_bg(void)
 			expected[y * W + x] = vfq_fb_get(&bg, x, y);
 }
 
-static void commit(drmModeAtomicReq *req)
+/* Plane @id of pipe 0 in igt_display (asserted: IGT's lookups skip). */
+static igt_plane_t *plane0(uint32_t id)
 {
-	int ret = vfq_req_commit(dev.fd, req, 0, NULL);
+	return vfq_display_plane(&display, 0, id);
+}
 
-	igt_assert_f(ret == 0, "commit failed: %s\n", strerror(-ret));
+/*
+ * Pending: the whole of @fb (NULL: none) on plane @id of pipe 0 at (x, y).
+ * The raw fbs of the *-offset subtests (vfq_bo_create(): plane 0 at an
+ * offset, which igt_create_fb() does not make) have no igt_fb: the
+ * properties igt_plane_set_fb() would set, by hand.
+ */
+static void plane_at(uint32_t id, struct vfq_fb *fb, int x, int y)
+{
+	igt_plane_t *plane = plane0(id);
+
+	if (!fb || fb->igt.fb_id) {
+		igt_plane_set_fb(plane, fb ? &fb->igt : NULL);
+	} else {
+		igt_plane_set_prop_value(plane, IGT_PLANE_FB_ID, fb->fb_id);
+		igt_plane_set_prop_value(plane, IGT_PLANE_CRTC_ID,
+					 plane->pipe->crtc_id);
+		igt_plane_set_prop_value(plane, IGT_PLANE_SRC_X, 0);
+		igt_plane_set_prop_value(plane, IGT_PLANE_SRC_Y, 0);
+		igt_plane_set_prop_value(plane, IGT_PLANE_SRC_W,
+					 IGT_FIXED(fb->width, 0));
+		igt_plane_set_prop_value(plane, IGT_PLANE_SRC_H,
+					 IGT_FIXED(fb->height, 0));
+		igt_plane_set_size(plane, fb->width, fb->height);
+	}
+	if (fb)
+		igt_plane_set_position(plane, x, y);
+}
+
+/*
+ * A commit without DRM_MODE_ATOMIC_ALLOW_MODESET (igt_display_commit2()
+ * allows one), as the plane changes here were always made.
+ */
+static void commit(void)
+{
+	igt_display_commit_atomic(&display, 0, NULL);
+}
+
+/* Blocking modeset of pipe 0 to the test's mode, the primary on @fb. */
+static void pipe_on(struct vfq_fb *fb)
+{
+	vfq_display_pipe(&display, &dev, 0, &mode, NULL);
+	plane_at(pipe0->primary, fb, 0, 0);
+	igt_display_commit2(&display, COMMIT_ATOMIC);
+}
+
+/*
+ * Everything off, from igt_display's whole state: also after the raw
+ * writeback jobs and flips, which igt_display does not see.  The commit
+ * after igt_display_reset() drops unread events, as vfq_dev_reset() did.
+ */
+static void reset(void)
+{
+	vfq_display_off(&display);
 }
 
 static void planes_off(void)
 {
-	drmModeAtomicReq *req = vfq_req_new();
-
 	for (int k = 0; k < pipe0->n_overlays; k++)
-		vfq_req_plane_off(req, dev.fd, pipe0->overlays[k]);
+		plane_at(pipe0->overlays[k], NULL, 0, 0);
 	if (pipe0->cursor)
-		vfq_req_plane_off(req, dev.fd, pipe0->cursor);
-	vfq_req_plane(req, dev.fd, pipe0->primary, pipe0->crtc_id, bg.fb_id,
-		      0, 0, W, H);
-	commit(req);
+		plane_at(pipe0->cursor, NULL, 0, 0);
+	plane_at(pipe0->primary, &bg, 0, 0);
+	commit();
 }
 
 /* ---- expected pictures ---------------------------------------------- */
@@ -303,19 +356,16 @@ static void test_blend(const char *mode_name)
 	}
 
 	for (size_t i = 0; i < VFQ_ARRAY_SIZE(plane_alphas); i++) {
-		drmModeAtomicReq *req = vfq_req_new();
+		igt_plane_t *plane = plane0(pipe0->overlays[0]);
 
 		igt_info("%s, plane alpha %#x\n", mode_name, plane_alphas[i]);
-		vfq_req_plane(req, dev.fd, pipe0->overlays[0], pipe0->crtc_id,
-			      ov.fb_id, ox, oy, ow, oh);
-		vfq_req_set(req, dev.fd, pipe0->overlays[0], OBJ_PLANE, "alpha",
-			    plane_alphas[i]);
-		vfq_req_set(req, dev.fd, pipe0->overlays[0], OBJ_PLANE,
-			    "pixel blend mode",
-			    vfq_prop_enum_value(dev.fd, pipe0->overlays[0],
-						OBJ_PLANE, "pixel blend mode",
-						mode_name));
-		commit(req);
+		plane_at(pipe0->overlays[0], &ov, ox, oy);
+		/* a missing property or enum entry fails, as before */
+		igt_plane_set_prop_value(plane, IGT_PLANE_ALPHA,
+					 plane_alphas[i]);
+		igt_plane_set_prop_enum(plane, IGT_PLANE_PIXEL_BLEND_MODE,
+					mode_name);
+		commit();
 
 		/*
 		 * The reference blend of driver.rst in 16-bit integers
@@ -338,8 +388,8 @@ static void test_blend(const char *mode_name)
 		check_capture(DRM_FORMAT_XRGB8888, expect_buf, NULL, 8, 0);
 	}
 	planes_off();
-	vfq_dev_reset(&dev);
-	vfq_pipe_on(&dev, 0, &mode, bg.fb_id);
+	reset();
+	pipe_on(&bg);
 	vfq_fb_destroy(&ov);
 }
 
@@ -350,16 +400,21 @@ static void test_rotation(uint64_t rot)
 	const int fw = 64, fh = 32, ox = 200, oy = 100;
 	const bool swap = rot & (DRM_MODE_ROTATE_90 | DRM_MODE_ROTATE_270);
 	const int cw = swap ? fh : fw, ch = swap ? fw : fh;
-	drmModeAtomicReq *req = vfq_req_new();
 	struct vfq_fb ov;
+	igt_plane_t *plane;
 
 	igt_require(pipe0->n_overlays > 0);
+	plane = plane0(pipe0->overlays[0]);
 	vfq_fb_create(dev.fd, fw, fh, DRM_FORMAT_XRGB8888, &ov);
 	vfq_fb_pattern(&ov, 71);
-	vfq_req_plane_src(req, dev.fd, pipe0->overlays[0], pipe0->crtc_id,
-			  ov.fb_id, 0, 0, fw, fh, ox, oy, cw, ch);
-	vfq_req_set(req, dev.fd, pipe0->overlays[0], OBJ_PLANE, "rotation", rot);
-	commit(req);
+	/* source fw x fh at 0,0 (igt_plane_set_fb()), cw x ch at (ox, oy) */
+	plane_at(pipe0->overlays[0], &ov, ox, oy);
+	igt_plane_set_size(plane, cw, ch);
+	/* a missing "rotation" fails here, as the raw request did */
+	igt_assert(igt_plane_has_prop(plane, IGT_PLANE_ROTATION));
+	/* igt_rotation_t has DRM_MODE_ROTATE_* / _REFLECT_*'s bits */
+	igt_plane_set_rotation(plane, (igt_rotation_t)rot);
+	commit();
 
 	expect_bg();
 	for (int y = 0; y < fh; y++) {
@@ -373,8 +428,8 @@ static void test_rotation(uint64_t rot)
 		}
 	}
 	check_capture(DRM_FORMAT_XRGB8888, expect_buf, NULL, 8, 0);
-	vfq_dev_reset(&dev);
-	vfq_pipe_on(&dev, 0, &mode, bg.fb_id);
+	reset();
+	pipe_on(&bg);
 	vfq_fb_destroy(&ov);
 }
 
@@ -398,9 +453,9 @@ static void test_scanout_offset(void)
 
 	create_offset_fb(W, H, DRM_FORMAT_XRGB8888, 16, 0xff, &fb);
 	vfq_fb_pattern(&fb, seed);
-	vfq_pipe_on(&dev, 0, &mode, fb.fb_id);
+	pipe_on(&fb);
 	check_capture(DRM_FORMAT_XRGB8888, expect_pattern8, &seed, 8, 0);
-	vfq_pipe_on(&dev, 0, &mode, bg.fb_id);
+	pipe_on(&bg);
 	vfq_fb_destroy(&fb);
 }
 
@@ -446,10 +501,10 @@ static void test_wb_invalid(void)
 		vfq_fb_destroy(&out);
 	}
 	/* CRTC off */
-	vfq_dev_reset(&dev);
+	reset();
 	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &out);
 	igt_assert_eq(vfq_wb_capture(&dev, 0, &out, 1000), -EINVAL);
-	vfq_pipe_on(&dev, 0, &mode, bg.fb_id);
+	pipe_on(&bg);
 	/* and a valid one still works */
 	vfq_wb_capture_ok(&dev, 0, &out);
 	vfq_fb_destroy(&out);
@@ -461,7 +516,6 @@ static void test_flip_keeps_planes(void)
 {
 	struct vfq_fb bg2, ov, cur;
 	struct placed pov = { &ov, 100, 100 }, pcur = { &cur, 300, 200 };
-	drmModeAtomicReq *req;
 	struct vfq_event ev;
 
 	igt_require(pipe0->n_overlays > 0 && pipe0->cursor);
@@ -472,28 +526,31 @@ static void test_flip_keeps_planes(void)
 	vfq_fb_fill(&ov, vfq_rgb8(255, 0, 0));
 	vfq_fb_fill(&cur, vfq_rgb8(0, 0, 255));
 
-	req = vfq_req_new();
-	vfq_req_plane(req, dev.fd, pipe0->overlays[0], pipe0->crtc_id,
-		      ov.fb_id, pov.x, pov.y, 64, 64);
-	vfq_req_plane(req, dev.fd, pipe0->cursor, pipe0->crtc_id, cur.fb_id,
-		      pcur.x, pcur.y, 64, 64);
-	commit(req);
+	plane_at(pipe0->overlays[0], &ov, pov.x, pov.y);
+	plane_at(pipe0->cursor, &cur, pcur.x, pcur.y);
+	commit();
 	expect_bg();
 	paint(&pov);
 	paint(&pcur);
 	check_capture(DRM_FORMAT_XRGB8888, expect_buf, NULL, 8, 0);
 
-	/* legacy page flip of the primary only */
+	/*
+	 * Legacy page flip of the primary only: the legacy ioctl is what is
+	 * tested, and igt_display does not see it.
+	 */
 	igt_assert_eq(drmModePageFlip(dev.fd, pipe0->crtc_id, bg2.fb_id,
 				      DRM_MODE_PAGE_FLIP_EVENT, NULL), 0);
 	igt_assert_eq(vfq_read_event(dev.fd, 1000, &ev), 1);
 	check_capture(DRM_FORMAT_XRGB8888, expect_buf, NULL, 8, 0);
 
-	/* cursor move only */
+	/*
+	 * Cursor move only: nothing else of igt_display is pending, so the
+	 * commit carries the cursor's position alone (CRTC_X, and CRTC_Y
+	 * unchanged), none of the other planes.
+	 */
 	pcur.x = 400;
-	req = vfq_req_new();
-	vfq_req_set(req, dev.fd, pipe0->cursor, OBJ_PLANE, "CRTC_X", pcur.x);
-	commit(req);
+	igt_plane_set_position(plane0(pipe0->cursor), pcur.x, pcur.y);
+	commit();
 	expect_bg();
 	paint(&pov);
 	paint(&pcur);
@@ -512,7 +569,9 @@ static void test_flip_keeps_planes(void)
 
 /*
  * The nonblocking flip of the primary to @fb with a writeback job into
- * @out riding on it; the job's out-fence returned.
+ * @out riding on it; the job's out-fence returned.  A raw request: the
+ * test reads the flip's event and times it and the fence against the
+ * vblank itself.
  */
 static int flip_with_job(struct vfq_fb *fb, struct vfq_fb *out, uint64_t tag)
 {
@@ -576,7 +635,7 @@ static void test_wb_frame_of_vblank(void)
 	}
 	for (int i = 0; i < 2; i++)
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &out[i]);
-	vfq_pipe_on(&dev, 0, &mode, frames[0].fb_id);
+	pipe_on(&frames[0]);
 	/* connects the writeback connector: the jobs below are no mode set */
 	vfq_wb_capture_ok(&dev, 0, &out[0]);
 	vfq_drain_events(dev.fd, 50);
@@ -633,8 +692,8 @@ static void test_wb_frame_of_vblank(void)
 			     "vblank %llu are not its frame %d\n", i, bad,
 			     (unsigned long long)ev.sequence, i % WB_FRAMES);
 	}
-	vfq_dev_reset(&dev);
-	vfq_pipe_on(&dev, 0, &mode, bg.fb_id);
+	reset();
+	pipe_on(&bg);
 	for (int i = 0; i < WB_FRAMES; i++)
 		vfq_fb_destroy(&frames[i]);
 	for (int i = 0; i < 2; i++)
@@ -648,7 +707,6 @@ static void test_input_format(uint32_t format)
 	const int ow = 128, oh = 96, ox = 100, oy = 80;
 	const int depth = vfq_format_depth(format);
 	struct vfq_fb ov;
-	drmModeAtomicReq *req;
 	int tol;
 
 	igt_require(pipe0->n_overlays > 0);
@@ -695,10 +753,8 @@ static void test_input_format(uint32_t format)
 		tol = depth == 8 ? 0 : 1;
 	}
 
-	req = vfq_req_new();
-	vfq_req_plane(req, dev.fd, pipe0->overlays[0], pipe0->crtc_id,
-		      ov.fb_id, ox, oy, ow, oh);
-	commit(req);
+	plane_at(pipe0->overlays[0], &ov, ox, oy);
+	commit();
 	check_capture(DRM_FORMAT_XRGB8888, expect_buf, NULL, 8, tol);
 	planes_off();
 	vfq_fb_destroy(&ov);
@@ -714,7 +770,6 @@ static void test_clipping(void)
 	struct placed pl[3] = {
 		{ &prim, -100, -50 }, { &ov0, -20, -10 }, { &ov1, 600, 440 },
 	};
-	drmModeAtomicReq *req = vfq_req_new();
 
 	igt_require(pipe0->n_overlays > 0 && top);
 	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &prim);
@@ -724,13 +779,10 @@ static void test_clipping(void)
 	vfq_fb_pattern(&ov0, 92);
 	vfq_fb_pattern(&ov1, 93);
 
-	vfq_req_plane(req, dev.fd, pipe0->primary, pipe0->crtc_id,
-		      prim.fb_id, pl[0].x, pl[0].y, W, H);
-	vfq_req_plane(req, dev.fd, pipe0->overlays[0], pipe0->crtc_id,
-		      ov0.fb_id, pl[1].x, pl[1].y, 64, 64);
-	vfq_req_plane(req, dev.fd, top, pipe0->crtc_id, ov1.fb_id, pl[2].x,
-		      pl[2].y, 64, 64);
-	commit(req);
+	plane_at(pipe0->primary, &prim, pl[0].x, pl[0].y);
+	plane_at(pipe0->overlays[0], &ov0, pl[1].x, pl[1].y);
+	plane_at(top, &ov1, pl[2].x, pl[2].y);
+	commit();
 
 	/* uncovered: opaque black background */
 	for (int i = 0; i < W * H; i++)
@@ -750,7 +802,6 @@ static void test_clipping(void)
 static void test_zpos(void)
 {
 	struct vfq_fb a, b;
-	drmModeAtomicReq *req;
 	uint32_t o0, o1;
 
 	igt_require(pipe0->n_overlays > 1);
@@ -764,21 +815,27 @@ static void test_zpos(void)
 	for (int swap = 0; swap < 2; swap++) {
 		struct placed pa = { &a, 50, 50 }, pb = { &b, 100, 100 };
 
-		req = vfq_req_new();
-		vfq_req_plane(req, dev.fd, o0, pipe0->crtc_id, a.fb_id, 50, 50,
-			      100, 100);
-		vfq_req_plane(req, dev.fd, o1, pipe0->crtc_id, b.fb_id, 100,
-			      100, 100, 100);
-		vfq_req_set(req, dev.fd, o0, OBJ_PLANE, "zpos", swap ? 2 : 1);
-		vfq_req_set(req, dev.fd, o1, OBJ_PLANE, "zpos", swap ? 1 : 2);
-		commit(req);
+		plane_at(o0, &a, 50, 50);
+		plane_at(o1, &b, 100, 100);
+		/* a missing "zpos" fails the commit, as before */
+		igt_plane_set_prop_value(plane0(o0), IGT_PLANE_ZPOS,
+					 swap ? 2 : 1);
+		igt_plane_set_prop_value(plane0(o1), IGT_PLANE_ZPOS,
+					 swap ? 1 : 2);
+		commit();
 		expect_bg();
 		paint(swap ? &pb : &pa);
 		paint(swap ? &pa : &pb);
 		check_capture(DRM_FORMAT_XRGB8888, expect_buf, NULL, 8, 0);
 	}
+	/*
+	 * Raw: zpos goes back too, which igt_display_reset() leaves.
+	 * igt_display follows with a reset of its own state (everything
+	 * off, as the kernel's now), committed whole by pipe_on().
+	 */
 	vfq_dev_reset(&dev);
-	vfq_pipe_on(&dev, 0, &mode, bg.fb_id);
+	igt_display_reset(&display);
+	pipe_on(&bg);
 	vfq_fb_destroy(&a);
 	vfq_fb_destroy(&b);
 }
@@ -791,11 +848,13 @@ igt_main
 			      "device without writeback\n");
 		pipe0 = &dev.pipe[0];
 		igt_assert(pipe0->wb_conn_id);
+		/* raw: also zpos, which igt_display_reset() leaves */
 		vfq_dev_reset(&dev);
+		vfq_display_init(&display, &dev);
 		vfq_get_mode(dev.fd, pipe0->conn_id, W, H, 60, &mode);
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &bg);
 		vfq_fb_pattern(&bg, 41);
-		vfq_pipe_on(&dev, 0, &mode, bg.fb_id);
+		pipe_on(&bg);
 	}
 
 	igt_describe("An 8-bit pattern comes back exactly in XRGB8888, "
@@ -827,10 +886,10 @@ igt_main
 			      10, 0);
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB2101010, &src10);
 		vfq_fb_pattern(&src10, seed10);
-		vfq_pipe_on(&dev, 0, &mode, src10.fb_id);
+		pipe_on(&src10);
 		check_capture(DRM_FORMAT_XRGB2101010, expect_pattern10,
 			      &seed10, 10, 0);
-		vfq_pipe_on(&dev, 0, &mode, bg.fb_id);
+		pipe_on(&bg);
 		vfq_fb_destroy(&src10);
 	}
 
@@ -908,7 +967,8 @@ igt_main
 		test_wb_offset();
 
 	igt_fixture {
-		vfq_dev_reset(&dev);
+		reset();
+		igt_display_fini(&display);
 		vfq_fb_destroy(&bg);
 		vfq_dev_fini(&dev);
 	}
