@@ -77,9 +77,32 @@ IGT_TEST_DESCRIPTION("vflipq async page flips");
 #endif
 
 static struct vfq_dev dev;
+static igt_display_t display;
 static drmModeModeInfo mode;
 static struct vfq_fb fbs[2];
 
+/* Blocking modeset of pipe 0 to @m, its primary full-screen on @fb. */
+static void pipe_on(const drmModeModeInfo *m, struct vfq_fb *fb)
+{
+	vfq_display_pipe(&display, &dev, 0, m, fb);
+	igt_display_commit2(&display, COMMIT_ATOMIC);
+}
+
+/* Blocking modeset turning pipe 0 off: no connector, mode or primary. */
+static void pipe_off(void)
+{
+	igt_output_set_pipe(vfq_output(&display, &dev, 0), PIPE_NONE);
+	igt_plane_set_fb(vfq_display_plane(&display, 0, dev.pipe[0].primary),
+			 NULL);
+	igt_display_commit2(&display, COMMIT_ATOMIC);
+}
+
+/*
+ * The flip under test, raw: the legacy ioctl, or a nonblocking atomic
+ * commit of FB_ID alone (all an async commit may carry); either way the
+ * test reads its event and judges it against the CRTC's vblanks itself.
+ * igt_display does not see it: the next pipe_on() sets the primary anew.
+ */
 static int flip(int i, bool atomic, uint32_t async)
 {
 	const struct vfq_pipe *p = &dev.pipe[0];
@@ -291,7 +314,7 @@ static void test_flips(bool atomic)
 {
 	int late;
 
-	vfq_pipe_on(&dev, 0, &mode, fbs[0].fb_id);
+	pipe_on(&mode, &fbs[0]);
 	spaced_flips(atomic, 0);
 	spaced_flips(atomic, DRM_MODE_PAGE_FLIP_ASYNC);
 	igt_assert_eq(burst_flips(atomic, 0), BURST_FLIPS);
@@ -346,7 +369,7 @@ static void test_clobber_after_event(void)
 		vfq_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_XRGB8888, &big[i]);
 		vfq_fb_fill(&big[i], vfq_rgb8(0x00, 0x40, 0xc0));	/* REF_XRGB */
 	}
-	vfq_pipe_on(&dev, 0, &m, big[0].fb_id);
+	pipe_on(&m, &big[0]);
 	crc = vfq_crc_start(dev.fd, p->index);
 	/* the reference: two frames in a row alike */
 	igt_assert_eq(vfq_crc_read(crc, 1000, &frame, &ref), 1);
@@ -364,6 +387,7 @@ static void test_clobber_after_event(void)
 			int next = !cur;
 
 			paint_column(&big[next], REF_XRGB);
+			/* raw legacy async flip, its event timed (flip()) */
 			t0 = vfq_now_ns();
 			igt_assert_eq(drmModePageFlip(dev.fd, p->crtc_id,
 						      big[next].fb_id,
@@ -395,7 +419,8 @@ static void test_clobber_after_event(void)
 	igt_info("%d async flips, each drawing into the buffer it left; %d "
 		 "frames judged, %d not of the picture\n", flips, judged, bad);
 	igt_assert_eq(bad, 0);
-	vfq_dev_reset(&dev);
+	/* also drops unread events, as vfq_dev_reset() did */
+	vfq_display_off(&display);
 	for (int i = 0; i < 2; i++)
 		vfq_fb_destroy(&big[i]);
 }
@@ -414,7 +439,9 @@ igt_main
 	igt_fixture {
 		vfq_dev_init(&dev, vfq_open_default());
 		igt_assert(dev.caps.caps & VFLIPQ_CAP_CRC);
+		/* raw: also zpos, which igt_display_reset() leaves */
 		vfq_dev_reset(&dev);
+		vfq_display_init(&display, &dev);
 		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
 		for (int i = 0; i < 2; i++) {
 			vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888,
@@ -483,9 +510,14 @@ igt_main
 		uint64_t v = 0;
 
 		require_async();
-		vfq_pipe_on(&dev, 0, &mode, fbs[0].fb_id);
+		pipe_on(&mode, &fbs[0]);
 		if (drmGetCap(dev.fd, DRM_CAP_ATOMIC_ASYNC_PAGE_FLIP, &v) == 0 &&
 		    v) {
+			/*
+			 * Raw: exactly FB_ID and CRTC_X with the async flag,
+			 * so that CRTC_X is what is refused; igt_plane_set_fb()
+			 * would add the plane's other properties.
+			 */
 			req = vfq_req_new();
 			vfq_req_set(req, dev.fd, p->primary,
 				    DRM_MODE_OBJECT_PLANE, "FB_ID",
@@ -496,7 +528,8 @@ igt_main
 						     DRM_MODE_PAGE_FLIP_ASYNC,
 						     NULL), -EINVAL);
 		}
-		vfq_pipe_off(&dev, 0);
+		pipe_off();
+		/* the legacy ioctl under test */
 		igt_assert_neq(drmModePageFlip(dev.fd, p->crtc_id,
 					       fbs[1].fb_id,
 					       DRM_MODE_PAGE_FLIP_ASYNC |
@@ -505,7 +538,8 @@ igt_main
 	}
 
 	igt_fixture {
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
+		igt_display_fini(&display);
 		for (int i = 0; i < 2; i++)
 			vfq_fb_destroy(&fbs[i]);
 		vfq_dev_fini(&dev);
