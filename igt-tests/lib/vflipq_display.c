@@ -97,3 +97,12 @@ void vfq_display_plane_fb_id(igt_plane_t *plane, uint32_t fb_id, int w,
 	igt_plane_set_prop_value(plane, IGT_PLANE_SRC_W, IGT_FIXED(w, 0));
 	igt_plane_set_prop_value(plane, IGT_PLANE_SRC_H, IGT_FIXED(h, 0));
 }
+
+void vfq_display_plane_fb(igt_plane_t *plane, struct vfq_fb *fb)
+{
+	if (!fb || fb->igt.fb_id)
+		igt_plane_set_fb(plane, fb ? &fb->igt : NULL);
+	else
+		vfq_display_plane_fb_id(plane, fb->fb_id, fb->width,
+					fb->height);
+}

@@ -573,5 +573,12 @@ int vfq_open_fd_count(void);
  */
 void vfq_display_plane_fb_id(igt_plane_t *plane, uint32_t fb_id, int w,
 			     int h);
+/*
+ * Pending: the whole of @fb on @plane (NULL: off), through
+ * igt_plane_set_fb() when IGT made it, else vfq_display_plane_fb_id()
+ * (vfq_bo_create()'s framebuffers: plane offsets, explicit modifiers,
+ * formats an ADDFB2 must refuse).
+ */
+void vfq_display_plane_fb(igt_plane_t *plane, struct vfq_fb *fb);
 
 #endif /* VFLIPQ_HELPERS_H */

@@ -146,25 +146,7 @@ static void plane_fb(uint32_t plane_id, struct vfq_fb *fb, int x, int y)
 {
 	igt_plane_t *plane = vfq_display_plane(&display, 0, plane_id);
 
-	if (!fb || fb->igt.fb_id) {
-		igt_plane_set_fb(plane, fb ? &fb->igt : NULL);
-	} else {
-		/*
-		 * A raw fb of refuse() (vfq_bo_create(): an ADDFB2 that must
-		 * be refused, or with an explicit modifier) has no igt_fb:
-		 * the properties igt_plane_set_fb() would set, by hand.
-		 */
-		igt_plane_set_prop_value(plane, IGT_PLANE_FB_ID, fb->fb_id);
-		igt_plane_set_prop_value(plane, IGT_PLANE_CRTC_ID,
-					 plane->pipe->crtc_id);
-		igt_plane_set_prop_value(plane, IGT_PLANE_SRC_X, 0);
-		igt_plane_set_prop_value(plane, IGT_PLANE_SRC_Y, 0);
-		igt_plane_set_prop_value(plane, IGT_PLANE_SRC_W,
-					 IGT_FIXED(fb->width, 0));
-		igt_plane_set_prop_value(plane, IGT_PLANE_SRC_H,
-					 IGT_FIXED(fb->height, 0));
-		igt_plane_set_size(plane, fb->width, fb->height);
-	}
+	vfq_display_plane_fb(plane, fb);
 	igt_plane_set_position(plane, x, y);
 }
 

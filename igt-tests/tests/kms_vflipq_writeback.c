@@ -247,29 +247,14 @@ static igt_plane_t *plane0(uint32_t id)
 }
 
 /*
- * Pending: the whole of @fb (NULL: none) on plane @id of pipe 0 at (x, y).
- * The raw fbs of the *-offset subtests (vfq_bo_create(): plane 0 at an
- * offset, which igt_create_fb() does not make) have no igt_fb: the
- * properties igt_plane_set_fb() would set, by hand.
+ * Pending: the whole of @fb (NULL: none) on plane @id of pipe 0 at (x, y);
+ * the *-offset subtests' fbs (plane 0 at an offset) are vfq_bo_create()'s.
  */
 static void plane_at(uint32_t id, struct vfq_fb *fb, int x, int y)
 {
 	igt_plane_t *plane = plane0(id);
 
-	if (!fb || fb->igt.fb_id) {
-		igt_plane_set_fb(plane, fb ? &fb->igt : NULL);
-	} else {
-		igt_plane_set_prop_value(plane, IGT_PLANE_FB_ID, fb->fb_id);
-		igt_plane_set_prop_value(plane, IGT_PLANE_CRTC_ID,
-					 plane->pipe->crtc_id);
-		igt_plane_set_prop_value(plane, IGT_PLANE_SRC_X, 0);
-		igt_plane_set_prop_value(plane, IGT_PLANE_SRC_Y, 0);
-		igt_plane_set_prop_value(plane, IGT_PLANE_SRC_W,
-					 IGT_FIXED(fb->width, 0));
-		igt_plane_set_prop_value(plane, IGT_PLANE_SRC_H,
-					 IGT_FIXED(fb->height, 0));
-		igt_plane_set_size(plane, fb->width, fb->height);
-	}
+	vfq_display_plane_fb(plane, fb);
 	if (fb)
 		igt_plane_set_position(plane, x, y);
 }
