@@ -24,6 +24,9 @@
 #   make clients          real clients (drm_info, libdrm tests, weston, kmscube)
 #                         in the VM, their screens captured -> out/clients/
 #   make IGT_SRC=/igt     the in-tree tests against another IGT checkout
+#   make igt-in-tree      the in-tree tests built by IGT's own meson inside an
+#                         unpacked IGT 2.2 (igt-tests/README.md); host only,
+#                         minutes: not part of "make check"
 #   make KERNEL=6.1 ...   same against Debian's 6.1 kernel (default 6.12)
 #   make KERNEL=7.2 ...   same against Linux 7.2 (sid's linux-source-7.2), 7.3
 #                         likewise (experimental); built once with gcc-12
@@ -129,6 +132,13 @@ igt-tests: build-deps
 	@if [ -f $(TESTS_DIR)/Makefile ]; then \
 		$(MAKE) -C $(TESTS_DIR) BUILD=$(BUILD)/igt; \
 	else echo "[vflipq] $(TESTS_DIR)/Makefile not there yet, skipping igt tests"; fi
+
+# igt-tests/ as tests/vflipq of an IGT 2.2 tree, built by IGT's meson and
+# checked (scripts/igt-in-tree.sh).  It builds libigt afresh in a temporary
+# tree every time, so "make check" leaves it out.
+.PHONY: igt-in-tree
+igt-in-tree:
+	@$(S)/igt-in-tree.sh
 
 # libpresent, tools, benchmarks, fuzzer: meson.build, built in build/meson
 # and installed into build/userspace/ (bin/ goes into the VM).

@@ -11,6 +11,9 @@
 #                                tree (headers) and its meson build dir
 #                                (libigt.so.0 in lib/, igt_runner in runner/);
 #                                fails like --check when not built
+#   scripts/igt-lib.sh --tarball  the tarball's path, its sha256 checked
+#   scripts/igt-lib.sh --meson-options  the meson options below, one a line
+#                                (scripts/igt-in-tree.sh configures with them)
 #
 # IGT_SRC=/path/to/igt-gpu-tools: another IGT checkout instead of the
 # tarball.  --paths and build then configure it once in
@@ -62,13 +65,20 @@ meson_build() {
 	ninja -C "$b" "${TARGETS[@]}" >&2 || die "building libigt in $b failed"
 }
 
-build_tarball() {
-	local tb sum t0
-	[ "$(cat "$STAMP" 2>/dev/null)" = "$IGT_SHA256" ] && return 0
+# checked_tarball: the tarball's path, once its sha256 is the expected one.
+checked_tarball() {
+	local tb sum
 	tb=$(find_tarball)
 	sum=$(sha256sum "$tb" | cut -d' ' -f1)
 	[ "$sum" = "$IGT_SHA256" ] ||
 		die "$tb: sha256 $sum, expected $IGT_SHA256 (shared/deps/README.md)"
+	echo "$tb"
+}
+
+build_tarball() {
+	local tb t0
+	[ "$(cat "$STAMP" 2>/dev/null)" = "$IGT_SHA256" ] && return 0
+	tb=$(checked_tarball)
 	t0=$(now_s)
 	msg "building libigt and igt_runner from $tb into $CACHE_DIR (about 2 min)"
 	rm -rf "$CACHE_DIR"
@@ -112,6 +122,12 @@ build)
 --check)
 	[ -n "${IGT_SRC:-}" ] || check
 	;;
+--tarball)
+	checked_tarball
+	;;
+--meson-options)
+	printf '%s\n' "${MESON_OPTS[@]}"
+	;;
 --paths)
 	if [ -n "${IGT_SRC:-}" ]; then
 		with_cache_lock igt-src build_src
@@ -122,6 +138,6 @@ build)
 	fi
 	;;
 *)
-	die "usage: $0 build | --check | --paths"
+	die "usage: $0 build | --check | --paths | --tarball | --meson-options"
 	;;
 esac
