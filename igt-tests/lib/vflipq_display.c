@@ -106,3 +106,46 @@ void vfq_display_plane_fb(igt_plane_t *plane, struct vfq_fb *fb)
 		vfq_display_plane_fb_id(plane, fb->fb_id, fb->width,
 					fb->height);
 }
+
+/* ------------------------------------------------------------------ */
+/*
+ * One pipe off, the rest of the display left as it is: igt_display's
+ * counterpart of vfq_pipe_off(), for a subtest that turns its pipe off
+ * mid-way (a mode set that cancels what the flip queue holds) where
+ * vfq_display_off() would reset everything.
+ */
+
+/* The igt output of @pipe's writeback connector; asserts. */
+static igt_output_t *vfq_wb_output(igt_display_t *display,
+				   struct vfq_dev *dev, int pipe)
+{
+	for (int i = 0; i < display->n_outputs; i++)
+		if (display->outputs[i].id == dev->pipe[pipe].wb_conn_id)
+			return &display->outputs[i];
+	igt_assert_f(false, "no igt output for writeback connector %u\n",
+		     dev->pipe[pipe].wb_conn_id);
+	return NULL;
+}
+
+void vfq_display_pipe_off(igt_display_t *display, struct vfq_dev *dev,
+			  int pipe)
+{
+	igt_pipe_t *p = &display->pipes[pipe];
+	igt_plane_t *plane;
+
+	for_each_plane_on_pipe(display, pipe, plane)
+		igt_plane_set_fb(plane, NULL);
+	igt_output_set_pipe(vfq_output(display, dev, pipe), PIPE_NONE);
+	/*
+	 * vfq_wb_capture() attaches the writeback connector with a raw
+	 * request, which igt_display does not see; a CRTC turned off with a
+	 * connector still on it is refused.
+	 */
+	if (dev->pipe[pipe].wb_conn_id)
+		igt_output_set_pipe(vfq_wb_output(display, dev, pipe),
+				    PIPE_NONE);
+	/* Off also when a raw request lit it, unseen by igt_display. */
+	igt_pipe_obj_replace_prop_blob(p, IGT_CRTC_MODE_ID, NULL, 0);
+	igt_pipe_obj_set_prop_value(p, IGT_CRTC_ACTIVE, 0);
+	igt_display_commit2(display, COMMIT_ATOMIC);
+}

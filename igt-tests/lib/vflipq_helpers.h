@@ -209,6 +209,13 @@ void vfq_display_pipe(igt_display_t *display, struct vfq_dev *dev, int pipe,
  * tests that change zpos use vfq_dev_reset()).
  */
 void vfq_display_off(igt_display_t *display);
+/*
+ * Blocking modeset turning @pipe off: its output and writeback connector
+ * detached, every plane of it without fb, the CRTC inactive without a mode
+ * (CTM and LUTs as they are); the other pipes untouched.
+ */
+void vfq_display_pipe_off(igt_display_t *display, struct vfq_dev *dev,
+			  int pipe);
 
 /* ------------------------------------------------------------------ */
 /* events                                                             */

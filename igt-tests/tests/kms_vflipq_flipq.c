@@ -166,6 +166,7 @@
 #define VFQ_MANY_MAX 64
 
 static struct vfq_dev dev;
+static igt_display_t display;
 static drmModeModeInfo mode;
 static struct vfq_fb fbs[NFB];
 static uint64_t period;
@@ -490,10 +491,44 @@ static int64_t grid_offset(uint64_t t, uint64_t ref)
 	return d;
 }
 
+/*
+ * Ordinary KMS goes through IGT's display model (vflipq_display.c): pipe 0
+ * lit, planes placed, pipes turned off.  The flip-queue ioctls are
+ * vflipq's own; raw requests stay where the exact property set is what is
+ * tested, and each says why.
+ */
+
+/*
+ * Everything off, from igt_display's whole state: also after the raw
+ * requests of a subtest, which igt_display does not see.  Events left
+ * unread go too, as vfq_dev_reset() drops them.
+ */
+static void reset(void)
+{
+	vfq_display_off(&display);
+	vfq_drain_events(dev.fd, 0);
+}
+
+/* Blocking modeset of pipe 0 to @m, its primary full-screen on @fb. */
+static void pipe_on(const drmModeModeInfo *m, struct vfq_fb *fb)
+{
+	vfq_display_pipe(&display, &dev, 0, m, fb);
+	igt_display_commit2(&display, COMMIT_ATOMIC);
+}
+
+/*
+ * Blocking modeset turning pipe 0 off, with its planes and connectors: a
+ * mode set, which cancels (and logs) what the queue holds.
+ */
+static void pipe_off(void)
+{
+	vfq_display_pipe_off(&display, &dev, 0);
+}
+
 static void pipe_up(void)
 {
-	vfq_dev_reset(&dev);
-	vfq_pipe_on(&dev, 0, &mode, fbs[0].fb_id);
+	reset();
+	pipe_on(&mode, &fbs[0]);
 	/* The DRM vblank core's integer frame duration, as the engine uses. */
 	period = vfq_mode_period(&mode);
 }
@@ -720,7 +755,11 @@ static void test_on_screen(void)
 	for (attempt = 0; attempt < attempts && !decided; attempt++) {
 		uint64_t origin, origin_ns;
 
-		vfq_dev_reset(&dev);
+		reset();
+		/*
+		 * Raw: the grid's origin is caught by polling right after a
+		 * nonblocking enable from off.
+		 */
 		if (!vfq_pipe_on_origin(&dev, 0, &mode, fbs[0].fb_id, period,
 					&origin, &origin_ns)) {
 			igt_info("attempt %d: grid origin not caught\n",
@@ -800,8 +839,8 @@ static void test_on_screen_rewrite(void)
 		memset(f[k].map, grey[k], f[k].size);
 		ids[k] = f[k].fb_id;
 	}
-	vfq_dev_reset(&dev);
-	vfq_pipe_on(&dev, 0, &big, ids[0]);
+	reset();
+	pipe_on(&big, &f[0]);
 	/* markers 0..3: buffer 0 holds content 0 or 2, buffer 1 1 or 3 */
 	vfq_screen_learn(&scr, &dev, 0, ids, 4, 1920, 1080);
 	fq_log_set(primary(), 64, &log);
@@ -868,7 +907,7 @@ static void test_on_screen_rewrite(void)
 	igt_info("%d of %d vblanks had a CRC\n", seen, n);
 	vfq_screen_stop(&scr);
 	fq_log_put(&log);
-	vfq_dev_reset(&dev);
+	reset();
 	for (k = 0; k < 4; k++)
 		vfq_fb_destroy(&f[k]);
 	/*
@@ -1055,7 +1094,7 @@ static void test_bad_input(void)
 	}
 	igt_assert_eq(fq_update(primary()).first_free, 0);
 	fq_log_put(&log);
-	vfq_pipe_off(&dev, 0);
+	pipe_off();
 }
 
 static void test_drain_eagain(void)
@@ -1077,7 +1116,11 @@ static void test_drain_eagain(void)
 	igt_assert_eq(s.drain_flags, VFLIPQ_DRAIN_NEEDED);
 	igt_assert_eq(s.drain_planes, 1);
 
-	/* A plain commit on the queued plane is refused. */
+	/*
+	 * A plain commit on the queued plane is refused.  Raw: the request
+	 * is that plane's FB_ID alone, where igt_plane_set_fb() would send
+	 * its source and destination rectangles too.
+	 */
 	{
 		drmModeAtomicReq *req = vfq_req_new();
 
@@ -1086,7 +1129,7 @@ static void test_drain_eagain(void)
 		igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), -EBUSY);
 	}
 	/* A mode set cancels (and logs) what is queued. */
-	vfq_pipe_off(&dev, 0);
+	pipe_off();
 	igt_assert_eq(fq_update(primary()).first_free, 8);
 	for (k = 0; k < 8; k++)
 		igt_assert_eq_u64(log.e[k].timestamp_ns,
@@ -1451,7 +1494,7 @@ static void test_rmfb_on_screen(void)
 
 	pipe_up();
 	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &tmp);
-	vfq_pipe_on(&dev, 0, &mode, tmp.fb_id);
+	pipe_on(&mode, &tmp);
 	fq_log_set(primary(), 16, &log);
 	c0 = fq_counters();
 	for (k = 0; k < 3; k++)
@@ -1586,7 +1629,7 @@ static void test_duration(void)
 		     (uint64_t)ev.timestamp_ns);
 	fq_log_put(&log);
 	/* A mode set restores the mode's own refresh. */
-	vfq_pipe_off(&dev, 0);
+	pipe_off();
 	pipe_up();
 	{
 		uint64_t a = last_vblank(), b = last_vblank();
@@ -1623,7 +1666,7 @@ static void test_debugfs(void)
 	igt_assert(strstr(buf, "depth 8"));
 	snprintf(want, sizeof(want), "plane %u: pending 3 ", primary());
 	igt_assert_f(strstr(buf, want), "no \"%s\"\n", want);
-	vfq_pipe_off(&dev, 0);
+	pipe_off();
 	fq_log_put(&log);
 }
 
@@ -1679,7 +1722,7 @@ static void test_trace(void)
 static uint32_t overlay_up(struct vfq_fb ov[3])
 {
 	uint32_t overlay = dev.pipe[0].overlays[0];
-	drmModeAtomicReq *req;
+	igt_plane_t *plane;
 	int k;
 
 	pipe_up();
@@ -1687,10 +1730,12 @@ static uint32_t overlay_up(struct vfq_fb ov[3])
 		vfq_fb_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888, &ov[k]);
 		vfq_fb_fill(&ov[k], vfq_rgba8(40 * k, 200, 10, 255));
 	}
-	req = vfq_req_new();
-	vfq_req_plane(req, dev.fd, overlay, crtc(), ov[0].fb_id, 16, 16, 64,
-		      64);
-	igt_assert_eq(vfq_req_commit(dev.fd, req, 0, NULL), 0);
+	/* A plane update without ALLOW_MODESET, as on a lit pipe. */
+	plane = vfq_display_plane(&display, 0, overlay);
+	igt_plane_set_fb(plane, &ov[0].igt);
+	igt_plane_set_position(plane, 16, 16);
+	igt_plane_set_size(plane, 64, 64);
+	igt_display_commit_atomic(&display, 0, NULL);
 	return overlay;
 }
 
@@ -1700,7 +1745,7 @@ static void overlay_down(struct vfq_fb ov[3], struct fq_log *l0,
 {
 	int k;
 
-	vfq_pipe_off(&dev, 0);
+	pipe_off();
 	fq_log_put(l0);
 	fq_log_put(l1);
 	for (k = 0; k < 3; k++)
@@ -1874,12 +1919,10 @@ static int fq_submit_rot(struct vfq_fb *fb, uint64_t id, uint64_t target,
 
 static void set_primary_rotation(uint32_t rot)
 {
-	drmModeAtomicReq *req = vfq_req_new();
-
-	vfq_req_set(req, dev.fd, primary(), DRM_MODE_OBJECT_PLANE, "rotation",
-		    rot);
-	igt_assert_eq(vfq_req_commit(dev.fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET,
-				     NULL), 0);
+	/* IGT's igt_rotation_t bits are DRM_MODE_ROTATE_* / REFLECT_* */
+	igt_plane_set_rotation(vfq_display_plane(&display, 0, primary()),
+			       (igt_rotation_t)rot);
+	igt_display_commit2(&display, COMMIT_ATOMIC);
 }
 
 static uint64_t primary_prop(const char *name)
@@ -1956,7 +1999,10 @@ static void test_flip_rotation(uint32_t rot)
 	/* The capture above committed the CRTC: the image is still there. */
 	expect_rotated(&fb, 91, rot);
 
-	/* A commit naming the plane decides what it shows, alpha alone too. */
+	/*
+	 * A commit naming the plane decides what it shows, alpha alone too.
+	 * Raw: the request is that one property, and nothing else.
+	 */
 	req = vfq_req_new();
 	vfq_req_set(req, dev.fd, primary(), DRM_MODE_OBJECT_PLANE, "alpha",
 		    0xffff);
@@ -1965,7 +2011,7 @@ static void test_flip_rotation(uint32_t rot)
 	igt_assert_eq_u64(primary_prop("rotation"), before);
 
 	fq_log_put(&log);
-	vfq_dev_reset(&dev);
+	reset();
 	vfq_fb_destroy(&fb);
 }
 
@@ -1998,7 +2044,7 @@ static void test_rotation_old_size(void)
 	igt_assert_eq_u64(primary_prop("rotation"),
 			  DRM_MODE_ROTATE_180 | DRM_MODE_REFLECT_X);
 	fq_log_put(&log);
-	vfq_dev_reset(&dev);
+	reset();
 	vfq_fb_destroy(&fb);
 }
 
@@ -2051,7 +2097,7 @@ static void test_rotation_bad_input(void)
 	igt_assert_eq(fq_submit_rot(&tall, 1, far, rf, DRM_MODE_ROTATE_270, 0,
 				    full, NULL), 0);
 	fq_log_put(&log);
-	vfq_dev_reset(&dev);
+	reset();
 	vfq_fb_destroy(&tall);
 }
 
@@ -2081,7 +2127,7 @@ static void test_rotation_drain(void)
 	igt_assert_eq(fq_cancel(primary(), 1, &cancelled), 0);
 	igt_assert_eq_u64(cancelled, 1);
 	fq_log_put(&log);
-	vfq_dev_reset(&dev);
+	reset();
 }
 
 /* Dropping master cancels what the file queued, and its ids restart. */
@@ -2109,7 +2155,7 @@ static void test_master_drop(void)
 	/* A fresh client: new log, PresentIds from 1 again. */
 	fq_log_set(primary(), 16, &log);
 	igt_assert_eq(fq_submit(primary(), fbs[1].fb_id, 1, far, 0, NULL), 0);
-	vfq_pipe_off(&dev, 0);
+	pipe_off();
 	fq_log_put(&log);
 }
 
@@ -2400,7 +2446,7 @@ static void test_many_partial(void)
 			      k == 8 ? VFLIPQ_DRAIN_NEEDED : 0);
 		igt_assert_eq(m.f[k].drain_planes, k == 8 ? 1 : 0);
 	}
-	vfq_pipe_off(&dev, 0);
+	pipe_off();
 	/* The mode set cancelled (and logged) exactly the eight queued. */
 	igt_assert_eq(fq_update(primary()).first_free, 10);
 	for (k = 2; k < 10; k++) {
@@ -2644,7 +2690,7 @@ static void test_many_bad_input(void)
 	 */
 	igt_assert_eq(fq_ioctl(&a), 0);
 	igt_assert_eq_u32(a.num_queued, 4);
-	vfq_pipe_off(&dev, 0);
+	pipe_off();
 	igt_assert_eq(fq_update(primary()).first_free, 4);
 	for (k = 0; k < 4; k++) {
 		igt_assert_eq_u64(log.e[k].present_id, k + 1);
@@ -2662,6 +2708,11 @@ igt_main
 
 		vfq_dev_init(&dev, vfq_open_default());
 		igt_require(dev.caps.caps & VFLIPQ_CAP_FLIP_QUEUE);
+		/* raw: also zpos, which igt_display_reset() leaves */
+		vfq_dev_reset(&dev);
+		vfq_display_init(&display, &dev);
+		/* igt_display's first commit, which drops stale events */
+		vfq_display_off(&display);
 		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
 		for (k = 0; k < NFB; k++) {
 			vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888,
@@ -2791,7 +2842,8 @@ igt_main
 	igt_fixture {
 		int k;
 
-		vfq_dev_reset(&dev);
+		reset();
+		igt_display_fini(&display);
 		for (k = 0; k < NFB; k++)
 			vfq_fb_destroy(&fbs[k]);
 		vfq_dev_fini(&dev);
