@@ -54,6 +54,7 @@ IGT_TEST_DESCRIPTION("vflipq dma-buf import/export with vgem");
 #define H 480
 
 static struct vfq_dev dev;
+static igt_display_t display;
 static int vgem = -1;
 static drmModeModeInfo mode;
 
@@ -89,8 +90,22 @@ static uint32_t from_dmabuf(int fd, int dmabuf)
 }
 
 /*
+ * Blocking modeset of pipe 0 to the test's mode, the whole of @fb on its
+ * primary (an imported buffer's fb has no igt_fb: vfq_display_plane_fb()).
+ */
+static void pipe0_on(struct vfq_fb *fb)
+{
+	vfq_display_pipe(&display, &dev, 0, &mode, NULL);
+	vfq_display_plane_fb(vfq_display_plane(&display, 0,
+					       dev.pipe[0].primary), fb);
+	igt_display_commit2(&display, COMMIT_ATOMIC);
+}
+
+/*
  * A nonblocking flip of the primary to @fb (with @in_fence as IN_FENCE_FD
- * when >= 0) must not complete before vgem @fence is signalled.
+ * when >= 0) must not complete before vgem @fence is signalled.  Raw: the
+ * primary's FB_ID (and IN_FENCE_FD) alone, the flip's event read and
+ * judged by the test.
  */
 static void check_flip_waits(struct vfq_fb *fb, int in_fence, uint32_t fence)
 {
@@ -149,11 +164,12 @@ static void check_scanout(struct vfq_fb *fb, uint32_t seed)
 {
 	struct vfq_fb out;
 
-	vfq_pipe_on(&dev, 0, &mode, fb->fb_id);
+	pipe0_on(fb);
 	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &out);
+	/* vfq's: a deadline on the out-fence */
 	vfq_wb_capture_ok(&dev, 0, &out);
 	igt_assert_eq(vfq_fb_check(&out, expect_seed, &seed, 8, 0), 0);
-	vfq_dev_reset(&dev);
+	vfq_display_off(&display);
 	vfq_fb_destroy(&out);
 }
 
@@ -161,7 +177,9 @@ igt_main
 {
 	igt_fixture {
 		vfq_dev_init(&dev, vfq_open_default());
+		/* raw: also zpos, which igt_display_reset() leaves */
 		vfq_dev_reset(&dev);
+		vfq_display_init(&display, &dev);
 		vgem = vfq_open_driver("vgem");
 		igt_assert_f(vgem >= 0, "no vgem card: %s\n", strerror(-vgem));
 		vfq_get_mode(dev.fd, dev.pipe[0].conn_id, W, H, 60, &mode);
@@ -292,10 +310,10 @@ igt_main
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &first);
 		dmabuf = to_dmabuf(vgem, bo.handle);
 		wrap_import(from_dmabuf(dev.fd, dmabuf), &bo, &fb);
-		vfq_pipe_on(&dev, 0, &mode, first.fb_id);
+		pipe0_on(&first);
 		fence = vfq_vgem_fence_write(vgem, bo.handle);
 		check_flip_waits(&fb, -1, fence);
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
 		close(dmabuf);
 		vfq_fb_destroy(&fb);
 		vfq_fb_destroy(&bo);
@@ -314,7 +332,7 @@ igt_main
 					    &bo), 0);
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &a);
 		vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &b);
-		vfq_pipe_on(&dev, 0, &mode, a.fb_id);
+		pipe0_on(&a);
 		/* a sync_file of an unsignalled vgem fence */
 		fence = vfq_vgem_fence_write(vgem, bo.handle);
 		dmabuf = to_dmabuf(vgem, bo.handle);
@@ -323,7 +341,7 @@ igt_main
 		check_flip_waits(&b, ex.fd, fence);
 		close(ex.fd);
 		close(dmabuf);
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
 		vfq_fb_destroy(&a);
 		vfq_fb_destroy(&b);
 		vfq_fb_destroy(&bo);
@@ -362,7 +380,8 @@ igt_main
 	}
 
 	igt_fixture {
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
+		igt_display_fini(&display);
 		vfq_dev_fini(&dev);
 		close(vgem);
 	}
