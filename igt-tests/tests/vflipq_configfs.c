@@ -178,7 +178,12 @@ static void check_device(int card, const char *name, const struct config *cfg)
 	vfq_dev_fini(&dev);
 }
 
-/* The device works: a modeset of its first CRTC and a flip with event. */
+/*
+ * The device works: a modeset of its first CRTC and a flip with event.
+ * Raw, as on any configfs device here: made for one subtest, removed in
+ * it (several-devices removes one while the others are checked again),
+ * and the legacy flip's event is what the test reads.
+ */
 static void check_scanout(int card, int w, int h, int r)
 {
 	struct vfq_dev dev;
@@ -414,6 +419,7 @@ static void test_unplug(bool by_rmdir)
 	vfq_get_mode(fd, dev.pipe[0].conn_id, 640, 480, 60, &mode);
 	vfq_fb_create(fd, 640, 480, DRM_FORMAT_XRGB8888, &fb);
 	vfq_fb_pattern(&fb, 3);
+	/* raw: the device goes away under this client, its state with it */
 	vfq_pipe_on(&dev, 0, &mode, fb.fb_id);
 	active_prop = vfq_prop_id(fd, dev.pipe[0].crtc_id, DRM_MODE_OBJECT_CRTC,
 				  "ACTIVE");
@@ -449,6 +455,7 @@ static void test_unplug(bool by_rmdir)
 	igt_assert(drmModeGetResources(fd) == NULL);
 	igt_assert_eq(errno, ENODEV);
 	do_ioctl_err(fd, DRM_IOCTL_MODE_CREATE_DUMB, &create, ENODEV);
+	/* raw: a bare ACTIVE=0 on the unplugged device's fd, refused */
 	req = vfq_req_new();
 	drmModeAtomicAddProperty(req, dev.pipe[0].crtc_id, active_prop, 0);
 	igt_assert_eq(vfq_req_commit(fd, req, 0, NULL), -ENODEV);
