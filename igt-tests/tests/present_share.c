@@ -585,6 +585,20 @@ static struct vfq_color expect_seed(int x, int y, void *data)
 }
 
 /*
+ * The display device's pipe 0 lit at @mode, the whole of @fb on its
+ * primary, in one blocking modeset; @fb is an imported surface's
+ * (vfq_fb_wrap()), without an igt_fb: vfq_display_plane_fb().
+ */
+static void scan_out(igt_display_t *display, struct vfq_dev *dev,
+		     const drmModeModeInfo *mode, struct vfq_fb *fb)
+{
+	vfq_display_pipe(display, dev, 0, mode, NULL);
+	vfq_display_plane_fb(vfq_display_plane(display, 0,
+					       dev->pipe[0].primary), fb);
+	igt_display_commit2(display, COMMIT_ATOMIC);
+}
+
+/*
  * Another process renders (CPU) a vgem buffer and shares it; this process
  * imports it into the display device and scans it out: the writeback
  * capture shows the other process's pixels.
@@ -595,6 +609,7 @@ static void test_scanout_import(void)
 	struct present_share_token t;
 	struct present_surface_desc d;
 	struct vfq_dev dev;
+	igt_display_t display;
 	struct vfq_fb fb, out;
 	drmModeModeInfo mode;
 	uint32_t seed = 21, h;
@@ -603,7 +618,9 @@ static void test_scanout_import(void)
 
 	vfq_dev_init(&dev, vfq_open_card(disp_card));
 	igt_require(dev.caps.caps & VFLIPQ_CAP_WRITEBACK);
+	/* raw: also zpos, which igt_display_reset() leaves */
 	vfq_dev_reset(&dev);
+	vfq_display_init(&display, &dev);
 	vfq_get_mode(dev.fd, dev.pipe[0].conn_id, 640, 480, 60, &mode);
 	pid = fork_piped(tp, go);
 	if (pid == 0) {
@@ -638,14 +655,16 @@ static void test_scanout_import(void)
 	igt_assert_eq(present_shared_surface_handle(o, &h), 0);
 	igt_assert_eq(vfq_fb_wrap(&fb, dev.fd, h, d.format, d.width, d.height,
 				  d.pitch, d.size), 0);
-	vfq_pipe_on(&dev, 0, &mode, fb.fb_id);
+	scan_out(&display, &dev, &mode, &fb);
 	vfq_fb_create(dev.fd, 640, 480, DRM_FORMAT_XRGB8888, &out);
+	/* vfq's: a deadline on the out-fence */
 	vfq_wb_capture_ok(&dev, 0, &out);
 	igt_assert_eq(vfq_fb_check(&out, expect_seed, &seed, 8, 0), 0);
-	vfq_dev_reset(&dev);
+	vfq_display_off(&display);
 	vfq_fb_destroy(&out);
 	drmModeRmFB(dev.fd, fb.fb_id);
 	present_shared_surface_close(o);
+	igt_display_fini(&display);
 	vfq_dev_fini(&dev);
 	close(tp[0]); close(tp[1]); close(go[0]); close(go[1]);
 }
@@ -721,6 +740,7 @@ static void test_queue_scanout(void)
 	struct present_surface_queue *freeq, *work;
 	struct present_share_token tok[2];
 	struct vfq_dev dev;
+	igt_display_t display;
 	drmModeModeInfo mode;
 	struct vfq_fb out;
 	int tp[2];
@@ -728,7 +748,9 @@ static void test_queue_scanout(void)
 
 	vfq_dev_init(&dev, vfq_open_card(disp_card));
 	igt_require(dev.caps.caps & VFLIPQ_CAP_WRITEBACK);
+	/* raw: also zpos, which igt_display_reset() leaves */
 	vfq_dev_reset(&dev);
+	vfq_display_init(&display, &dev);
 	vfq_get_mode(dev.fd, dev.pipe[0].conn_id, 640, 480, 60, &mode);
 	pid = fork_piped(tp, NULL);
 	if (pid == 0) {
@@ -791,10 +813,11 @@ static void test_queue_scanout(void)
 		igt_assert_eq(present_shared_surface_handle(s, &h), 0);
 		igt_assert_eq(vfq_fb_wrap(&fb, dev.fd, h, sd.format, sd.width,
 					  sd.height, sd.pitch, sd.size), 0);
-		vfq_pipe_on(&dev, 0, &mode, fb.fb_id);
+		scan_out(&display, &dev, &mode, &fb);
+		/* vfq's: a deadline on the out-fence */
 		vfq_wb_capture_ok(&dev, 0, &out);
 		igt_assert_eq(vfq_fb_check(&out, expect_seed, &seed, 8, 0), 0);
-		vfq_dev_reset(&dev);
+		vfq_display_off(&display);
 		drmModeRmFB(dev.fd, fb.fb_id);
 		igt_assert_eq(present_surface_queue_enqueue(freeq, s, NULL, 0,
 							    0), 0);
@@ -803,6 +826,7 @@ static void test_queue_scanout(void)
 	vfq_fb_destroy(&out);
 	present_surface_queue_close(work);
 	present_surface_queue_close(freeq);
+	igt_display_fini(&display);
 	vfq_dev_fini(&dev);
 	close(tp[0]); close(tp[1]);
 }
