@@ -227,6 +227,10 @@ static int render_minor(int card)
 
 /* ---- ids a child can use without the igt helpers ----------------------------- */
 
+/*
+ * Raw: the forked children and lessees run on their own fds, without igt
+ * asserts or an igt_display of their own.
+ */
 struct ids {
 	uint32_t crtc, conn, primary, overlay;
 	uint32_t conn_crtc, crtc_mode, crtc_active;
@@ -778,6 +782,7 @@ static void test_concurrent(void)
 
 	igt_require(vfq_cfs_available());
 	vfq_cfs_cleanup();
+	/* raw: a configfs device of this subtest, its KMS the children's */
 	card = vfq_cfs_create(STRESS_DEV, attrs);
 	vfq_dev_init(&d, vfq_open_card(card));
 	igt_assert_eq(d.n_pipes, 4);
@@ -895,6 +900,10 @@ static void test_all_crtcs(void)
 		vfq_fb_create(d.fd, W, H, DRM_FORMAT_XRGB8888, &fb[i]);
 	vfq_fb_create(d.fd, OW, OW, DRM_FORMAT_XRGB8888, &ofb);
 
+	/*
+	 * Raw: the commits under stress, on a configfs device of this
+	 * subtest, their flip events judged by the truth checker.
+	 */
 	end = vfq_now_ns() + secs * 1000000000ull;
 	while (vfq_now_ns() < end) {
 		drmModeAtomicReq *req = vfq_req_new();
@@ -965,7 +974,7 @@ static void test_all_crtcs(void)
  * needs the worker of the earlier commit to lose its CPU right after
  * hw_done: four CRTCs, a process each with its own chain, keep both
  * emulated CPUs busy with commit workers, and the debug kernel runs the
- * chains for 10 s.
+ * chains for 10 s.  Raw: exact nonblocking requests of forked children.
  */
 static int idle_chain(int fd, const struct ids *id, uint64_t end)
 {
@@ -1034,6 +1043,7 @@ static void test_idle_commit_chain(void)
 
 static void test_sigkill_full_queue(void)
 {
+	igt_display_t display;
 	struct vfq_dev d;
 	struct ids id;
 	drmModeModeInfo m;
@@ -1046,8 +1056,11 @@ static void test_sigkill_full_queue(void)
 	card = vfq_card_index(d.fd);
 	vfq_get_mode(d.fd, d.pipe[0].conn_id, W, H, 60, &m);
 	get_ids(&d, 0, &id);
+	/* raw: also zpos, which igt_display_reset() leaves */
 	vfq_dev_reset(&d);
+	vfq_display_init(&display, &d);
 	c0 = crtc_counter(d.fd, id.crtc, CANCELLED);
+	/* raw: the master handover is what is tested */
 	igt_assert_eq(drmDropMaster(d.fd), 0);
 	igt_assert_eq(pipe(pfd), 0);
 
@@ -1055,6 +1068,7 @@ static void test_sigkill_full_queue(void)
 	pid = fork();
 	igt_assert(pid >= 0);
 	if (pid == 0) {
+		/* raw: a forked master on its own fd, without igt asserts */
 		int fd = vfq_open_card(card), n = 0, dmabuf, ret;
 		uint32_t fbs[4], ofb, h;
 		uint64_t far = vfq_now_ns() + 60ull * 1000000000, size, k;
@@ -1130,7 +1144,8 @@ static void test_sigkill_full_queue(void)
 		uint64_t shown0 = crtc_counter(d.fd, id.crtc, SHOWN), one = 1;
 
 		vfq_fb_create(d.fd, W, H, DRM_FORMAT_XRGB8888, &fb);
-		vfq_pipe_on(&d, 0, &m, fb.fb_id);
+		vfq_display_pipe(&display, &d, 0, &m, &fb);
+		igt_display_commit2(&display, COMMIT_ATOMIC);
 		igt_assert_eq(c_set_log(d.fd, id.crtc, id.primary, 8, NULL, NULL), 0);
 		igt_assert_eq(c_submit(d.fd, id.crtc, 1, &id.primary, &fb.fb_id,
 				       &one, vfq_now_ns(), 0), 0);
@@ -1138,9 +1153,10 @@ static void test_sigkill_full_queue(void)
 		     crtc_counter(d.fd, id.crtc, SHOWN) == shown0; i++)
 			usleep(10000);
 		igt_assert_eq_u64(crtc_counter(d.fd, id.crtc, SHOWN), shown0 + 1);
-		vfq_dev_reset(&d);
+		vfq_display_off(&display);
 		vfq_fb_destroy(&fb);
 	}
+	igt_display_fini(&display);
 	vfq_dev_fini(&d);
 }
 
@@ -1175,6 +1191,7 @@ static void hold_everything(struct held *h, const char *name)
 	vfq_get_mode(d.fd, d.pipe[0].conn_id, W, H, 60, &m);
 	get_ids(&d, 0, &id);
 	vfq_fb_create(d.fd, W, H, DRM_FORMAT_XRGB8888, &fb);
+	/* raw: this configfs device is removed under its client */
 	vfq_pipe_on(&d, 0, &m, fb.fb_id);
 	munmap(fb.map, fb.size);	/* only the mappings below are held */
 
@@ -1344,6 +1361,7 @@ static void test_cross_removal(bool exporter_first)
 				    pitches, offsets, &xfb, 0), 0);
 	drmCloseBufferHandle(d.fd, handle);
 	vfq_fb_create(d.fd, W, H, DRM_FORMAT_XRGB8888, &local);
+	/* raw: configfs devices of this subtest, removed in it */
 	vfq_pipe_on(&d, 0, &m, xfb);
 	cp.src_fb = xfb;
 	cp.dst_fb = local.fb_id;
@@ -1442,7 +1460,8 @@ static void test_unload_after_close(void)
 
 /*
  * The device of @fd in @d; a request that turns its pipe 0 on with @fb
- * (created) and asks for the CRTC's out-fence in @out_fd.
+ * (created) and asks for the CRTC's out-fence in @out_fd.  Raw: the
+ * device goes (configfs removal, module unload) while the fences live on.
  */
 static drmModeAtomicReq *fence_pipe_on(int fd, struct vfq_dev *d,
 				       drmModeModeInfo *m, struct vfq_fb *fb,
@@ -1481,6 +1500,7 @@ static void test_out_fence_outlives_device(void)
 	static const char *const attrs[] = {
 		"crtcs", "1", "modes", "640x480@60", NULL,
 	};
+	igt_display_t display;
 	drmModeAtomicReq *req;
 	drmModeModeInfo m;
 	struct vfq_dev a, b;
@@ -1509,18 +1529,21 @@ static void test_out_fence_outlives_device(void)
 	vfq_dev_fini(&a);
 	igt_assert_eq(vfq_cfs_rmdir(FENCE_DEV), 0);
 
+	/*
+	 * The default device's modeset, its in-fence that sync_file: an
+	 * ordinary commit (igt_plane_set_fence_fd() sends a dup of it).
+	 */
 	vfq_dev_init(&b, vfq_open_default());
+	vfq_display_init(&display, &b);
 	vfq_get_mode(b.fd, b.pipe[0].conn_id, 640, 480, 60, &m);
 	vfq_fb_create(b.fd, m.hdisplay, m.vdisplay, DRM_FORMAT_XRGB8888, &fb);
-	req = vfq_req_new();
-	vfq_req_pipe_on(req, &b, 0, &m, fb.fb_id, &blob);
-	vfq_req_set(req, b.fd, b.pipe[0].primary, DRM_MODE_OBJECT_PLANE,
-		    "IN_FENCE_FD", out_fd);
-	igt_assert_eq(vfq_req_commit(b.fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET,
-				     NULL), 0);
-	drmModeDestroyPropertyBlob(b.fd, blob);
+	vfq_display_pipe(&display, &b, 0, &m, &fb);
+	igt_plane_set_fence_fd(vfq_display_plane(&display, 0,
+						 b.pipe[0].primary), out_fd);
+	igt_display_commit2(&display, COMMIT_ATOMIC);
 	close(out_fd);
-	vfq_pipe_off(&b, 0);
+	vfq_display_off(&display);
+	igt_display_fini(&display);
 	vfq_fb_destroy(&fb);
 	vfq_dev_fini(&b);
 }
@@ -1680,6 +1703,7 @@ static void test_crc_after_removal(void)
 	vfq_dev_init(&a, vfq_open_card(vfq_cfs_create(CRC_DEV, attrs)));
 	vfq_get_mode(a.fd, a.pipe[0].conn_id, 640, 480, 60, &m);
 	vfq_fb_create(a.fd, 640, 480, DRM_FORMAT_XRGB8888, &fb);
+	/* raw: this configfs device is removed while its capture lives on */
 	vfq_pipe_on(&a, 0, &m, fb.fb_id);
 
 	/*
@@ -1890,6 +1914,7 @@ static void test_load_unload_cycles(void)
 		vfq_get_mode(d.fd, d.pipe[0].conn_id, W, H, 60, &m);
 		get_ids(&d, 0, &id);
 		vfq_fb_create(d.fd, W, H, DRM_FORMAT_XRGB8888, &fb);
+		/* raw: a device of this load only, closed with its pipe lit */
 		vfq_pipe_on(&d, 0, &m, fb.fb_id);
 		if (d.caps.caps & VFLIPQ_CAP_FLIP_QUEUE) {
 			igt_assert_eq(c_set_log(d.fd, id.crtc, id.primary, 8,
