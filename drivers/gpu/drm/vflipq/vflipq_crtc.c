@@ -86,6 +86,8 @@ static ktime_t vflipq_engine_irq_time(const struct vflipq_output *out,
 ktime_t vflipq_engine_last_vblank(const struct vflipq_output *out)
 {
 	lockdep_assert_held(&out->engine.lock);
+	if (out->engine.reporting)
+		return out->engine.reporting;
 	if (!out->engine.running || out->engine.lazy)
 		return vflipq_grid_floor(out, ktime_get());
 	if (out->engine.vrr)
@@ -216,6 +218,7 @@ void vflipq_engine_update(struct vflipq_output *out)
  * struct vflipq_vblank_step - one vblank, from the engine to its consumers
  * @vblank: the vblank reported
  * @passed: vblanks of the grid since the one reported before
+ * @period: their spacing when it was regular (0: tell the core in one)
  * @report: the DRM core wants vblank interrupts
  * @compose: somebody wants the frame composed (CRC, writeback)
  * @fq_work: the flip queue raised interrupts
@@ -226,6 +229,7 @@ void vflipq_engine_update(struct vflipq_output *out)
 struct vflipq_vblank_step {
 	ktime_t vblank;
 	u64 passed;
+	u64 period;
 	bool report;
 	bool compose;
 	bool fq_work;
@@ -285,6 +289,10 @@ static bool vflipq_engine_advance_fixed(struct vflipq_output *out,
 	step->passed = div64_u64(ktime_to_ns(ktime_sub(step->vblank,
 						       out->engine.last_vblank)),
 				 out->engine.period_ns ?: 1);
+	/* A flip that changed the period on the way: no regular spacing. */
+	if (ktime_sub_ns(step->vblank, step->passed * out->engine.period_ns) ==
+	    out->engine.last_vblank)
+		step->period = out->engine.period_ns;
 	out->engine.last_vblank = step->vblank;
 	return true;
 }
@@ -354,6 +362,40 @@ unlock:
 }
 
 /*
+ * The vblanks a late interrupt (or a commit's catch-up) passed before the
+ * last, told to the DRM core one by one and oldest first, each with its own
+ * time, as the flip queue latches at each (vflipq_flipq_catch_up()): an
+ * event asked for one of them carries that vblank's sequence and time,
+ * where a core told of the last alone would count them all but send such
+ * an event with the last one.  Beyond VFLIPQ_MAX_CATCH_UP the oldest are
+ * counted in one.  None is told at or before a time the core was already
+ * given (@told): from an earlier one it would count backwards.
+ */
+static void vflipq_engine_report_passed(struct vflipq_output *out,
+					const struct vflipq_vblank_step *step)
+{
+	u64 k = min_t(u64, step->passed, VFLIPQ_MAX_CATCH_UP);
+	bool fresh;
+
+	if (!step->period)
+		return;
+	while (k-- > 1) {
+		ktime_t t = ktime_sub_ns(step->vblank, k * step->period);
+
+		spin_lock(&out->engine.lock);
+		fresh = ktime_after(t, out->engine.told);
+		if (fresh)
+			out->engine.reporting = t;
+		spin_unlock(&out->engine.lock);
+		if (fresh)
+			drm_crtc_handle_vblank(&out->crtc);
+	}
+	spin_lock(&out->engine.lock);
+	out->engine.reporting = 0;
+	spin_unlock(&out->engine.lock);
+}
+
+/*
  * Tell the DRM core of the vblank (the events of commits flushed before it
  * go out) and pick the state whose frame it is, both under
  * &vflipq_composer.lock, which a commit holds from its catch-up to arming its
@@ -369,8 +411,10 @@ vflipq_engine_report(struct vflipq_output *out, struct vflipq_vblank_step *step)
 	if (step->passed > 1)
 		drm_dbg_driver(out->crtc.dev, "crtc %u: %llu vblanks in one\n",
 			       out->index, step->passed);
-	if (step->report)
+	if (step->report) {
+		vflipq_engine_report_passed(out, step);
 		drm_crtc_handle_vblank(&out->crtc);
+	}
 	if (!step->compose || !out->composer.state)
 		return NULL;
 	step->frame = drm_crtc_accurate_vblank_count(&out->crtc);
@@ -494,6 +538,8 @@ static bool vflipq_get_vblank_timestamp(struct drm_crtc *crtc, int *max_error,
 
 	spin_lock_irqsave(&out->engine.lock, flags);
 	*vblank_time = vflipq_engine_last_vblank(out);
+	if (ktime_after(*vblank_time, out->engine.told))
+		out->engine.told = *vblank_time;
 	spin_unlock_irqrestore(&out->engine.lock, flags);
 	return true;
 }

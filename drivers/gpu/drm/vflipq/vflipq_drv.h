@@ -221,6 +221,10 @@ struct vflipq_crtc_state {
  *	which the DRM vblank counter and timestamp report while it runs; a
  *	vblank that passed is reported only once handled, by @timer or by a
  *	commit that comes first (vflipq_crtc_atomic_flush())
+ * @reporting: while a catch-up tells the DRM core of the vblanks it
+ *	passed one by one, the one being told (else 0)
+ * @told: the latest vblank time the DRM core was given; a catch-up never
+ *	tells it of an earlier one
  * @period_changed: a queued flip changed @period_ns at this vblank
  * @vrr: variable refresh is on (VRR_ENABLED): the grid's period is
  *	VFLIPQ_VRR_MAX_NS and @phase the last vblank (vflipq_vrr.c)
@@ -239,6 +243,8 @@ struct vflipq_engine {
 	ktime_t phase;
 	u64 phase_seq;
 	ktime_t last_vblank;
+	ktime_t reporting;
+	ktime_t told;
 	bool period_changed;
 	bool vrr;
 	struct drm_display_mode mode;
