@@ -39,6 +39,11 @@
  * Description: Flips queued on the flip queue after a vblank whose interrupt
  *              is late are logged at a later vblank, and the CRCs agree with
  *              the log
+ *
+ * SUBTEST: vblank-event-each-vblank
+ * Description: With every interrupt more than a frame late, a vblank event
+ *              asked for each of the coming vblanks carries the vblank it
+ *              was asked for and that vblank's time
  */
 
 #include <inttypes.h>
@@ -315,6 +320,63 @@ static void queued_flips_after_vblank(unsigned int delay_us)
 	pipe0_on();
 }
 
+#define EVENTS 16
+
+/*
+ * Vblank events asked for each of the next EVENTS vblanks, as kms_flip's
+ * and kms_setmode's calibrations ask, while every interrupt comes 1.5
+ * frames late, so that each one finds two vblanks passed: every event must
+ * still carry the sequence it was asked for, with that vblank's time on
+ * the grid.  Delivered late is allowed (and the point); the event of vblank
+ * N saying N+1 is not.
+ */
+static void events_each_vblank(void)
+{
+	unsigned int delay_us = (unsigned int)(period * 3 / 2 / 1000);
+	uint64_t seq0, ts0, t_read, late = 0;
+	struct vfq_truth truth;
+	struct vfq_event ev;
+	uint32_t first;
+	int i;
+
+	set_irq_delay(delay_us);
+	/* Two interrupts at the new delay: the engine is in its stride. */
+	igt_assert_eq(vfq_wait_vblank(dev.fd, 0, DRM_VBLANK_RELATIVE, 4, 0,
+				      NULL, NULL), 0);
+	vfq_vblank_grid(dev.fd, dev.pipe[0].crtc_id, &seq0, &ts0);
+	vfq_truth_init(&truth, dev.pipe[0].crtc_id, period, VFQ_TRUTH_FLIPS);
+	vfq_truth_vblank(&truth, seq0, ts0);
+	first = (uint32_t)seq0 + 1;
+	for (i = 0; i < EVENTS; i++)
+		igt_assert_eq(vfq_wait_vblank(dev.fd, 0, DRM_VBLANK_ABSOLUTE |
+					      DRM_VBLANK_EVENT, first + i,
+					      0x500 + i, NULL, NULL), 0);
+	for (i = 0; i < EVENTS; i++) {
+		char what[32];
+
+		igt_assert_f(vfq_read_event(dev.fd, 2000, &ev) == 1,
+			     "event %d: none within 2 s\n", i);
+		t_read = vfq_now_ns();
+		igt_assert_eq_u32(ev.type, DRM_EVENT_VBLANK);
+		igt_assert_eq_u64(ev.user_data, 0x500 + i);
+		igt_assert_f(ev.sequence == first + i, "the event asked for "
+			     "vblank %u says vblank %" PRIu64 "\n", first + i,
+			     ev.sequence);
+		snprintf(what, sizeof(what), "vblank event %d", i);
+		vfq_truth_event(&truth, what, 0, &ev, t_read);
+		if (t_read > ev.ts_ns + period)
+			late++;
+	}
+	set_irq_delay(0);
+	igt_info("%" PRIu64 " of %d events read more than a frame after "
+		 "their vblank\n", late, EVENTS);
+	/*
+	 * The delay makes every other vblank's interrupt come over a frame
+	 * after it: without such events the window was not tested.
+	 */
+	igt_assert_f(late > 0, "no event came more than a frame late\n");
+}
+
 igt_main
 {
 	unsigned int delay_us = 0;
@@ -356,6 +418,13 @@ igt_main
 		     "CRCs agree with the log");
 	igt_subtest("queued-flip") {
 		queued_flips_after_vblank(delay_us);
+	}
+
+	igt_describe("With every interrupt more than a frame late, a vblank "
+		     "event asked for each of the coming vblanks carries the "
+		     "vblank it was asked for and that vblank's time");
+	igt_subtest("vblank-event-each-vblank") {
+		events_each_vblank();
 	}
 
 	igt_fixture {
