@@ -70,9 +70,9 @@ void vfq_display_pipe(igt_display_t *display, struct vfq_dev *dev, int pipe,
 
 	igt_output_override_mode(output, mode);
 	igt_output_set_pipe(output, pipe);
-	igt_plane_set_fb(igt_pipe_get_plane_type(&display->pipes[pipe],
-						 DRM_PLANE_TYPE_PRIMARY),
-			 fb ? &fb->igt : NULL);
+	vfq_display_plane_fb(igt_pipe_get_plane_type(&display->pipes[pipe],
+						     DRM_PLANE_TYPE_PRIMARY),
+			     fb);
 }
 
 void vfq_display_off(igt_display_t *display)

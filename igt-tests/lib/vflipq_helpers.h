@@ -199,7 +199,8 @@ igt_plane_t *vfq_display_plane(igt_display_t *display, int pipe,
 			       uint32_t plane_id);
 /*
  * Pending, not committed: @pipe's output on it with @mode
- * (igt_output_override_mode()), the primary full-screen on @fb (NULL: off).
+ * (igt_output_override_mode()), the primary full-screen on @fb (NULL: off;
+ * vfq_display_plane_fb(), so also a framebuffer IGT did not make).
  */
 void vfq_display_pipe(igt_display_t *display, struct vfq_dev *dev, int pipe,
 		      const drmModeModeInfo *mode, struct vfq_fb *fb);
