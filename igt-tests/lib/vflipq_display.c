@@ -16,7 +16,22 @@ void vfq_display_init(igt_display_t *display, struct vfq_dev *dev)
 	 * has already failed the test on such a topology, so that skip cannot
 	 * hide a broken vflipq device.
 	 */
+	/*
+	 * igt_display without the writeback connectors: IGT gives each pipe
+	 * one connected output, a CRTC's own writeback connector first (it
+	 * can take no other CRTC), and warns that the VIRTUAL connectors,
+	 * which any CRTC drives, got none ("Output Virtual-1 could not be
+	 * assigned to a pipe"; igt/README.md, "Writeback warning").  The
+	 * tests drive writeback with raw requests (vfq_wb_capture()), which
+	 * need the capability on again.
+	 */
+	igt_assert_eq(drmSetClientCap(dev->fd,
+				      DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 0),
+		      0);
 	igt_display_require(display, dev->fd);
+	igt_assert_eq(drmSetClientCap(dev->fd,
+				      DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1),
+		      0);
 	igt_assert_f(display->is_atomic, "vflipq without atomic modesetting\n");
 	for (int i = 0; i < dev->n_pipes; i++) {
 		igt_plane_t *primary;
@@ -75,8 +90,42 @@ void vfq_display_pipe(igt_display_t *display, struct vfq_dev *dev, int pipe,
 			     fb);
 }
 
+/*
+ * A writeback connector a raw request left on @crtc_id (0: on any CRTC)
+ * taken off it: igt_display does not know it, and a CRTC turned off with
+ * a connector still on it is refused.
+ */
+static void vfq_display_wb_detach(int fd, uint32_t crtc_id)
+{
+	drmModeRes *res = drmModeGetResources(fd);
+
+	igt_assert(res);
+	for (int i = 0; i < res->count_connectors; i++) {
+		drmModeConnector *c = drmModeGetConnectorCurrent(fd,
+							res->connectors[i]);
+		drmModeAtomicReq *req;
+		uint64_t on = 0;
+
+		igt_assert(c);
+		if (c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK)
+			on = vfq_prop_get(fd, c->connector_id,
+					  DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID");
+		if (on && (!crtc_id || on == crtc_id)) {
+			req = vfq_req_new();
+			vfq_req_set(req, fd, c->connector_id,
+				    DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", 0);
+			igt_assert_eq(vfq_req_commit(fd, req,
+						     DRM_MODE_ATOMIC_ALLOW_MODESET,
+						     NULL), 0);
+		}
+		drmModeFreeConnector(c);
+	}
+	drmModeFreeResources(res);
+}
+
 void vfq_display_off(igt_display_t *display)
 {
+	vfq_display_wb_detach(display->drm_fd, 0);
 	igt_display_reset(display);
 	igt_display_commit2(display, COMMIT_ATOMIC);
 }
@@ -115,18 +164,6 @@ void vfq_display_plane_fb(igt_plane_t *plane, struct vfq_fb *fb)
  * vfq_display_off() would reset everything.
  */
 
-/* The igt output of @pipe's writeback connector; asserts. */
-static igt_output_t *vfq_wb_output(igt_display_t *display,
-				   struct vfq_dev *dev, int pipe)
-{
-	for (int i = 0; i < display->n_outputs; i++)
-		if (display->outputs[i].id == dev->pipe[pipe].wb_conn_id)
-			return &display->outputs[i];
-	igt_assert_f(false, "no igt output for writeback connector %u\n",
-		     dev->pipe[pipe].wb_conn_id);
-	return NULL;
-}
-
 void vfq_display_pipe_off(igt_display_t *display, struct vfq_dev *dev,
 			  int pipe)
 {
@@ -136,14 +173,7 @@ void vfq_display_pipe_off(igt_display_t *display, struct vfq_dev *dev,
 	for_each_plane_on_pipe(display, pipe, plane)
 		igt_plane_set_fb(plane, NULL);
 	igt_output_set_pipe(vfq_output(display, dev, pipe), PIPE_NONE);
-	/*
-	 * vfq_wb_capture() attaches the writeback connector with a raw
-	 * request, which igt_display does not see; a CRTC turned off with a
-	 * connector still on it is refused.
-	 */
-	if (dev->pipe[pipe].wb_conn_id)
-		igt_output_set_pipe(vfq_wb_output(display, dev, pipe),
-				    PIPE_NONE);
+	vfq_display_wb_detach(dev->fd, dev->pipe[pipe].crtc_id);
 	/* Off also when a raw request lit it, unseen by igt_display. */
 	igt_pipe_obj_replace_prop_blob(p, IGT_CRTC_MODE_ID, NULL, 0);
 	igt_pipe_obj_set_prop_value(p, IGT_CRTC_ACTIVE, 0);

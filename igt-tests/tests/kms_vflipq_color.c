@@ -224,7 +224,7 @@ static void check_screen(uint32_t ref, const char *what)
 	memset(out.map, 0x5a, out.size);
 	/*
 	 * vfq's: a deadline on the out-fence.  It leaves the writeback
-	 * connector on CRTC 0, as before; igt_display_reset() detaches it.
+	 * connector on CRTC 0, as before; vfq_display_off() detaches it.
 	 */
 	vfq_wb_capture_ok(&dev, 0, &out);
 	/* writeback rounds v * 1023 / 65535 exactly as vfq_chan() does */

@@ -201,7 +201,7 @@ static void check_writeback(int crtc)
 	vfq_fb_create(dev.fd, W, H, DRM_FORMAT_XRGB8888, &out);
 	/* poison: a capture that writes nothing must not pass */
 	memset(out.map, 0x5a, out.size);
-	/* vfq's: a deadline on the out-fence; igt_display_reset() detaches */
+	/* vfq's: a deadline on the out-fence; vfq_display_off() detaches */
 	vfq_wb_capture_ok(&dev, crtc, &out);
 	igt_assert_eq(vfq_fb_check(&out, expect_fb, NULL, 8, 0), 0);
 	vfq_fb_destroy(&out);
