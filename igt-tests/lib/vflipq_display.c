@@ -157,13 +157,13 @@ void vfq_display_plane_fb(igt_plane_t *plane, struct vfq_fb *fb)
 }
 
 /* ------------------------------------------------------------------ */
+
 /*
  * One pipe off, the rest of the display left as it is: igt_display's
  * counterpart of vfq_pipe_off(), for a subtest that turns its pipe off
  * mid-way (a mode set that cancels what the flip queue holds) where
  * vfq_display_off() would reset everything.
  */
-
 void vfq_display_pipe_off(igt_display_t *display, struct vfq_dev *dev,
 			  int pipe)
 {

@@ -587,14 +587,12 @@ static struct vfq_color expect_seed(int x, int y, void *data)
 /*
  * The display device's pipe 0 lit at @mode, the whole of @fb on its
  * primary, in one blocking modeset; @fb is an imported surface's
- * (vfq_fb_wrap()), without an igt_fb: vfq_display_plane_fb().
+ * (vfq_fb_wrap()), without an igt_fb.
  */
 static void scan_out(igt_display_t *display, struct vfq_dev *dev,
 		     const drmModeModeInfo *mode, struct vfq_fb *fb)
 {
-	vfq_display_pipe(display, dev, 0, mode, NULL);
-	vfq_display_plane_fb(vfq_display_plane(display, 0,
-					       dev->pipe[0].primary), fb);
+	vfq_display_pipe(display, dev, 0, mode, fb);
 	igt_display_commit2(display, COMMIT_ATOMIC);
 }
 

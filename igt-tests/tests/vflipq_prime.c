@@ -91,13 +91,11 @@ static uint32_t from_dmabuf(int fd, int dmabuf)
 
 /*
  * Blocking modeset of pipe 0 to the test's mode, the whole of @fb on its
- * primary (an imported buffer's fb has no igt_fb: vfq_display_plane_fb()).
+ * primary (an imported buffer's fb, without an igt_fb).
  */
 static void pipe0_on(struct vfq_fb *fb)
 {
-	vfq_display_pipe(&display, &dev, 0, &mode, NULL);
-	vfq_display_plane_fb(vfq_display_plane(&display, 0,
-					       dev.pipe[0].primary), fb);
+	vfq_display_pipe(&display, &dev, 0, &mode, fb);
 	igt_display_commit2(&display, COMMIT_ATOMIC);
 }
 
