@@ -10,6 +10,7 @@
 #define _VFLIPQ_COMPAT_H_
 
 #include <linux/dma-fence.h>
+#include <linux/export.h>
 #include <linux/hrtimer.h>
 #include <linux/mm.h>
 
@@ -32,6 +33,25 @@
 #include <drm/drm_fbdev_generic.h>
 #else
 #include <drm/drm_fb_helper.h>
+#endif
+
+/*
+ * VISIBLE_IF_KUNIT and EXPORT_SYMBOL_IF_KUNIT(), which open the DRM-free
+ * parts to the KUnit suites of tests/ (vflipq_visibility.h): 6.2 ("kunit:
+ * add macro to allow conditionally exposing static symbols to tests")
+ * added <kunit/visibility.h>; before, its definitions.
+ */
+#ifdef VFLIPQ_HAVE_KUNIT_VISIBILITY
+#include <kunit/visibility.h>
+#elif IS_ENABLED(CONFIG_KUNIT)
+#define VISIBLE_IF_KUNIT
+/* as <kunit/visibility.h> */
+#define EXPORT_SYMBOL_IF_KUNIT(symbol) \
+	EXPORT_SYMBOL_NS(symbol, EXPORTED_FOR_KUNIT_TESTING)
+#else
+#define VISIBLE_IF_KUNIT static
+/* as <kunit/visibility.h> */
+#define EXPORT_SYMBOL_IF_KUNIT(...)
 #endif
 
 /*

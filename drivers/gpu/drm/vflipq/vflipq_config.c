@@ -10,6 +10,7 @@
 #include <linux/string.h>
 
 #include "vflipq_config.h"
+#include "vflipq_visibility.h"
 
 static const struct vflipq_mode_spec vflipq_default_modes[] = {
 	{  640,  480,  60 },
@@ -39,6 +40,7 @@ void vflipq_config_init_defaults(struct vflipq_config *cfg, const char *name)
 	memcpy(cfg->modes, vflipq_default_modes, sizeof(vflipq_default_modes));
 	cfg->preferred = VFLIPQ_DEFAULT_PREFERRED;
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_config_init_defaults);
 
 static bool vflipq_mode_valid(const struct vflipq_mode_spec *m)
 {
@@ -58,6 +60,7 @@ unsigned int vflipq_caso_tier(unsigned int caso_caps)
 		tier++;
 	return tier;
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_caso_tier);
 
 /**
  * vflipq_config_validate - check a configuration before creating a device
@@ -111,6 +114,7 @@ int vflipq_config_validate(const struct vflipq_config *cfg, const char **why)
 			return -EINVAL;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_config_validate);
 
 int vflipq_parse_mode(const char *buf, struct vflipq_mode_spec *mode)
 {
@@ -126,6 +130,7 @@ int vflipq_parse_mode(const char *buf, struct vflipq_mode_spec *mode)
 	mode->refresh = r;
 	return vflipq_mode_valid(mode) ? 0 : -EINVAL;
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_parse_mode);
 
 /*
  * Parse a whitespace separated list of "WxH@R" tokens.  On success the new
@@ -172,6 +177,7 @@ int vflipq_parse_mode_list(const char *buf, struct vflipq_config *cfg)
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_parse_mode_list);
 
 int vflipq_config_set_preferred(struct vflipq_config *cfg, const char *buf)
 {
@@ -193,6 +199,7 @@ int vflipq_config_set_preferred(struct vflipq_config *cfg, const char *buf)
 	}
 	return -EINVAL;
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_config_set_preferred);
 
 int vflipq_format_mode(const struct vflipq_mode_spec *mode, char *buf,
 		       size_t len)
@@ -200,3 +207,4 @@ int vflipq_format_mode(const struct vflipq_mode_spec *mode, char *buf,
 	return scnprintf(buf, len, "%ux%u@%u", mode->width, mode->height,
 			 mode->refresh);
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_format_mode);

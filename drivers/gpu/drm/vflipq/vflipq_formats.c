@@ -17,6 +17,7 @@
 #include "vflipq_blend.h"
 #include "vflipq_formats.h"
 #include "vflipq_hash.h"
+#include "vflipq_visibility.h"
 
 const u32 vflipq_plane_formats[] = {
 	DRM_FORMAT_XRGB8888,
@@ -33,8 +34,10 @@ const u32 vflipq_plane_formats[] = {
 	DRM_FORMAT_ABGR16161616F,
 	DRM_FORMAT_RGB565,
 };
+EXPORT_SYMBOL_IF_KUNIT(vflipq_plane_formats);
 
 const unsigned int vflipq_num_plane_formats = ARRAY_SIZE(vflipq_plane_formats);
+EXPORT_SYMBOL_IF_KUNIT(vflipq_num_plane_formats);
 
 const u32 vflipq_overlay_formats[] = {
 	DRM_FORMAT_XRGB8888,
@@ -52,9 +55,11 @@ const u32 vflipq_overlay_formats[] = {
 	DRM_FORMAT_RGB565,
 	DRM_FORMAT_NV12,
 };
+EXPORT_SYMBOL_IF_KUNIT(vflipq_overlay_formats);
 
 const unsigned int vflipq_num_overlay_formats =
 	ARRAY_SIZE(vflipq_overlay_formats);
+EXPORT_SYMBOL_IF_KUNIT(vflipq_num_overlay_formats);
 
 const u32 vflipq_cursor_formats[] = {
 	DRM_FORMAT_ARGB8888,
@@ -62,9 +67,11 @@ const u32 vflipq_cursor_formats[] = {
 	DRM_FORMAT_ABGR8888,
 	DRM_FORMAT_XBGR8888,
 };
+EXPORT_SYMBOL_IF_KUNIT(vflipq_cursor_formats);
 
 const unsigned int vflipq_num_cursor_formats =
 	ARRAY_SIZE(vflipq_cursor_formats);
+EXPORT_SYMBOL_IF_KUNIT(vflipq_num_cursor_formats);
 
 const u32 vflipq_wb_formats[] = {
 	DRM_FORMAT_XRGB8888,
@@ -72,8 +79,10 @@ const u32 vflipq_wb_formats[] = {
 	DRM_FORMAT_XRGB2101010,
 	DRM_FORMAT_ABGR8888,
 };
+EXPORT_SYMBOL_IF_KUNIT(vflipq_wb_formats);
 
 const unsigned int vflipq_num_wb_formats = ARRAY_SIZE(vflipq_wb_formats);
+EXPORT_SYMBOL_IF_KUNIT(vflipq_num_wb_formats);
 
 /*
  * Framebuffer pitches and offsets are only as aligned as userspace made
@@ -476,6 +485,7 @@ void vflipq_formats_init(void)
 	for (i = 0; i < ARRAY_SIZE(half_lut); i++)
 		half_lut[i] = half_to_unorm16_calc(i);
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_formats_init);
 
 /* An opaque 8-bit pixel at 16 bits: the bytes ff ff r r g g b b. */
 static __always_inline u64 hash_px8(u64 h, u32 r, u32 g, u32 b)
@@ -781,6 +791,7 @@ u64 vflipq_hash_px_row(u64 h, const struct vflipq_px *px, unsigned int n,
 		h = hash_word(h, px_to_rgb8(&px[i]));
 	return h;
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_hash_px_row);
 
 static inline u16 clamp_yuv(int v)
 {
@@ -950,6 +961,7 @@ void vflipq_src_init(struct vflipq_src *src, const struct iosys_map *data,
 		src->pitch[i] = used ? pitches[i] : 0;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_src_init);
 
 /* Readers and writers; the shortcuts where a format has them. */
 static const struct vflipq_format_ops vflipq_ops[] = {
@@ -1009,6 +1021,7 @@ const struct vflipq_format_ops *vflipq_format_ops(u32 format)
 			return &vflipq_ops[i];
 	return NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_format_ops);
 
 /*
  * Inverse of drm_rect_rotate() for one pixel: destination pixel (X, Y) of a
@@ -1064,3 +1077,4 @@ void vflipq_xform_init(struct vflipq_xform *xf, int src_x, int src_y,
 	xf->vx = xy;
 	xf->vy = yy;
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_xform_init);

@@ -12,6 +12,7 @@
 #include <linux/string.h>
 
 #include "vflipq_fq_core.h"
+#include "vflipq_visibility.h"
 
 static bool flip_ready(struct vfq_crtc *c, unsigned int pi,
 		       const struct vfq_flip *f);
@@ -83,6 +84,7 @@ void vfq_init(struct vfq_crtc *c, const struct vfq_ops *ops, void *ctx,
 	for (i = 0; i < VFQ_MAX_PLANES; i++)
 		c->planes[i].irq_target = VFQ_IRQ_NONE;
 }
+EXPORT_SYMBOL_IF_KUNIT(vfq_init);
 
 void vfq_set_timing(struct vfq_crtc *c, u64 period_ns, u64 phase_ns,
 		    u64 phase_seq)
@@ -92,6 +94,7 @@ void vfq_set_timing(struct vfq_crtc *c, u64 period_ns, u64 phase_ns,
 	c->phase_seq = phase_seq;
 	c->handled_ns = phase_ns;
 }
+EXPORT_SYMBOL_IF_KUNIT(vfq_set_timing);
 
 /* The first vblank of the grid at or after @t_ns, and its sequence. */
 u64 vfq_vblank_at_or_after(const struct vfq_crtc *c, u64 t_ns, u64 *seq)
@@ -110,6 +113,7 @@ u64 vfq_vblank_at_or_after(const struct vfq_crtc *c, u64 t_ns, u64 *seq)
 		*seq = c->phase_seq - k;
 	return c->phase_ns - k * c->period_ns;
 }
+EXPORT_SYMBOL_IF_KUNIT(vfq_vblank_at_or_after);
 
 /*
  * Somebody else (an ordinary commit) now decides what the plane shows: the
@@ -130,6 +134,7 @@ unsigned int vfq_pending(const struct vfq_crtc *c, unsigned int plane)
 {
 	return plane < c->nplanes ? c->planes[plane].live : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vfq_pending);
 
 unsigned int vfq_pending_total(const struct vfq_crtc *c)
 {
@@ -139,6 +144,7 @@ unsigned int vfq_pending_total(const struct vfq_crtc *c)
 		n += c->planes[i].live;
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(vfq_pending_total);
 
 /* A new rotation reprograms the scan-out walk as a new rectangle does. */
 static bool cfg_geometry_differs(const struct vfq_plane_cfg *a,
@@ -298,6 +304,7 @@ int vfq_submit(struct vfq_crtc *c, const struct vfq_submit *s, u64 now_ns,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vfq_submit);
 
 /* Log and drop the front entry as cancelled. */
 static void cancel_front(struct vfq_crtc *c, unsigned int pi)
@@ -465,6 +472,7 @@ void vfq_vblank(struct vfq_crtc *c, u64 vblank_ns, u64 seq)
 	if (raised)
 		c->stats.irqs++;
 }
+EXPORT_SYMBOL_IF_KUNIT(vfq_vblank);
 
 /* The first vblank of the grid after @t_ns. */
 static u64 vblank_after(const struct vfq_crtc *c, u64 t_ns)
@@ -545,6 +553,7 @@ void vfq_catch_up(struct vfq_crtc *c, u64 now_ns)
 	if (t - c->period_ns > c->handled_ns)
 		c->handled_ns = t - c->period_ns;
 }
+EXPORT_SYMBOL_IF_KUNIT(vfq_catch_up);
 
 /**
  * vfq_next_wake - when the engine next has to run for the queue
@@ -606,6 +615,7 @@ u64 vfq_next_wake(struct vfq_crtc *c)
 	/* Nothing queued and still on: the first phase of quiet is due. */
 	return wake == ~0ULL ? next : wake;
 }
+EXPORT_SYMBOL_IF_KUNIT(vfq_next_wake);
 
 /*
  * Earliest target after @now_ns of a pending tearing flip, or ~0 when
@@ -633,6 +643,7 @@ u64 vfq_next_immediate(struct vfq_crtc *c, u64 now_ns)
 	}
 	return next;
 }
+EXPORT_SYMBOL_IF_KUNIT(vfq_next_immediate);
 
 /**
  * vfq_immediate - tearing flips whose target has arrived, between vblanks
@@ -669,6 +680,7 @@ void vfq_immediate(struct vfq_crtc *c, u64 now_ns, u64 seq)
 	if (raised)
 		c->stats.irqs++;
 }
+EXPORT_SYMBOL_IF_KUNIT(vfq_immediate);
 
 /* First ring index of plane @pi that a cancel from @requested removes. */
 static unsigned int cancel_start(struct vfq_crtc *c, unsigned int pi,
@@ -795,6 +807,7 @@ int vfq_cancel(struct vfq_crtc *c, struct vfq_cancel_plane *req,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vfq_cancel);
 
 /* Mode set, disable, owner gone: every pending flip is logged cancelled. */
 void vfq_cancel_all(struct vfq_crtc *c)
@@ -807,6 +820,7 @@ void vfq_cancel_all(struct vfq_crtc *c)
 		c->planes[pi].last_target_ns = 0;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(vfq_cancel_all);
 
 /*
  * The client is gone: what it queued is cancelled, and the next one starts
@@ -831,6 +845,7 @@ void vfq_reset_client(struct vfq_crtc *c)
 		p->irq_armed = false;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(vfq_reset_client);
 
 /**
  * vfq_set_log - set, replace or drop (@log NULL) the log of a plane
@@ -857,11 +872,13 @@ int vfq_set_log(struct vfq_crtc *c, unsigned int plane,
 	p->log_next = 0;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vfq_set_log);
 
 u32 vfq_log_first_free(const struct vfq_crtc *c, unsigned int plane)
 {
 	return plane < c->nplanes ? c->planes[plane].log_next : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vfq_log_first_free);
 
 void vfq_set_irq_target(struct vfq_crtc *c, unsigned int plane, u64 target)
 {
@@ -873,6 +890,7 @@ void vfq_set_irq_target(struct vfq_crtc *c, unsigned int plane, u64 target)
 	p->irq_target = target;
 	p->irq_armed = target != VFQ_IRQ_NONE && target != VFQ_IRQ_EVERY_VBLANK;
 }
+EXPORT_SYMBOL_IF_KUNIT(vfq_set_irq_target);
 
 /**
  * vfq_power_update - two-phase quiet of the emulated display engine
@@ -908,3 +926,4 @@ enum vfq_power vfq_power_update(struct vfq_crtc *c, u64 now_ns,
 	}
 	return c->power;
 }
+EXPORT_SYMBOL_IF_KUNIT(vfq_power_update);

@@ -7,6 +7,7 @@
 #include <linux/types.h>
 
 #include "vflipq_hash.h"
+#include "vflipq_visibility.h"
 
 /**
  * vflipq_hash_pow - K^@n mod p, for joining a piece of @n words
@@ -23,3 +24,4 @@ u64 vflipq_hash_pow(u64 n)
 			r = vflipq_hash_final(vflipq_hash_mulmod(r, k));
 	return r;
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_hash_pow);

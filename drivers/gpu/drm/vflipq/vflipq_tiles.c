@@ -22,6 +22,7 @@
 #include <linux/string.h>
 
 #include "vflipq_tiles.h"
+#include "vflipq_visibility.h"
 
 /*
  * The cache of frames @w x @h at output depth @bpc; a new one, all tiles
@@ -71,6 +72,7 @@ struct vflipq_tiles *vflipq_tiles_get(struct vflipq_tiles **tp,
 	*tp = t;
 	return t;
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_tiles_get);
 
 void vflipq_tiles_free(struct vflipq_tiles *t)
 {
@@ -81,6 +83,7 @@ void vflipq_tiles_free(struct vflipq_tiles *t)
 	kvfree(t->dirty);
 	kvfree(t);
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_tiles_free);
 
 /* Mark the tiles under @r, cut to the frame. */
 static void mark_rect(struct vflipq_tiles *t, const struct drm_rect *r)
@@ -152,6 +155,7 @@ unsigned int vflipq_tiles_mark(struct vflipq_tiles *t, unsigned int n,
 		marked += hweight64(t->dirty[y]);
 	return marked;
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_tiles_mark);
 
 /**
  * vflipq_tiles_keep - remember the layers of the frame just composed
@@ -166,6 +170,7 @@ void vflipq_tiles_keep(struct vflipq_tiles *t, unsigned int n, bool valid)
 	t->n = n;
 	t->valid = valid;
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_tiles_keep);
 
 /**
  * vflipq_tiles_fold_row - row @y's hash, once its dirty tiles are recomposed
@@ -202,6 +207,7 @@ void vflipq_tiles_fold_row(struct vflipq_tiles *t, unsigned int y)
 	}
 	t->row_hash[y] = vflipq_hash_final(t->row_hash[y] + d);
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_tiles_fold_row);
 
 /* The frame's hash, canonical: its pixels at the output depth. */
 u64 vflipq_tiles_frame_hash(const struct vflipq_tiles *t)
@@ -213,3 +219,4 @@ u64 vflipq_tiles_frame_hash(const struct vflipq_tiles *t)
 		h = vflipq_hash_mulmod(h, t->k_row) + t->row_hash[y];
 	return vflipq_hash_final(h);
 }
+EXPORT_SYMBOL_IF_KUNIT(vflipq_tiles_frame_hash);
