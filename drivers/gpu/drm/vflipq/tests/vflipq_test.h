@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the KUnit suites of vflipq share: checks that report the first few
+ * failures of a case in full and count the rest.
+ */
+#ifndef _VFLIPQ_TEST_H_
+#define _VFLIPQ_TEST_H_
+
+#include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/types.h>
+
+/*
+ * The driver exports what the suites call in this namespace
+ * (EXPORT_SYMBOL_IF_KUNIT(), ../vflipq_visibility.h).  MODULE_IMPORT_NS()
+ * takes a string from 6.13 on and a bare name before; the modinfo entry
+ * both make is spelled out here.
+ */
+#define VFLIPQ_TEST_IMPORT_NS() \
+	MODULE_INFO(import_ns, "EXPORTED_FOR_KUNIT_TESTING")
+
+/*
+ * Most cases run one check over every value of a channel or every pixel
+ * of a row: a broken conversion fails thousands of them.  The first
+ * VFLIPQ_TEST_REPORTS failed checks of a case are reported (the first one
+ * fails the case), the rest only counted (vflipq_test_exit() gives the
+ * count), so that a red run stays readable, as with the host tests'
+ * CHECK().  Few: UML's console drops what it cannot write at once, and a
+ * burst of reports over 40 parameters lost the odd result line.
+ */
+#define VFLIPQ_TEST_REPORTS	5
+
+struct vflipq_test_checks {
+	unsigned int failed;
+};
+
+static struct vflipq_test_checks vflipq_test_checks;
+
+static inline bool vflipq_test_report(void)
+{
+	return vflipq_test_checks.failed++ < VFLIPQ_TEST_REPORTS;
+}
+
+/* Every case of every suite starts with no failed check... */
+static inline int vflipq_test_init(struct kunit *test)
+{
+	vflipq_test_checks.failed = 0;
+	return 0;
+}
+
+/* ... and ends saying how many it did not report. */
+static inline void vflipq_test_exit(struct kunit *test)
+{
+	if (vflipq_test_checks.failed > VFLIPQ_TEST_REPORTS)
+		kunit_err(test, "%u more failed checks not reported\n",
+			  vflipq_test_checks.failed - VFLIPQ_TEST_REPORTS);
+}
+
+/* The host tests' CHECK(): @cond holds. */
+#define VFLIPQ_EXPECT(test, cond) do {					\
+	if (!(cond) && vflipq_test_report())				\
+		KUNIT_FAIL(test, "check failed: %s", #cond);		\
+} while (0)
+
+/* The host tests' CHECK_EQ(): @a and @b are equal as 64-bit integers. */
+#define VFLIPQ_EXPECT_EQ(test, a, b) do {				\
+	unsigned long long __a = (unsigned long long)(a);		\
+	unsigned long long __b = (unsigned long long)(b);		\
+									\
+	if (__a != __b && vflipq_test_report())				\
+		KUNIT_FAIL(test, "%s == %s failed: %llu != %llu",	\
+			   #a, #b, __a, __b);				\
+} while (0)
+
+#endif /* _VFLIPQ_TEST_H_ */
