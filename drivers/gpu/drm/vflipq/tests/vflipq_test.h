@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What the KUnit suites of vflipq share: checks that report the first few
- * failures of a case in full and count the rest.
+ * failures of a case in full and count the rest, and the pseudo-random
+ * sequences the host tests (tests/unit) draw their inputs from, so that
+ * each suite checks the same inputs as the host test it ports.
  */
 #ifndef _VFLIPQ_TEST_H_
 #define _VFLIPQ_TEST_H_
@@ -71,5 +73,45 @@ static inline void vflipq_test_exit(struct kunit *test)
 		KUNIT_FAIL(test, "%s == %s failed: %llu != %llu",	\
 			   #a, #b, __a, __b);				\
 } while (0)
+
+/*
+ * glibc's rand() after srand(@seed) (its TYPE_3 additive generator,
+ * x[i] = x[i - 3] + x[i - 31] mod 2^32, output x[i] >> 1): the sequence the
+ * host tests fq_test.c and tiles_test.c draw from.
+ */
+struct vflipq_test_rand {
+	u32 x[31];
+	unsigned int f, r;
+};
+
+static inline int vflipq_test_rand(struct vflipq_test_rand *g)
+{
+	u32 v = g->x[g->f] += g->x[g->r];
+
+	g->f = g->f == 30 ? 0 : g->f + 1;
+	g->r = g->r == 30 ? 0 : g->r + 1;
+	return v >> 1;
+}
+
+static inline void vflipq_test_srand(struct vflipq_test_rand *g, u32 seed)
+{
+	s32 w = seed ? seed : 1;
+	unsigned int i;
+
+	g->x[0] = w;
+	for (i = 1; i < 31; i++) {
+		/* 16807 w mod (2^31 - 1), Schrage's way, as glibc does it */
+		s32 hi = w / 127773, lo = w % 127773;
+
+		w = 16807 * lo - 2836 * hi;
+		if (w < 0)
+			w += 2147483647;
+		g->x[i] = w;
+	}
+	g->f = 3;
+	g->r = 0;
+	for (i = 0; i < 310; i++)
+		vflipq_test_rand(g);
+}
 
 #endif /* _VFLIPQ_TEST_H_ */
