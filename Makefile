@@ -10,6 +10,10 @@
 #                         the KERNEL test kernel (downloaded, or for
 #                         debug/7.x built from source)
 #   make check            host unit tests + all igt subtests in the VM
+#   make kunit            the KUnit suites of the DRM-free parts
+#                         (drivers/gpu/drm/vflipq/tests/) under UML, by the
+#                         kernel's kunit.py in a copy of linux-source-6.12;
+#                         KUNIT_ARGS='vflipq_fq_core.*' selects
 #   make igt              upstream IGT (sid's igt-gpu-tools) under igt_runner in
 #                         the VM, judged against igt/xfails/; IGT_TESTS=ci for
 #                         CI's subset, DRIVER=vkms for the baseline run
@@ -88,7 +92,7 @@ USER_PLOT := userspace/plot
 
 .PHONY: all deps kernel module igt igt-tests userspace sparse checkpatch host-tests \
 	check vm-check demo bench trace vm-cmd clean distclean help debug-kernel check-debug \
-	mutate mutate-host clients kernel-doc repeat build-deps vm-module vm-build
+	mutate mutate-host clients kernel-doc repeat build-deps vm-module vm-build kunit
 
 all: module igt-tests userspace
 
@@ -149,6 +153,13 @@ userspace: build-deps
 # userspace), then the igt harness self-test.
 host-tests: deps
 	@BUILD=$(BUILD) $(S)/host-tests.sh
+
+# The KUnit suites (scripts/kunit.sh): a UML kernel built from a copy of
+# linux-source-6.12 kept in $(VFLIPQ_CACHE)/kunit-6.12, rebuilt incrementally.
+# KUNIT_ARGS: more "kunit.py run" arguments, e.g. a suite.case glob.
+KUNIT_ARGS ?=
+kunit:
+	@$(S)/kunit.sh $(KUNIT_ARGS)
 
 # Host unit tests + the VM run; the last line is "N passed, M failed, K skipped".
 check: vm-build mutate-host
@@ -251,7 +262,7 @@ clean:
 # Also drop the kernel/.deb/linux-source cache.
 distclean: clean
 	rm -rf $(VFLIPQ_CACHE)/kernels $(VFLIPQ_CACHE)/debs $(VFLIPQ_CACHE)/linux-source \
-		$(VFLIPQ_CACHE)/debug-kernel $(VFLIPQ_CACHE)/source-kernel
+		$(VFLIPQ_CACHE)/debug-kernel $(VFLIPQ_CACHE)/source-kernel $(VFLIPQ_CACHE)/kunit-6.12
 
 help:
 	@sed -n '1,/^$$/s/^# \{0,1\}//p' Makefile
