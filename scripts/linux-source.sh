@@ -8,9 +8,11 @@
 #
 # SERIES (default 6.12): when the host has linux-source-SERIES installed
 # (bookworm's 6.12, scripts/deps.sh), its /usr/src tarball is used; otherwise
-# the package comes from Debian sid or experimental through the private apt
-# view of scripts/sid-apt.sh (7.2, 7.3): the candidate version is downloaded
-# into $VFLIPQ_CACHE/debs and unpacked with dpkg -x, never installed.
+# the package comes from the host's own apt sources (bookworm's 6.1:
+# "apt-get download") or from Debian sid or experimental through the private
+# apt view of scripts/sid-apt.sh (7.2, 7.3): the candidate version is
+# downloaded into $VFLIPQ_CACHE/debs and unpacked with dpkg -x, never
+# installed.
 # Used for scripts/checkpatch.pl, vkms as the bench baseline and the test
 # kernels built from source (scripts/source-kernel.sh).
 set -euo pipefail
@@ -22,10 +24,14 @@ SERIES=${1:-6.12}
 PKG=linux-source-$SERIES
 DEB_DIR=$VFLIPQ_CACHE/debs
 
-# Where the package comes from: "host" or "sid" (sid-apt: sid/experimental).
+# Where the package comes from: "host" (installed), "apt" (the host's apt
+# sources) or "sid" (sid-apt: sid/experimental).
 if ver=$(dpkg-query -W -f='${Version}' "$PKG" 2>/dev/null) && [ -n "$ver" ] &&
 	[ -f "/usr/src/$PKG.tar.xz" ]; then
 	origin=host
+elif ver=$(apt-cache policy "$PKG" 2>/dev/null |
+	awk '/^ +Candidate:/ && $2 != "(none)" { print $2 }') && [ -n "$ver" ]; then
+	origin=apt
 else
 	origin=sid
 	ver=$("$VFLIPQ_TOP/scripts/sid-apt.sh" policy "$PKG" 2>/dev/null |
@@ -54,7 +60,13 @@ tarball() {
 	fi
 	local deb
 	deb=$(compgen -G "$DEB_DIR/${PKG}_${ver//:/%3a}_*.deb" | head -n1 || true)
-	if [ -z "$deb" ]; then
+	if [ -z "$deb" ] && [ $origin = apt ]; then
+		msg "downloading $PKG=$ver"
+		mkdir -p "$DEB_DIR"
+		(cd "$DEB_DIR" && apt-get -q -o APT::Sandbox::User=root download "$PKG=$ver" >&2)
+		deb=$(compgen -G "$DEB_DIR/${PKG}_${ver//:/%3a}_*.deb" | head -n1 || true)
+		[ -n "$deb" ] || die "download of $PKG=$ver failed"
+	elif [ -z "$deb" ]; then
 		msg "downloading $PKG=$ver (sid/experimental)"
 		"$VFLIPQ_TOP/scripts/sid-apt.sh" download "$DEB_DIR" "$PKG=$ver"
 		deb=$(compgen -G "$DEB_DIR/${PKG}_${ver//:/%3a}_*.deb" | head -n1 || true)
