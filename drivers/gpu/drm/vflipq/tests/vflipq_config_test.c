@@ -14,8 +14,6 @@
 #include "../vflipq_config.h"
 #include "vflipq_test.h"
 
-VFLIPQ_TEST_IMPORT_NS();
-
 static struct vflipq_config cfg;
 static const char *why;
 
@@ -248,14 +246,9 @@ static struct kunit_case vflipq_config_test_cases[] = {
 	{}
 };
 
-static struct kunit_suite vflipq_config_test_suite = {
+struct kunit_suite vflipq_config_test_suite = {
 	.name = "vflipq_config",
 	.init = vflipq_test_init,
 	.exit = vflipq_test_exit,
 	.test_cases = vflipq_config_test_cases,
 };
-
-kunit_test_suite(vflipq_config_test_suite);
-
-MODULE_DESCRIPTION("KUnit tests of vflipq's configuration checks");
-MODULE_LICENSE("GPL");

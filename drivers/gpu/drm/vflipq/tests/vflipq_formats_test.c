@@ -25,8 +25,6 @@
 #include "vflipq_test_pxref.h"
 #include "vflipq_test_ref.h"
 
-VFLIPQ_TEST_IMPORT_NS();
-
 /* The running case, for the helpers. */
 static struct kunit *fmt_test;
 
@@ -1229,15 +1227,10 @@ static struct kunit_case vflipq_formats_test_cases[] = {
 	{}
 };
 
-static struct kunit_suite vflipq_formats_test_suite = {
+struct kunit_suite vflipq_formats_test_suite = {
 	.name = "vflipq_formats",
 	.suite_init = vflipq_formats_test_suite_init,
 	.init = vflipq_formats_test_init,
 	.exit = vflipq_test_exit,
 	.test_cases = vflipq_formats_test_cases,
 };
-
-kunit_test_suite(vflipq_formats_test_suite);
-
-MODULE_DESCRIPTION("KUnit tests of vflipq's pixel formats and blend");
-MODULE_LICENSE("GPL");

@@ -15,8 +15,6 @@
 #include "../vflipq_fq_core.h"
 #include "vflipq_test.h"
 
-VFLIPQ_TEST_IMPORT_NS();
-
 #define P	16666667ULL	/* 60 Hz */
 #define MAXBUF	8192
 #define LOGLEN	8192
@@ -1073,14 +1071,9 @@ static struct kunit_case vflipq_fq_core_test_cases[] = {
 	{}
 };
 
-static struct kunit_suite vflipq_fq_core_test_suite = {
+struct kunit_suite vflipq_fq_core_test_suite = {
 	.name = "vflipq_fq_core",
 	.init = vflipq_fq_core_test_init,
 	.exit = vflipq_test_exit,
 	.test_cases = vflipq_fq_core_test_cases,
 };
-
-kunit_test_suite(vflipq_fq_core_test_suite);
-
-MODULE_DESCRIPTION("KUnit tests of vflipq's flip-queue core");
-MODULE_LICENSE("GPL");

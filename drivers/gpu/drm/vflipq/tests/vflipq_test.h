@@ -12,14 +12,12 @@
 #include <linux/module.h>
 #include <linux/types.h>
 
-/*
- * The driver exports what the suites call in this namespace
- * (EXPORT_SYMBOL_IF_KUNIT(), ../vflipq_visibility.h).  MODULE_IMPORT_NS()
- * takes a string from 6.13 on and a bare name before; the modinfo entry
- * both make is spelled out here.
- */
-#define VFLIPQ_TEST_IMPORT_NS() \
-	MODULE_INFO(import_ns, "EXPORTED_FOR_KUNIT_TESTING")
+/* The suites of vflipq_test.ko (vflipq_test_suites.c registers them). */
+extern struct kunit_suite vflipq_config_test_suite;
+extern struct kunit_suite vflipq_formats_test_suite;
+extern struct kunit_suite vflipq_fq_core_test_suite;
+extern struct kunit_suite vflipq_hash_test_suite;
+extern struct kunit_suite vflipq_tiles_test_suite;
 
 /*
  * Most cases run one check over every value of a channel or every pixel

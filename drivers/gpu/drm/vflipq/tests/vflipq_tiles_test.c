@@ -36,8 +36,6 @@
 #include "vflipq_test_ref.h"
 #include "vflipq_test_uhash.h"
 
-VFLIPQ_TEST_IMPORT_NS();
-
 /* ---- vflipq_hash ---------------------------------------------------- */
 
 static u64 rng;
@@ -253,7 +251,7 @@ static struct kunit_case vflipq_hash_test_cases[] = {
 	{}
 };
 
-static struct kunit_suite vflipq_hash_test_suite = {
+struct kunit_suite vflipq_hash_test_suite = {
 	.name = "vflipq_hash",
 	.suite_init = vflipq_hash_test_suite_init,
 	.init = vflipq_test_init,
@@ -424,14 +422,9 @@ static struct kunit_case vflipq_tiles_test_cases[] = {
 	{}
 };
 
-static struct kunit_suite vflipq_tiles_test_suite = {
+struct kunit_suite vflipq_tiles_test_suite = {
 	.name = "vflipq_tiles",
 	.init = vflipq_test_init,
 	.exit = vflipq_test_exit,
 	.test_cases = vflipq_tiles_test_cases,
 };
-
-kunit_test_suites(&vflipq_hash_test_suite, &vflipq_tiles_test_suite);
-
-MODULE_DESCRIPTION("KUnit tests of vflipq's frame hash and hash cache");
-MODULE_LICENSE("GPL");
