@@ -946,7 +946,7 @@ static void vflipq_fq_core_test_lazy_same_as_every_vblank(struct kunit *test)
 }
 
 /* The host test's seeds, 1 to 40, one case each. */
-static const void *lazy_seed_gen_params(const void *prev, char *desc)
+static const void *lazy_seed_gen_params(VFLIPQ_TEST_GEN_PARAMS_ARGS)
 {
 	uintptr_t seed = (uintptr_t)prev + 1;
 

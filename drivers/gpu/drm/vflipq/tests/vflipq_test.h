@@ -20,6 +20,17 @@ extern struct kunit_suite vflipq_hash_test_suite;
 extern struct kunit_suite vflipq_tiles_test_suite;
 
 /*
+ * The arguments of a parameter generator (struct kunit_case's
+ * generate_params): later kernels than 6.12 (7.2 has it) pass the test
+ * first (VFLIPQ_HAVE_KUNIT_GEN_PARAMS_TEST, probed in Makefile).
+ */
+#ifdef VFLIPQ_HAVE_KUNIT_GEN_PARAMS_TEST
+#define VFLIPQ_TEST_GEN_PARAMS_ARGS struct kunit *test, const void *prev, char *desc
+#else
+#define VFLIPQ_TEST_GEN_PARAMS_ARGS const void *prev, char *desc
+#endif
+
+/*
  * Most cases run one check over every value of a channel or every pixel
  * of a row: a broken conversion fails thousands of them.  The first
  * VFLIPQ_TEST_REPORTS failed checks of a case are reported (the first one
