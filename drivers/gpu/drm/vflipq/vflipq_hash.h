@@ -51,7 +51,7 @@ static __always_inline u64 vflipq_hash_mulfold(u64 a, u64 b)
 
 	return ((u64)x & VFLIPQ_HASH_P) + (u64)(x >> 61);
 #else
-	u64 a0 = (u32)a, a1 = a >> 32, b0 = (u32)b, b1 = b >> 32;
+	u64 a0 = (u32)a, a1 = a >> 32, b0 = b & 0xffffffff, b1 = b >> 32;
 	u64 p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0;
 	u64 mid = (p00 >> 32) + (u32)p01 + (u32)p10;
 	u64 lo = mid << 32 | (u32)p00;
@@ -67,7 +67,7 @@ static __always_inline u64 vflipq_hash_mulfold32(u32 x, u64 b)
 #if defined(CONFIG_ARCH_SUPPORTS_INT128) && defined(__SIZEOF_INT128__)
 	return vflipq_hash_mulfold(x, b);
 #else
-	u64 p0 = (u64)x * (u32)b, p1 = (u64)x * (b >> 32);
+	u64 p0 = (u64)x * (b & 0xffffffff), p1 = (u64)x * (b >> 32);
 	u64 mid = (p0 >> 32) + (u32)p1;
 	u64 lo = mid << 32 | (u32)p0;
 	u64 hi = (p1 >> 32) + (mid >> 32);
