@@ -6,9 +6,9 @@
 #                         KERNEL test kernel already in the cache); installs
 #                         and downloads nothing ("make deps" does)
 #   make deps             Debian's packages, upstream IGT's libigt (built
-#                         once from shared/deps/, scripts/igt-lib.sh) and
-#                         the KERNEL test kernel (downloaded, or for
-#                         debug/7.x built from source)
+#                         once from shared/deps/, scripts/igt-lib.sh), the
+#                         KERNEL test kernel (downloaded, or for debug/7.x
+#                         built from source) and KUnit as a module for it
 #   make check            host unit tests + all igt subtests in the VM
 #   make kunit            the KUnit suites of the DRM-free parts
 #                         (drivers/gpu/drm/vflipq/tests/) under UML, by the
@@ -105,6 +105,7 @@ deps:
 	@$(S)/deps.sh
 	@$(S)/igt-lib.sh build
 	@$(S)/kernel.sh fetch $(KERNEL) >/dev/null
+	@$(S)/kunit-module.sh $(KERNEL) >/dev/null
 
 kernel: deps
 
@@ -262,7 +263,8 @@ clean:
 # Also drop the kernel/.deb/linux-source cache.
 distclean: clean
 	rm -rf $(VFLIPQ_CACHE)/kernels $(VFLIPQ_CACHE)/debs $(VFLIPQ_CACHE)/linux-source \
-		$(VFLIPQ_CACHE)/debug-kernel $(VFLIPQ_CACHE)/source-kernel $(VFLIPQ_CACHE)/kunit-6.12
+		$(VFLIPQ_CACHE)/debug-kernel $(VFLIPQ_CACHE)/source-kernel $(VFLIPQ_CACHE)/kunit-6.12 \
+		$(VFLIPQ_CACHE)/kunit-module
 
 help:
 	@sed -n '1,/^$$/s/^# \{0,1\}//p' Makefile

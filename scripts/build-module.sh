@@ -16,6 +16,12 @@
 # --cached: the tree of SERIES only if the cache already holds it (plain
 # "make": no apt, no download, no kernel build); without it the test kernel
 # is fetched or built first.
+# The KUnit suites, tests/vflipq_test.ko, are built with it: against a
+# kernel with KUnit by kbuild alone; for a test kernel without it (all of
+# them) with kunit.ko built as a module (scripts/kunit-module.sh, which
+# --cached only builds from a linux-source tree already in the cache),
+# copied to build/<kver>/module/kunit/kunit.ko.  Not for a KDIR given in the
+# environment that has no KUnit.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -32,6 +38,7 @@ series=${1:?usage: $0 [--sparse] SERIES}
 MODSRC=${MODSRC:-$VFLIPQ_TOP}
 BUILD=${BUILD:-$VFLIPQ_TOP/build}
 
+user_kdir=${KDIR:+1}
 if [ -n "${KDIR:-}" ]; then
 	[ -f "$KDIR/Makefile" ] || die "KDIR=$KDIR has no Makefile"
 	KVER=$(cat "$KDIR/include/config/kernel.release" 2>/dev/null) ||
@@ -79,9 +86,28 @@ fi
 echo "$manifest_new" >"$out/.vflipq-manifest"
 [ $changed -gt 0 ] && msg "synced $changed changed file(s) into $out"
 
+# --- KUnit as a module -------------------------------------------------------
+kunit=""
+if [ -z "$user_kdir" ] && ! grep -Eq '^CONFIG_KUNIT=[ym]$' "$KDIR/.config"; then
+	kopt=()
+	[ $cached = 1 ] && kopt=(--cached)
+	krc=0
+	kunit=$("$VFLIPQ_TOP/scripts/kunit-module.sh" "${kopt[@]}" "$series") || krc=$?
+	[ $krc = 0 ] || [ $krc = 2 ] || die "kunit.ko for $KVER: build failed"
+	[ $krc = 0 ] || kunit=""
+fi
+if [ -n "$kunit" ]; then
+	mkdir -p "$out/kunit"
+	cmp -s "$kunit/kunit.ko" "$out/kunit/kunit.ko" || cp "$kunit/kunit.ko" "$out/kunit/kunit.ko"
+elif ! grep -Eq '^CONFIG_KUNIT=[ym]$' "$KDIR/.config"; then
+	# No KUnit this time: no suites left over from a build that had it.
+	rm -rf "$out/kunit" "$out/drivers/gpu/drm/vflipq/tests/vflipq_test.ko"
+fi
+
 # --- build ------------------------------------------------------------------
 log=$out/build.log
 args=(-C "$KDIR" M="$out" W=1 modules)
+[ -n "$kunit" ] && args+=(VFLIPQ_KUNIT="$kunit" KBUILD_EXTRA_SYMBOLS="$kunit/Module.symvers")
 [ "${VFLIPQ_TCG_ALIGN:-}" = y ] && args+=(VFLIPQ_TCG_ALIGN=y)
 if [ $sparse = 1 ]; then
 	# A sparse the tree accepts (7.x: newer than bookworm's; scripts/sparse.sh).

@@ -1,13 +1,15 @@
 #!/bin/bash
 # checkpatch.pl --strict on the driver sources (its KUnit suites in tests/
-# too) and the uapi header, using the script from the unpacked
-# linux-source-6.12.  Fails on any ERROR, WARNING or CHECK.
+# too, and the files scripts/kunit-module.sh adds to kunit.ko) and the uapi
+# header, using the script from the unpacked linux-source-6.12.  Fails on
+# any ERROR, WARNING or CHECK.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 tree=$("$VFLIPQ_TOP/scripts/linux-source.sh" 6.12)
 cd "$VFLIPQ_TOP"
-drv=$(ls drivers/gpu/drm/vflipq/*.[ch] drivers/gpu/drm/vflipq/tests/*.[ch] 2>/dev/null || true)
+drv=$(ls drivers/gpu/drm/vflipq/*.[ch] drivers/gpu/drm/vflipq/tests/*.[ch] \
+	scripts/kunit-module/*.[ch] 2>/dev/null || true)
 uapi=$(ls uapi/drm/*.h 2>/dev/null || true)
 files="$drv $uapi"
 [ -n "${files// /}" ] || die "no driver sources to check"

@@ -13,8 +13,9 @@
 # apt view of scripts/sid-apt.sh (7.2, 7.3): the candidate version is
 # downloaded into $VFLIPQ_CACHE/debs and unpacked with dpkg -x, never
 # installed.
-# Used for scripts/checkpatch.pl, vkms as the bench baseline and the test
-# kernels built from source (scripts/source-kernel.sh).
+# Used for scripts/checkpatch.pl, vkms as the bench baseline, the test
+# kernels built from source (scripts/source-kernel.sh) and KUnit as a module
+# of each test kernel (scripts/kunit-module.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
