@@ -9,7 +9,8 @@
 #                         once from shared/deps/, scripts/igt-lib.sh), the
 #                         KERNEL test kernel (downloaded, or for debug/7.x
 #                         built from source) and KUnit as a module for it
-#   make check            host unit tests + all igt subtests in the VM
+#   make check            host tests + the KUnit suites and all igt subtests
+#                         in the VM
 #   make kunit            the KUnit suites of the DRM-free parts
 #                         (drivers/gpu/drm/vflipq/tests/) under UML, by the
 #                         kernel's kunit.py in a copy of linux-source-6.12;
@@ -162,7 +163,7 @@ KUNIT_ARGS ?=
 kunit:
 	@$(S)/kunit.sh $(KUNIT_ARGS)
 
-# Host unit tests + the VM run; the last line is "N passed, M failed, K skipped".
+# Host tests + the VM run; the last line is "N passed, M failed, K skipped".
 check: vm-build mutate-host
 	@BUILD=$(BUILD) $(S)/check.sh $(KERNEL)
 
