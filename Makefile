@@ -42,7 +42,8 @@
 #   make fuzz ITER=N SEED=S  the ioctl fuzzer in the VM (userspace/fuzz)
 #   make mutate           mutation check: every mutant of tests/mutants.txt
 #                         must turn its tests red (host ones also run in
-#                         "make check"; MUTANTS='glob ...' selects)
+#                         "make check", KUnit ones under UML; MUTANTS='glob
+#                         ...' selects)
 #   make dkms-src | dkms-tarball   vflipq as a DKMS source tree / tarball in build/dkms
 #   make dkms-check       dkms build for $(KERNEL) in a private dkms tree, then a VM
 #                         smoke test of the module DKMS built
@@ -168,8 +169,10 @@ check: vm-build mutate-host
 	@BUILD=$(BUILD) $(S)/check.sh $(KERNEL)
 
 # Mutation check (scripts/mutate.py, tests/mutants.txt): host mutants take a
-# few seconds each; VM mutants one VM boot each (about a minute on an idle
-# machine, plus the wait for the VM lock).
+# few seconds each; KUnit mutants a UML kernel build and run each
+# (scripts/kunit.sh, 15-40 s; not in "make check", which builds no UML
+# kernel); VM mutants one VM boot each (about a minute on an idle machine,
+# plus the wait for the VM lock).
 MUTANTS ?=
 mutate: deps kernel
 	@python3 $(S)/mutate.py --where all $(MUTANTS)

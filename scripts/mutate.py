@@ -10,13 +10,17 @@ run against its tests; it is killed when one of them fails, and survives
 when they all pass.  Prints a table and the score; exit status 1 when a
 mutant survives, does not build, or its tests do not run.
 
-  scripts/mutate.py [--where host|vm|all] [--list] [NAME-GLOB...]
+  scripts/mutate.py [--where host|kunit|vm|all] [--list] [NAME-GLOB...]
 
-Host mutants run host unit tests ("unit/fq_test": tests/unit, "present/X":
-userspace/libpresent/tests/X.c): about a second each; a test still running
-after 10 s (a mutant that loops) counts as failed, i.e. the mutant killed.  VM mutants build the
-module and run VFLIPQ_TESTS=<their globs> in one VM boot each
-(scripts/vm-run.sh), about a minute each plus the wait for the VM lock.
+Host mutants run host tests ("present/X": userspace/libpresent/tests/X.c):
+about a second each; a test still running after 10 s (a mutant that loops)
+counts as failed, i.e. the mutant killed.  KUnit mutants run the KUnit
+suites of drivers/gpu/drm/vflipq/tests their tests name (kunit.py filter
+globs, "vflipq_fq_core.*") under UML (scripts/kunit.sh, its kernel built
+incrementally: some 15 to 40 s each); a case that fails, a kernel that
+crashes or a run over 120 s kills the mutant.  VM mutants build the module
+and run VFLIPQ_TESTS=<their globs> in one VM boot each (scripts/vm-run.sh),
+about a minute each plus the wait for the VM lock.
 """
 import argparse
 import fnmatch
@@ -72,8 +76,8 @@ def parse(path):
         for k in ("where", "file", "tests", "why"):
             if k not in m:
                 sys.exit(f"{where}: no {k}")
-        if m["where"] not in ("host", "vm"):
-            sys.exit(f"{where}: where must be host or vm")
+        if m["where"] not in ("host", "kunit", "vm"):
+            sys.exit(f"{where}: where must be host, kunit or vm")
         if not m["edits"] or any(r is None for _, r in m["edits"]):
             sys.exit(f"{where}: needs find/replace pairs")
         m["tests"] = m["tests"].split()
@@ -138,7 +142,7 @@ def host_test(scratch, test, log):
     needs neither, and compiles faster); ninja rebuilds only what the
     mutant touched."""
     comp, name = test.split("/", 1)
-    sub = {"unit": "tests/unit", "present": "userspace/libpresent"}.get(comp)
+    sub = {"present": "userspace/libpresent"}.get(comp)
     if sub is None:
         raise SystemExit(f"unknown host test {test}")
     b = os.path.join(scratch, "build", "meson-mutate")
@@ -153,6 +157,31 @@ def host_test(scratch, test, log):
     if run([target], scratch, log, timeout=10) == 0:
         return "pass"
     return "fail: " + first_failure(log, start)
+
+
+def kunit_test(scratch, glob, log):
+    """The KUnit cases GLOB selects under UML: 'pass', 'fail: why' or
+    'nobuild'.  scripts/kunit.sh of the scratch copy copies its driver
+    into the UML tree, so that only what the mutant changed is rebuilt."""
+    start = os.path.getsize(log)
+    env = dict(os.environ, VFLIPQ_TOP=scratch)
+    rc = run([os.path.join(scratch, "scripts", "kunit.sh"), "--timeout=120",
+              glob], scratch, log, env=env)
+    with open(log, errors="replace") as f:
+        f.seek(start)
+        out = f.read().splitlines()
+    if not any("Starting KUnit Kernel" in l for l in out):
+        return "nobuild"
+    if rc == 0:
+        return "pass"
+    for l in out:
+        if any(k in l for k in ("EXPECTATION FAILED", "ASSERTION FAILED",
+                                "check failed", "[CRASHED]", "timed out")):
+            return "fail: " + l.split("] ", 1)[-1].strip()
+    for l in out:
+        if "[FAILED]" in l:
+            return "fail: " + l.split("] ", 1)[-1].strip()
+    return "fail: kunit.py exit status %d" % rc
 
 
 def vm_tests(scratch, m, log):
@@ -201,7 +230,8 @@ def scratch_copy(dst):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--where", default="all", choices=("host", "vm", "all"))
+    ap.add_argument("--where", default="all",
+                    choices=("host", "kunit", "vm", "all"))
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--keep", action="store_true",
                     help="keep the scratch copy")
@@ -248,6 +278,10 @@ def main():
             r = host_test(scratch, t, log)
             if r != "pass":
                 sys.exit(f"mutate: baseline {t}: {r} (see {log})")
+        if any(m["where"] == "kunit" for m in sel):
+            r = kunit_test(scratch, "*", log)
+            if r != "pass":
+                sys.exit(f"mutate: baseline KUnit run: {r} (see {log})")
         for m in sel:
             path = os.path.join(scratch, m["file"])
             with open(path) as f:
@@ -269,6 +303,17 @@ def main():
                         verdict, detail = "killed", "; ".join(killers)
                     else:
                         verdict = "SURVIVED"
+                elif m["where"] == "kunit":
+                    # the first glob that fails it is enough
+                    verdict = "SURVIVED"
+                    for t in m["tests"]:
+                        r = kunit_test(scratch, t, log)
+                        if r == "nobuild":
+                            verdict = "NOBUILD"
+                            break
+                        if r.startswith("fail"):
+                            verdict, detail = "killed", f"{t}: {r[6:]}"
+                            break
                 else:
                     r, detail = vm_tests(scratch, m, log)
                     verdict = {"fail": "killed", "pass": "SURVIVED",
