@@ -152,8 +152,8 @@ igt-in-tree:
 userspace: build-deps
 	@BUILD=$(BUILD) $(S)/meson.sh build
 
-# Host unit tests: "meson test" with ASan+UBSan and without (tests/unit,
-# userspace), then the igt harness self-test.
+# Host tests: "meson test" with ASan+UBSan and without (userspace), then
+# the igt harness self-test.
 host-tests: deps
 	@BUILD=$(BUILD) $(S)/host-tests.sh
 

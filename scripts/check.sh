@@ -1,5 +1,5 @@
 #!/bin/bash
-# make check: host unit tests, then the VM test run on one kernel.  The last
+# make check: host tests, then the VM test run on one kernel.  The last
 # line printed is the combined "N passed, M failed, K skipped".
 #   scripts/check.sh SERIES
 set -euo pipefail

@@ -733,7 +733,7 @@ static void test_input_format(uint32_t format)
 		 * driver.rst's bit replication and integer F16 rounding: the
 		 * two 16-bit values differ by at most 1, which can move the
 		 * 8-bit result by one step.  The driver's own conversions are
-		 * checked exactly, for every value, in tests/unit.
+		 * checked exactly, for every value, by its KUnit suites.
 		 */
 		tol = depth == 8 ? 0 : 1;
 	}
@@ -858,7 +858,7 @@ igt_main
 	/*
 	 * Exact (driver.rst, "Precision"): 10-bit input replicated to 16 bits
 	 * and rounded back gives every 10-bit value back (checked for all
-	 * 1024 in tests/unit/formats_test.c), 8-bit input v * 257 rounds to
+	 * 1024 by the vflipq_formats KUnit suite), 8-bit input v * 257 rounds to
 	 * what vfq_chan() computes.
 	 */
 	igt_describe("XRGB2101010 writeback keeps 10-bit input exactly and "

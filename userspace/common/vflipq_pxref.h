@@ -9,8 +9,9 @@
  * floor(x + 1/2), written here as (2 * num + den) / (2 * den).  Products of
  * unorm16 values never tie (65535 is odd), so for them the rule is exact.
  *
- * Used by the host unit tests (tests/unit) against the driver's own
- * functions and by the igt tests against writeback and CRCs.
+ * Used by the igt tests against writeback and CRCs and, as a copy in
+ * kernel types (drivers/gpu/drm/vflipq/tests/vflipq_test_pxref.h), by the
+ * KUnit suites against the driver's own functions.
  */
 #ifndef VFLIPQ_PXREF_H
 #define VFLIPQ_PXREF_H

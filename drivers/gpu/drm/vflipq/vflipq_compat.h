@@ -37,9 +37,9 @@
 
 /*
  * VISIBLE_IF_KUNIT and EXPORT_SYMBOL_IF_KUNIT(), which open the DRM-free
- * parts to the KUnit suites of tests/ (vflipq_visibility.h): 6.2 ("kunit:
- * add macro to allow conditionally exposing static symbols to tests")
- * added <kunit/visibility.h>; before, its definitions.
+ * parts to the KUnit suites of tests/: 6.2 ("kunit: add macro to allow
+ * conditionally exposing static symbols to tests") added
+ * <kunit/visibility.h>; before, its definitions.
  */
 #ifdef VFLIPQ_HAVE_KUNIT_VISIBILITY
 #include <kunit/visibility.h>

@@ -9,8 +9,8 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 
+#include "vflipq_compat.h"
 #include "vflipq_config.h"
-#include "vflipq_visibility.h"
 
 static const struct vflipq_mode_spec vflipq_default_modes[] = {
 	{  640,  480,  60 },

@@ -15,9 +15,9 @@
 #include <drm/drm_fourcc.h>
 
 #include "vflipq_blend.h"
+#include "vflipq_compat.h"
 #include "vflipq_formats.h"
 #include "vflipq_hash.h"
-#include "vflipq_visibility.h"
 
 const u32 vflipq_plane_formats[] = {
 	DRM_FORMAT_XRGB8888,
@@ -640,7 +640,7 @@ static __always_inline u64 rgb8_lanes(u32 v)
  * blend gives 257 * s + round(257 * q), q = d * (255 - a) / 255, and since
  * q lies at least 1/510 from any half-integer, round(round(257 * q) / 257)
  * is round(q) (Documentation/vflipq/driver.rst, "How the composer saves
- * work"; tests/unit/formats_test.c checks every s, d, a).  Returns
+ * work"; the vflipq_formats KUnit suite checks every s, d, a).  Returns
  * 0x00RRGGBB.
  *
  * A lane's product is at most 255 * 255 + 0x80 and its sum with the

@@ -2,7 +2,8 @@
 /*
  * Hardware flip queue scheduling core.  See vflipq_fq_core.h for the contract
  * and Documentation/vflipq/flip-queue.rst for the rules implemented here;
- * tests/unit/fq_test.c exercises every rule against a simulated clock.
+ * the KUnit suite tests/vflipq_fq_core_test.c exercises every rule against a
+ * simulated clock.
  */
 
 #include <linux/bits.h>
@@ -11,8 +12,8 @@
 #include <linux/minmax.h>
 #include <linux/string.h>
 
+#include "vflipq_compat.h"
 #include "vflipq_fq_core.h"
-#include "vflipq_visibility.h"
 
 static bool flip_ready(struct vfq_crtc *c, unsigned int pi,
 		       const struct vfq_flip *f);

@@ -3,8 +3,8 @@
  * The hardware flip queue as a scheduling core: what the display engine
  * does with queued flips at each vblank, cancel, the log and interrupt
  * targets.  No DRM, no locking and no allocation in here: the caller
- * serialises every call (the driver holds a spinlock, the host unit tests
- * run single-threaded against a simulated clock).
+ * serialises every call (the driver holds a spinlock, the KUnit suite runs
+ * single-threaded against a simulated clock).
  */
 #ifndef _VFLIPQ_FQ_CORE_H_
 #define _VFLIPQ_FQ_CORE_H_

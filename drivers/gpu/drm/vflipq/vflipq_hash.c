@@ -6,8 +6,8 @@
 
 #include <linux/types.h>
 
+#include "vflipq_compat.h"
 #include "vflipq_hash.h"
-#include "vflipq_visibility.h"
 
 /**
  * vflipq_hash_pow - K^@n mod p, for joining a piece of @n words

@@ -18,8 +18,8 @@
  * A running state is H up to a multiple of p, kept below 2^62 between
  * steps (folds, no full reduction); vflipq_hash_final() gives the
  * canonical value below p.  The same arithmetic as userspace's
- * userspace/common/vflipq_hash.h, bit for bit (tests/unit/crc_test.c).
- * Kept free of other kernel interfaces for the host unit tests.
+ * userspace/common/vflipq_hash.h, bit for bit (the vflipq_hash KUnit
+ * suite, tests/vflipq_tiles_test.c).
  */
 #ifndef _VFLIPQ_HASH_H_
 #define _VFLIPQ_HASH_H_

@@ -21,8 +21,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "vflipq_compat.h"
 #include "vflipq_tiles.h"
-#include "vflipq_visibility.h"
 
 /*
  * The cache of frames @w x @h at output depth @bpc; a new one, all tiles

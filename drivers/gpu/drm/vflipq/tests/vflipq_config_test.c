@@ -2,8 +2,7 @@
 /*
  * KUnit suite of the configuration parser and validator
  * (../vflipq_config.c): the rules of Documentation/vflipq/configfs.rst and
- * module-parameters.rst, each at its boundary.  The cases of the host test
- * tests/unit/config_test.c, with the same inputs and expectations.
+ * module-parameters.rst, each at its boundary.
  */
 
 #include <kunit/test.h>

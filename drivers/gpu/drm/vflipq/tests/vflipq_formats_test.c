@@ -5,10 +5,9 @@
  * (../vflipq_blend.h), compared exactly with the reference of
  * vflipq_test_pxref.h (a copy of userspace/common/vflipq_pxref.h), which
  * states the rounding rule of Documentation/vflipq/driver.rst.  Exhaustive
- * over each channel's values.  The cases of the host test
- * tests/unit/formats_test.c, with the same inputs and expectations; its
- * floating-point references are exact integer arithmetic here (the kernel
- * has no FPU to offer), to the same values.
+ * over each channel's values.  References that are floating point in
+ * userspace are exact integer arithmetic here (the kernel has no FPU to
+ * offer), to the same values.
  */
 
 #include <kunit/test.h>
@@ -91,7 +90,7 @@ static bool is_f16(const struct layout *l)
 
 /*
  * The value of the finite positive half @h times 2^24, exactly: every half
- * is a multiple of 2^-24 (the host test's half_value(), in integers).
+ * is a multiple of 2^-24.
  */
 static u64 half_x2p24(u16 h)
 {
@@ -152,7 +151,7 @@ static u16 ref_to16(const struct layout *l, u32 v, unsigned int bits)
 	return (v & 3) * 0x5555;	/* 2-bit alpha, exact */
 }
 
-/* One case per layout: the host test's loop over them. */
+/* One case per layout. */
 static void layout_desc(const struct layout *l, char *desc)
 {
 	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%p4cc", &l->format);
@@ -363,8 +362,8 @@ static void vflipq_formats_test_read_nv12(struct kunit *test)
 }
 
 /*
- * The cases draw from one sequence, in the host test's order: reset by the
- * suite's init.
+ * The cases draw from one sequence, in a fixed order: reset by the suite's
+ * init.
  */
 static u32 rng;
 
@@ -1186,7 +1185,7 @@ static void vflipq_formats_test_src_init(struct kunit *test)
 	VFLIPQ_EXPECT(test, src.base[1] == b && src.pitch[1] == 32);
 }
 
-/* The cases draw from one sequence, in this order, as the host test's. */
+/* The cases draw from one sequence, in this order. */
 static int vflipq_formats_test_suite_init(struct kunit_suite *suite)
 {
 	rng = 12345;

@@ -2,9 +2,7 @@
 /*
  * KUnit suite of the flip-queue core (../vflipq_fq_core.c) against a
  * simulated clock: every scheduling rule of the hardware flip queue,
- * checked through the log, the buffer references and the events.  The
- * cases of the host test tests/unit/fq_test.c, with the same inputs and
- * expectations.
+ * checked through the log, the buffer references and the events.
  */
 
 #include <kunit/test.h>
@@ -558,7 +556,7 @@ static void vflipq_fq_core_test_soak(struct kunit *test)
 		int r = vflipq_test_rand(&g) % 10;
 
 		if (r < 6) {
-			/* the host test's two rand() calls, in gcc's order */
+			/* two draws, one statement each: their order is fixed */
 			u64 t = target + (u64)(vflipq_test_rand(&g) % 3) * P / 2;
 
 			t += vflipq_test_rand(&g) % 1000;
@@ -861,7 +859,7 @@ static void random_client(bool lazy, u64 seed)
 			ready_at[id[1]] = S.now + (u64)rnd(6) * P / 2;
 		}
 		if (r < 45) {
-			/* the host test's two rnd() calls, in gcc's order */
+			/* two draws, one statement each: their order is fixed */
 			u64 dt = (u64)rnd(5) * P / 2;
 
 			target += dt + rnd(1000);
@@ -945,7 +943,7 @@ static void vflipq_fq_core_test_lazy_same_as_every_vblank(struct kunit *test)
 	VFLIPQ_EXPECT(test, !memcmp(S.refs, refs, sizeof(refs)));
 }
 
-/* The host test's seeds, 1 to 40, one case each. */
+/* Seeds 1 to 40, one case each. */
 static const void *lazy_seed_gen_params(VFLIPQ_TEST_GEN_PARAMS_ARGS)
 {
 	uintptr_t seed = (uintptr_t)prev + 1;

@@ -2,8 +2,7 @@
 /*
  * What the KUnit suites of vflipq share: checks that report the first few
  * failures of a case in full and count the rest, and the pseudo-random
- * sequences the host tests (tests/unit) draw their inputs from, so that
- * each suite checks the same inputs as the host test it ports.
+ * sequence the suites draw their inputs from, the same on every kernel.
  */
 #ifndef _VFLIPQ_TEST_H_
 #define _VFLIPQ_TEST_H_
@@ -35,9 +34,9 @@ extern struct kunit_suite vflipq_tiles_test_suite;
  * of a row: a broken conversion fails thousands of them.  The first
  * VFLIPQ_TEST_REPORTS failed checks of a case are reported (the first one
  * fails the case), the rest only counted (vflipq_test_exit() gives the
- * count), so that a red run stays readable, as with the host tests'
- * CHECK().  Few: UML's console drops what it cannot write at once, and a
- * burst of reports over 40 parameters lost the odd result line.
+ * count), so that a red run stays readable.  Few: UML's console drops
+ * what it cannot write at once, and a burst of reports over 40 parameters
+ * lost the odd result line.
  */
 #define VFLIPQ_TEST_REPORTS	5
 
@@ -67,13 +66,13 @@ static inline void vflipq_test_exit(struct kunit *test)
 			  vflipq_test_checks.failed - VFLIPQ_TEST_REPORTS);
 }
 
-/* The host tests' CHECK(): @cond holds. */
+/* @cond holds. */
 #define VFLIPQ_EXPECT(test, cond) do {					\
 	if (!(cond) && vflipq_test_report())				\
 		KUNIT_FAIL(test, "check failed: %s", #cond);		\
 } while (0)
 
-/* The host tests' CHECK_EQ(): @a and @b are equal as 64-bit integers. */
+/* @a and @b are equal as 64-bit integers. */
 #define VFLIPQ_EXPECT_EQ(test, a, b) do {				\
 	unsigned long long __a = (unsigned long long)(a);		\
 	unsigned long long __b = (unsigned long long)(b);		\
@@ -86,7 +85,7 @@ static inline void vflipq_test_exit(struct kunit *test)
 /*
  * glibc's rand() after srand(@seed) (its TYPE_3 additive generator,
  * x[i] = x[i - 3] + x[i - 31] mod 2^32, output x[i] >> 1): the sequence the
- * host tests fq_test.c and tiles_test.c draw from.
+ * flip-queue and tile suites draw from.
  */
 struct vflipq_test_rand {
 	u32 x[31];

@@ -12,8 +12,8 @@
  * floor(x + 1/2), written here as (2 * num + den) / (2 * den).  Products of
  * unorm16 values never tie (65535 is odd), so for them the rule is exact.
  *
- * Used by the host unit tests (tests/unit) against the driver's own
- * functions and by the igt tests against writeback and CRCs.
+ * Used by the KUnit suites against the driver's own functions and by the
+ * igt tests against writeback and CRCs.
  */
 #ifndef _VFLIPQ_TEST_PXREF_H_
 #define _VFLIPQ_TEST_PXREF_H_

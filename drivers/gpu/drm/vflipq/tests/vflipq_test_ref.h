@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The reference the KUnit suites hold the driver's frame hash to, adapted
- * from tests/unit/ref_hash.h: plain modular arithmetic, a word at a time,
+ * The reference the KUnit suites hold the driver's frame hash to, written
+ * apart from the driver's code: plain modular arithmetic, a word at a time,
  * a full reduction per word (what the driver's folds and pairs of words
  * must agree with).  The kernel has no 128-bit division: a product
  * hi 2^64 + lo is reduced as hi * 8 + lo, 2^64 being 8 mod p, with 64-bit

@@ -54,7 +54,7 @@ kunit_test_suites(&vflipq_config_test_suite, &vflipq_formats_test_suite,
 
 /*
  * The driver exports what the suites call in this namespace
- * (EXPORT_SYMBOL_IF_KUNIT(), ../vflipq_visibility.h).  MODULE_IMPORT_NS()
+ * (EXPORT_SYMBOL_IF_KUNIT(), ../vflipq_compat.h).  MODULE_IMPORT_NS()
  * takes a string from 6.13 on and a bare name before; the modinfo entry
  * both make is spelled out here.
  */

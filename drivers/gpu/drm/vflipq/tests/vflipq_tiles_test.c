@@ -2,8 +2,7 @@
 /*
  * KUnit suites of the frame hash behind the driver's CRC entries
  * (../vflipq_hash.h, ../vflipq_hash.c) and of the composer's hash cache
- * (../vflipq_tiles.c), the cases of the host tests tests/unit/crc_test.c
- * and tests/unit/tiles_test.c with the same inputs and expectations.
+ * (../vflipq_tiles.c).
  *
  * vflipq_hash: the driver's hash against userspace's independent
  * implementation (vflipq_test_uhash.h, a copy of userspace/common/
@@ -192,7 +191,7 @@ static void vflipq_hash_test_pow(struct kunit *test)
 		VFLIPQ_EXPECT_EQ(test, vflipq_hash_pow(lens[i]), ref_pow(lens[i]));
 	}
 	for (int i = 0; i < 200; i++) {
-		/* the host test's two rnd64() calls, in gcc's order */
+		/* two draws, one statement each: their order is fixed */
 		u64 n = rnd64();
 
 		n >>= rnd64() % 64;
@@ -233,7 +232,7 @@ static void vflipq_hash_test_cat(struct kunit *test)
 	}
 }
 
-/* The cases draw from one sequence, in this order, as the host test's. */
+/* The cases draw from one sequence, in this order. */
 static int vflipq_hash_test_suite_init(struct kunit_suite *suite)
 {
 	rng = 0x9e3779b97f4a7c15ULL;
@@ -261,7 +260,7 @@ struct kunit_suite vflipq_hash_test_suite = {
 
 /* ---- vflipq_tiles --------------------------------------------------- */
 
-/* The host test's rand(), after its srand(7). */
+/* glibc's rand() after srand(7). */
 static struct vflipq_test_rand tiles_rand;
 
 static int rnd(void)
@@ -375,8 +374,8 @@ static void check_size(struct kunit *test, unsigned int w, unsigned int h,
 
 				/*
 				 * Sometimes a dirty tile comes out the same.
-				 * The host test's three rand() calls for the
-				 * byte to change, in gcc's order.
+				 * Three draws for the byte to change, in a
+				 * fixed order.
 				 */
 				if (!(m & BIT_ULL(i)) || !(rnd() % 4))
 					continue;
@@ -405,8 +404,8 @@ static void vflipq_tiles_test_dirty_runs(struct kunit *test)
 	check_size(test, 100, 4, 16);	/* two: the last of 36 */
 	check_size(test, 65, 3, 8);	/* two: the last of 1 */
 	/*
-	 * Random widths: whole tiles or not, odd words a tile or not.  The
-	 * host test draws the three in one call, the last argument first.
+	 * Random widths: whole tiles or not, odd words a tile or not (bits
+	 * per channel drawn first, then height, then width).
 	 */
 	for (int i = 0; i < 12; i++) {
 		unsigned int bpc = rnd() % 2 ? 8 : 16;
