@@ -546,7 +546,7 @@ int vfq_cfs_create(const char *dev, const char *const *attrs_values);
 bool vfq_module_loaded(const char *name);
 /* delete_module(2) without waiting; 0 or -errno. */
 int vfq_module_unload(const char *name);
-/* modprobe @name @params; exit status of modprobe. */
+/* Load @name with @params (NULL: none), dependencies first; 0 or -errno. */
 int vfq_module_load(const char *name, const char *params);
 
 /* Kernel log watcher: marks the log position, reports splats since. */
