@@ -752,7 +752,7 @@ void vflipq_composer_worker(struct work_struct *work)
 			vflipq_fq_buf_put(rq.snap[i]);
 
 	if (rq.wb_pending) {
-		drm_writeback_signal_completion(&out->wb, ret);
+		drm_writeback_signal_completion(&out->wb.connector, ret);
 		spin_lock_irq(&out->composer.frame_lock);
 		cs->wb_pending = false;
 		cs->active_writeback = NULL;

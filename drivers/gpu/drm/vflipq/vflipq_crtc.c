@@ -1128,8 +1128,6 @@ int vflipq_crtc_init(struct vflipq_output *out)
 	INIT_DELAYED_WORK(&out->crc.unpin, vflipq_crc_unpin);
 	spin_lock_init(&out->composer.frame_lock);
 	seqlock_init(&out->cursor_seq);
-	atomic_set(&out->wb_jobs, 0);
-	init_waitqueue_head(&out->wb_idle);
 	vflipq_hrtimer_setup(&out->engine.timer, vflipq_vblank_simulate,
 			     CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 

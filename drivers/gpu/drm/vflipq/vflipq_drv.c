@@ -433,7 +433,7 @@ static void vflipq_release_outputs(struct drm_device *drm, void *data)
 		if (!out)
 			continue;
 		vflipq_fence_ctx_release(out->crtc_fences);
-		vflipq_fence_ctx_release(out->wb_fences);
+		vflipq_fence_ctx_release(out->wb.fences);
 		kfree(out);
 	}
 }
@@ -656,11 +656,8 @@ void vflipq_device_destroy(struct vflipq_device *vdev)
 		drm_atomic_helper_shutdown(&vdev->drm);
 
 	/* Writeback cleanup runs from a workqueue and touches the outputs. */
-	for (i = 0; i < vdev->config.crtcs; i++) {
-		struct vflipq_output *out = vdev->outputs[i];
-
-		wait_event(out->wb_idle, !atomic_read(&out->wb_jobs));
-	}
+	for (i = 0; i < vdev->config.crtcs; i++)
+		vflipq_writeback_wait_idle(vdev->outputs[i]);
 
 	devres_release_group(&pdev->dev, NULL);
 	platform_device_unregister(pdev);

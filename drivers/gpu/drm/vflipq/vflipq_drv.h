@@ -315,21 +315,36 @@ struct vflipq_crc_source {
 };
 
 /**
+ * struct vflipq_writeback - the writeback connector of one output and its
+ *	jobs (vflipq_writeback.c)
+ * @connector: the DRM writeback connector, with its encoder
+ * @fences: fence context of the connector's out-fences (vflipq_fence.c)
+ * @jobs: jobs prepared and not yet cleaned up (atomic, no lock)
+ * @idle: woken when @jobs drops to zero: the writeback core cleans a job
+ *	up from a work item that touches the output, so device removal waits
+ *	here first (vflipq_writeback_wait_idle())
+ */
+struct vflipq_writeback {
+	struct drm_writeback_connector connector;
+	struct vflipq_fence_ctx *fences;
+	atomic_t jobs;
+	wait_queue_head_t idle;
+};
+
+/**
  * struct vflipq_output - one display pipe: CRTC, encoder, connector, planes
  * @vdev: owning device
  * @index: CRTC index
  * @crtc: the CRTC
  * @encoder: virtual encoder
  * @connector: virtual connector, always connected
- * @wb: writeback connector, if the device has writeback
+ * @wb: the writeback connector and its jobs, if the device has writeback
  * @primary: primary plane
  * @cursor: cursor plane or NULL
  * @overlays: overlay planes
  * @engine: the display engine (vblank grid, timer, VRR)
  * @composer: the composer (CRC capture and writeback frames)
  * @crc: CRC capture's configuration
- * @wb_jobs: writeback jobs prepared and not yet cleaned up
- * @wb_idle: woken when @wb_jobs drops to zero
  * @cursor_seq: the position of the cursor plane's current state
  *	(&vflipq_plane_state src, dst, xform, damage, seq, prev_seq, tracked
  *	and the DRM state's crtc_x, crtc_y, src, dst), which a legacy cursor
@@ -340,7 +355,6 @@ struct vflipq_crc_source {
  * @flipq: the flip queue (its members under &vflipq_engine.lock)
  * @stats: counters
  * @crtc_fences: fence context of the CRTC's out-fences (vflipq_fence.c)
- * @wb_fences: fence context of the writeback connector's out-fences
  * @page_flip: a legacy page flip is being checked and committed
  *	(vflipq_crtc_page_flip_target(), under the CRTC's modeset lock, which
  *	any commit's check of the CRTC needs as well)
@@ -351,7 +365,7 @@ struct vflipq_output {
 	struct drm_crtc crtc;
 	struct drm_encoder encoder;
 	struct drm_connector connector;
-	struct drm_writeback_connector wb;
+	struct vflipq_writeback wb;
 	struct drm_plane *primary;
 	struct drm_plane *cursor;
 	struct drm_plane *overlays[VFLIPQ_MAX_OVERLAYS];
@@ -359,15 +373,12 @@ struct vflipq_output {
 	struct vflipq_engine engine;
 	struct vflipq_composer composer;
 	struct vflipq_crc_source crc;
-	atomic_t wb_jobs;
-	wait_queue_head_t wb_idle;
 	seqlock_t cursor_seq;
 
 	struct vflipq_flipq flipq;
 	struct vflipq_output_stats stats;
 
 	struct vflipq_fence_ctx *crtc_fences;
-	struct vflipq_fence_ctx *wb_fences;
 	bool page_flip;
 };
 
@@ -425,7 +436,7 @@ static inline struct vflipq_output *crtc_to_output(struct drm_crtc *crtc)
 static inline struct vflipq_output *
 wb_to_output(struct drm_writeback_connector *wb)
 {
-	return container_of(wb, struct vflipq_output, wb);
+	return container_of(wb, struct vflipq_output, wb.connector);
 }
 
 static inline struct vflipq_crtc_state *
@@ -539,6 +550,7 @@ void vflipq_hdr_debugfs_init(struct drm_minor *minor);
 
 /* vflipq_writeback.c */
 int vflipq_writeback_init(struct vflipq_output *out);
+void vflipq_writeback_wait_idle(struct vflipq_output *out);
 
 /* vflipq_ioctl.c */
 int vflipq_ioctl_get_caps(struct drm_device *drm, void *data,

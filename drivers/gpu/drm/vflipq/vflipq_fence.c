@@ -200,7 +200,7 @@ void vflipq_fence_adopt_commit(struct drm_atomic_state *state)
 		    !job || !job->out_fence)
 			continue;
 		wb = drm_connector_to_writeback(conn);
-		vflipq_fence_adopt(wb_to_output(wb)->wb_fences, job->out_fence);
+		vflipq_fence_adopt(wb_to_output(wb)->wb.fences, job->out_fence);
 	}
 }
 

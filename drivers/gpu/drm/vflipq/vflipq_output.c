@@ -130,9 +130,7 @@ int vflipq_output_init(struct vflipq_device *vdev, unsigned int index)
 	out->index = index;
 	out->crtc_fences = vflipq_fence_ctx_create("vflipq%d-crtc%u", vdev->id,
 						   index);
-	out->wb_fences = vflipq_fence_ctx_create("vflipq%d-wb%u", vdev->id,
-						 index);
-	if (!out->crtc_fences || !out->wb_fences)
+	if (!out->crtc_fences)
 		return -ENOMEM;
 
 	ret = vflipq_output_planes(out);
@@ -200,7 +198,7 @@ void vflipq_output_route_all(struct vflipq_device *vdev)
 		crtcs |= drm_crtc_mask(&out->crtc);
 		virt |= drm_encoder_mask(&out->encoder);
 		if (vdev->config.writeback)
-			wb |= drm_encoder_mask(&out->wb.encoder);
+			wb |= drm_encoder_mask(&out->wb.connector.encoder);
 	}
 	for (i = 0; i < vdev->config.crtcs; i++) {
 		struct vflipq_output *out = vdev->outputs[i];
@@ -209,8 +207,9 @@ void vflipq_output_route_all(struct vflipq_device *vdev)
 		out->encoder.possible_clones =
 			drm_encoder_mask(&out->encoder) | wb;
 		if (vdev->config.writeback)
-			out->wb.encoder.possible_clones =
-				drm_encoder_mask(&out->wb.encoder) | virt;
+			out->wb.connector.encoder.possible_clones =
+				drm_encoder_mask(&out->wb.connector.encoder) |
+				virt;
 	}
 }
 

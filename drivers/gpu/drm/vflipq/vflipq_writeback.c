@@ -16,6 +16,7 @@
 #include <drm/drm_writeback.h>
 
 #include "vflipq_drv.h"
+#include "vflipq_fence.h"
 
 static int vflipq_wb_get_modes(struct drm_connector *connector)
 {
@@ -84,7 +85,7 @@ static int vflipq_wb_prepare_job(struct drm_writeback_connector *wb,
 	vjob->fb = job->fb;
 	drm_framebuffer_get(vjob->fb);
 	job->priv = vjob;
-	atomic_inc(&out->wb_jobs);
+	atomic_inc(&out->wb.jobs);
 	return 0;
 
 err_free:
@@ -108,8 +109,8 @@ static void vflipq_wb_cleanup_job(struct drm_writeback_connector *wb,
 	kfree(vjob);
 	job->priv = NULL;
 
-	if (atomic_dec_and_test(&out->wb_jobs))
-		wake_up_all(&out->wb_idle);
+	if (atomic_dec_and_test(&out->wb.jobs))
+		wake_up_all(&out->wb.idle);
 }
 
 static void vflipq_wb_atomic_commit(struct drm_connector *connector,
@@ -157,13 +158,45 @@ static const struct drm_connector_funcs vflipq_wb_funcs = {
 	.atomic_destroy_state	= drm_atomic_helper_connector_destroy_state,
 };
 
+/**
+ * vflipq_writeback_init - create the writeback connector of an output
+ * @out: output whose CRTC the connector captures (its only possible CRTC)
+ *
+ * The fence context goes with the output (vflipq_release_outputs()), after
+ * the mode-config cleanup has destroyed the connector.
+ *
+ * Return: 0 or a negative errno.
+ */
 int vflipq_writeback_init(struct vflipq_output *out)
 {
-	drm_connector_helper_add(&out->wb.base, &vflipq_wb_helper_funcs);
+	struct vflipq_writeback *wb = &out->wb;
 
-	return drm_writeback_connector_init(&out->vdev->drm, &out->wb,
+	atomic_set(&wb->jobs, 0);
+	init_waitqueue_head(&wb->idle);
+	wb->fences = vflipq_fence_ctx_create("vflipq%d-wb%u", out->vdev->id,
+					     out->index);
+	if (!wb->fences)
+		return -ENOMEM;
+
+	drm_connector_helper_add(&wb->connector.base, &vflipq_wb_helper_funcs);
+	return drm_writeback_connector_init(&out->vdev->drm, &wb->connector,
 					    &vflipq_wb_funcs, NULL,
 					    vflipq_wb_formats,
 					    vflipq_num_wb_formats,
 					    drm_crtc_mask(&out->crtc));
+}
+
+/**
+ * vflipq_writeback_wait_idle - wait until every job of an output is cleaned up
+ * @out: output of a device being removed, its CRTC off
+ *
+ * The writeback core cleans a completed job up from a work item
+ * (vflipq_wb_cleanup_job()), which touches the output: the output must not
+ * go before the last one ran.
+ */
+void vflipq_writeback_wait_idle(struct vflipq_output *out)
+{
+	if (!out->vdev->config.writeback)
+		return;
+	wait_event(out->wb.idle, !atomic_read(&out->wb.jobs));
 }
