@@ -482,11 +482,19 @@ static void check_path(const char *render, const char *display, uint32_t w, uint
  *
  * The atomic fallback has one flip in flight: the process must receive
  * each flip's event, draw and commit, and the commit's worker must run,
- * within one period.  One VM at a time on a loaded host (as the harness
- * runs them) lands 34 (debug kernel) to 38 of 40, so 30 (three quarters)
- * holds and tells targets from no targets; two VMs on the two host cores
- * can drop it to 8, with or without the oracle.
+ * within one period.  Whether the process was in time is its own
+ * lateness: a frame is judged when its present returned a quarter period
+ * or more before its vblank (the quarter: the commit's worker, which runs
+ * after the return, may be held up too), and three quarters of the
+ * judged frames must land exactly (a driver adding a frame of latency
+ * lands none).  ATOMIC_MIN_JUDGED of 40 must be judged, for the test to
+ * judge at all: one VM at a time on a loaded host lands 34 (debug kernel)
+ * to 38 on target, beside three CPU hogs and two compilers (load average
+ * 8) one run only 14, and a fifth keeps the floor far below both.
+ * @min_on_target is the flip queue's alone.
  */
+#define ATOMIC_MIN_JUDGED 8
+
 /*
  * The CRC of fill()'s frame @i on a @w x @h screen (opaque XRGB8888), at
  * the 8 bits of a new device's sinks.
@@ -511,7 +519,7 @@ static void test_on_target(const char *render, const char *display, unsigned int
 	uint64_t t[64], a[64], called[40], returned[40], period, grid = 0;
 	uint32_t crc_of[40];
 	bool debug = getenv("VFLIPQ_DEBUG_KERNEL") != NULL;
-	int n, exact = 0, decided = 0, timely = 0;
+	int n, exact = 0, decided = 0, timely = 0, judged = 0, judged_exact = 0;
 	struct present_adapter_info info;
 	struct present_buffer b;
 	struct vfq_dev dev;
@@ -581,6 +589,10 @@ static void test_on_target(const char *render, const char *display, unsigned int
 		}
 		if (!a[i])
 			continue;	/* cancelled */
+		if (returned[i] + period / 4 <= due) {
+			judged++;
+			judged_exact += a[i] - t[i] < period;
+		}
 		if (a[i] - t[i] < period)
 			exact++;
 		else
@@ -589,11 +601,20 @@ static void test_on_target(const char *render, const char *display, unsigned int
 	}
 	/* never before its target or its present, on the grid, in order */
 	check_truth(sc, called, n, period);
-	if (info.flipq_depth > 1)
+	igt_info("%d frames on target; %d of %d presented a quarter period "
+		 "before their vblank, %d of those on it\n", exact, judged, n,
+		 judged_exact);
+	if (info.flipq_depth > 1) {
 		igt_assert_f(timely >= min_on_target, "only %d of %d frames submitted "
 			     "before their vblank\n", timely, n);
-	else
-		igt_assert_lte(min_on_target, exact);
+	} else {
+		igt_assert_f(judged >= ATOMIC_MIN_JUDGED, "only %d of %d frames "
+			     "presented a quarter period before their vblank\n",
+			     judged, n);
+		igt_assert_f(judged_exact * 4 >= judged * 3, "%d of %d frames "
+			     "presented in time landed on their vblank\n",
+			     judged_exact, judged);
+	}
 	igt_assert_eq(exact, (int)c.on_target);
 	/*
 	 * And the screen showed each frame from its vblank on, exactly, at
