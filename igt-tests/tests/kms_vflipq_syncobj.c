@@ -485,15 +485,17 @@ struct screen_pos {
 /*
  * The frames from @pos->next to the one after @ev_seq: up to the vblank
  * before @ev_seq they show marker @old, from @ev_seq on marker @new.
- * Frames without a CRC judge nothing; one of @ev_seq and the next at least
- * must be judged.  At most the last 32 frames before @ev_seq are read (the
- * CRC interface keeps 128).  Returns whether the frame before @ev_seq had
- * a CRC, read now or by the call before (then as that call's @new, this
- * one's @old): the outgoing buffer seen on screen at its last vblank.
+ * Frames without a CRC judge nothing (a stalled VM composes none for the
+ * vblanks it slept through).  At most the last 32 frames before @ev_seq
+ * are read (the CRC interface keeps 128).  Returns whether the frame
+ * before @ev_seq had a CRC, read now or by the call before (then as that
+ * call's @new, this one's @old): the outgoing buffer seen on screen at its
+ * last vblank; *@seen_new counts the flips whose new buffer had a CRC at
+ * @ev_seq or the next.
  */
 static bool expect_flip_screen(struct vfq_screen *s, struct screen_pos *pos,
 			       uint64_t ev_seq, int old, int new,
-			       const char *what)
+			       const char *what, int *seen_new)
 {
 	uint64_t from = pos->next + 32 < ev_seq ? ev_seq - 32 : pos->next;
 	int n = (int)(ev_seq + 2 - from), marker[34], judged = 0;
@@ -516,9 +518,12 @@ static bool expect_flip_screen(struct vfq_screen *s, struct screen_pos *pos,
 			pos->last_crc = from + i;
 		judged += from + i >= ev_seq;
 	}
-	igt_assert_f(judged, "%s: no CRC for vblanks %llu-%llu\n", what,
-		     (unsigned long long)ev_seq,
-		     (unsigned long long)ev_seq + 1);
+	if (judged)
+		++*seen_new;
+	else
+		igt_info("%s: no CRC for vblanks %llu-%llu\n", what,
+			 (unsigned long long)ev_seq,
+			 (unsigned long long)ev_seq + 1);
 	before = pos->last_crc == ev_seq - 1;
 	pos->next = ev_seq + 2;
 	pos->last_crc = marker[n - 1] != VFQ_SCREEN_NO_CRC ? ev_seq + 1 : 0;
@@ -582,7 +587,7 @@ static void test_release_points(bool crc)
 	struct timelines t;
 	struct screen_pos pos = { 0, 0 };
 	struct vfq_fb bo;
-	int outgoing = 0;
+	int outgoing = 0, incoming = 0;
 
 	igt_assert_eq(vfq_bo_create(vgem, 64, 64, DRM_FORMAT_XRGB8888, &bo),
 		      0);
@@ -630,13 +635,22 @@ static void test_release_points(bool crc)
 		snprintf(what, sizeof(what), "release point %llu",
 			 (unsigned long long)point);
 		outgoing += expect_flip_screen(&scr, &pos, ev.sequence,
-					       !shown, shown, what);
+					       !shown, shown, what, &incoming);
 	}
 	if (crc) {
 		vfq_screen_stop(&scr);
 		igt_info("%d of %d released buffers seen on screen at the "
-			 "vblank before their release\n", outgoing, FLIPS);
+			 "vblank before their release, %d of %d new ones at "
+			 "their flip's vblank or the next\n", outgoing, FLIPS,
+			 incoming, FLIPS);
 		igt_assert_f(outgoing, "no CRC of a buffer's last frame\n");
+		/*
+		 * Half: QEMU stopped for 60 ms every 2 s (VM_STALL=60:2)
+		 * left one flip of 8 without a CRC at either vblank.
+		 */
+		igt_assert_f(incoming >= FLIPS / 2, "only %d of %d flips "
+			     "with a CRC at their vblank or the next\n",
+			     incoming, FLIPS);
 	} else {
 		restore_offdelay(0);
 	}
