@@ -579,6 +579,7 @@ static void test_on_target(const char *render, const char *display, unsigned int
 		/* the first vblank at or after the target */
 		uint64_t due = grid + (d >= 0 ? (d + period - 1) / period :
 				       -(-d / period)) * period;
+		bool on;
 
 		if (info.flipq_depth > 1 && returned[i] < due) {
 			timely++;
@@ -589,11 +590,12 @@ static void test_on_target(const char *render, const char *display, unsigned int
 		}
 		if (!a[i])
 			continue;	/* cancelled */
+		on = a[i] - t[i] < period;
 		if (returned[i] + period / 4 <= due) {
 			judged++;
-			judged_exact += a[i] - t[i] < period;
+			judged_exact += on;
 		}
-		if (a[i] - t[i] < period)
+		if (on)
 			exact++;
 		else
 			igt_info("frame %d: %lld ns after its target\n", i,
