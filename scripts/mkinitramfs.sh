@@ -69,6 +69,8 @@ install -m 755 "$VFLIPQ_TOP/scripts/guest/run-tests" "$r/bin/vflipq-run-tests"
 install -D -m 644 "$VFLIPQ_TOP/scripts/guest/dmesg-patterns" "$r/etc/vflipq/dmesg-patterns"
 install -m 755 "$VFLIPQ_TOP/scripts/guest/demo" "$r/bin/vflipq-demo"
 install -m 755 "$VFLIPQ_TOP/scripts/guest/finish" "$r/bin/vflipq-finish"
+# The mutants job of make mutate (its mutants come in another cpio).
+install -m 755 "$VFLIPQ_TOP/scripts/guest/mutants" "$r/bin/vflipq-mutants"
 # The clients job (its programs come in scripts/mkclients.sh's cpio).
 install -m 755 "$VFLIPQ_TOP/scripts/guest/clients" "$r/bin/vflipq-clients"
 # The tests job on the debug kernel (scripts/vm-run.sh --kernel debug).

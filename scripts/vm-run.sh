@@ -13,9 +13,12 @@
 #          files come from scripts/mkclients.sh, appended to the initramfs
 #          for this job only; the PNGs are copied to out/clients/
 #   igt    upstream IGT's igt_runner (scripts/igt.sh: run it through make igt)
+#   mutants  several mutants of make mutate, each against its tests (guest:
+#          vflipq-mutants); the mutants come in VM_EXTRA_CPIO
+#          (scripts/mutate.py: run it through make mutate)
 #
 # Env: VM_TIMEOUT (hard limit for the whole VM run, s, default 900; 2400
-#      for the tests job),
+#      for the tests and mutants jobs),
 #      VFLIPQ_SUBTEST_TIMEOUT (default 120), VFLIPQ_TESTS (globs on
 #      "binary@subtest"), VFLIPQ_SHARD (I/N: this VM's share of the subtests,
 #      scripts/vm-shards.sh), VFLIPQ_REPEAT (runs of each subtest, default 1:
@@ -65,7 +68,7 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument $1" ;;
 	esac
 done
-case $job in tests|demo|cmd|clients|igt) ;; *) die "unknown job $job" ;; esac
+case $job in tests|demo|cmd|clients|igt|mutants) ;; *) die "unknown job $job" ;; esac
 [ "$job" = cmd ] && [ -z "$cmd" ] && die "--job cmd needs --cmd"
 
 BUILD=${BUILD:-$VFLIPQ_TOP/build}
@@ -83,7 +86,7 @@ fi
 # The whole suite takes 4-5 min of a quiet host and 15-20 beside a busy
 # one: late is not a failure.  A wedged guest is caught by the console's
 # silence (below) long before this limit.
-[ "$job" = tests ] && VM_TIMEOUT=${VM_TIMEOUT:-2400}
+case $job in tests|mutants) VM_TIMEOUT=${VM_TIMEOUT:-2400} ;; esac
 VM_TIMEOUT=${VM_TIMEOUT:-900}
 
 stamp=$(date +%Y%m%d-%H%M%S)
@@ -106,6 +109,9 @@ mkdir -p "$work/job"
 	echo '#!/bin/sh'
 	[ $debug = 1 ] && echo 'export VFLIPQ_DEBUG_KERNEL=1'
 	case $job in
+	mutants)
+		printf 'export VFLIPQ_SUBTEST_TIMEOUT=%q\n' "${VFLIPQ_SUBTEST_TIMEOUT:-120}"
+		echo 'exec vflipq-mutants' ;;
 	tests)
 		printf 'export VFLIPQ_SUBTEST_TIMEOUT=%q\n' "${VFLIPQ_SUBTEST_TIMEOUT:-120}"
 		printf 'export VFLIPQ_TESTS=%q\n' "${VFLIPQ_TESTS:-}"
@@ -298,7 +304,7 @@ vcpu_summary() {
 
 # Console silence limit: the guest runner prints at least every subtest
 # timeout (+ kill grace), so a longer silence means the guest is wedged.
-if [ "$job" = tests ]; then
+if [ "$job" = tests ] || [ "$job" = mutants ]; then
 	silence=${VM_SILENCE_TIMEOUT:-$(( ${VFLIPQ_SUBTEST_TIMEOUT:-120} + 120 ))}
 elif [ "$job" = igt ]; then
 	silence=${VM_SILENCE_TIMEOUT:-$(( ${IGT_TIMEOUT:-120} + 120 ))}
@@ -329,7 +335,7 @@ vm_lock
 msg "booting $KVER ($job job, timeout ${VM_TIMEOUT}s); console: $resdir/console.log"
 # (igt_runner's progress "[time] [n/N] binary (subtest)", and what it says
 # when it kills a test or gives up.)
-show_re='^(PASS|FAIL|SKIP|ABORT:?|REPEAT) |^[0-9]+ passed, |^VFLIPQ-INIT|^(demo|igt): |^(\[ *[0-9.]+\] )?\[[0-9]+/[0-9]+\] |^(\[ *[0-9.]+\] )?(Per-test timeout exceeded|Inactivity timeout exceeded|Timeout\. Killing|Killing the test|Child refuses to die|Aborting)|Kernel panic|^run-tests: (timeout|kernel oops|\(re\)loading|reloading|modprobe)'
+show_re='^(PASS|FAIL|SKIP|ABORT:?|REPEAT) |^VFLIPQ-MUTANT|^[0-9]+ passed, |^VFLIPQ-INIT|^(demo|igt): |^(\[ *[0-9.]+\] )?\[[0-9]+/[0-9]+\] |^(\[ *[0-9.]+\] )?(Per-test timeout exceeded|Inactivity timeout exceeded|Timeout\. Killing|Killing the test|Child refuses to die|Aborting)|Kernel panic|^run-tests: (timeout|kernel oops|\(re\)loading|reloading|modprobe)'
 tboot=$(now_s)
 # QEMU runs in the background writing into a FIFO, so that we know its pid and
 # can stop it when interrupted or when the console goes silent
