@@ -171,8 +171,8 @@ check: vm-build mutate-host
 # Mutation check (scripts/mutate.py, tests/mutants.txt): host mutants take a
 # few seconds each; KUnit mutants a UML kernel build and run each
 # (scripts/kunit.sh, 15-40 s; not in "make check", which builds no UML
-# kernel); VM mutants one VM boot each (about a minute on an idle machine,
-# plus the wait for the VM lock).
+# kernel); VM mutants a module or test build each, then twenty to a VM boot
+# (scripts/guest/mutants), after the unmutated build's run of their tests.
 MUTANTS ?=
 mutate: deps kernel
 	@python3 $(S)/mutate.py --where all $(MUTANTS)

@@ -18,11 +18,21 @@ counts as failed, i.e. the mutant killed.  KUnit mutants run the KUnit
 suites of drivers/gpu/drm/vflipq/tests their tests name (kunit.py filter
 globs, "vflipq_fq_core.*") under UML (scripts/kunit.sh, its kernel built
 incrementally: some 15 to 40 s each); a case that fails, a kernel that
-crashes or a run over 120 s kills the mutant.  VM mutants build the module
-and run VFLIPQ_TESTS=<their globs> in one VM boot each (scripts/vm-run.sh),
-about a minute each plus the wait for the VM lock.
+crashes or a run over 120 s kills the mutant.  VM mutants are built one
+after the other (module, tests, userspace; what differs from the unmutated
+build is kept) and run twenty to a boot (scripts/vm-run.sh --job mutants,
+scripts/guest/mutants): the guest first runs the unmutated build against
+all of their tests (the control), then for each mutant puts its files in
+place, loads its vflipq.ko, runs its tests and unloads it again.  A mutant
+is killed when one of its tests fails, its module does not load, the
+kernel warns outside of its subtests, or it takes the guest down (a panic
+or hang, named by the console); a mutant killed by a test the control
+failed too is an ERROR.  One that took the guest down or left the kernel
+tainted ends the boot, and the mutants after it go to the next one.
 """
 import argparse
+import contextlib
+import filecmp
 import fnmatch
 import os
 import re
@@ -114,15 +124,19 @@ def run(cmd, cwd, log, env=None, timeout=None):
 
 
 def first_failure(path, start=0):
-    """The first failure message in a test's output from offset @start:
-    host tests print "FAIL file:line: ..." or "file:line: ... failed",
-    igt tests a CRITICAL line after "Failed assertion"."""
+    """The first failure message in a test's output from offset @start."""
     try:
         with open(path, errors="replace") as f:
             f.seek(start)
-            lines = f.read().splitlines()
+            return first_failure_in(f.read().splitlines())
     except OSError:
         return ""
+
+
+def first_failure_in(lines):
+    """The first failure message in a test's output lines: host tests
+    print "FAIL file:line: ..." or "file:line: ... failed", igt tests a
+    CRITICAL line after "Failed assertion"."""
     for i, l in enumerate(lines):
         if "Failed assertion" in l:
             for m in lines[i + 1:i + 4]:
@@ -184,36 +198,243 @@ def kunit_test(scratch, glob, log):
     return "fail: kunit.py exit status %d" % rc
 
 
-def vm_tests(scratch, m, log):
-    """Build module + tests, one VM boot: 'pass', 'fail', 'nobuild', 'error'."""
-    env = dict(os.environ)
-    if run(["make", "-s", "module", "igt-tests", "userspace"], scratch, log,
-           env=env) != 0:
-        return "nobuild", ""
-    env["VFLIPQ_TESTS"] = " ".join(m["tests"])
-    run(["scripts/vm-run.sh", "--job", "tests"], scratch, log, env=env)
-    res = os.path.join(scratch, "out/results/latest/results.txt")
-    if not os.path.exists(res):
-        # A kernel report that stopped the guest (KASAN's panic) inside one
-        # of the mutant's subtests is that subtest failing.
-        probs = os.path.join(scratch, "out/results/latest/dmesg-problems.txt")
-        if os.path.exists(probs):
-            for line in open(probs):
-                test, _, msg = line.rstrip("\n").partition("\t")
-                if test != "-":
-                    return "fail", f"{test}: {msg.strip()}"
-        return "error", "no results"
-    lines = [l.split() for l in open(res) if l.startswith(("PASS", "FAIL",
-                                                           "SKIP"))]
-    failed = [l[1] for l in lines if l[0] == "FAIL"]
-    passed = [l[1] for l in lines if l[0] == "PASS"]
+# VM mutants per boot.  Each boot also runs the control (the unmutated
+# build against the tests of all of them), so fewer would cost more boots,
+# controls and waits for the VM lock; more would hold that lock longer
+# than a "make check" (a mutant takes some 10 s of the guest).
+BATCH = 20
+
+
+def vm_build(scratch, log):
+    return run(["make", "-s", "module", "igt-tests", "userspace"], scratch,
+               log) == 0
+
+
+def vm_files(scratch):
+    """What the VM job takes from a build: {path in the guest: file}."""
+    env = subprocess.run([os.path.join(scratch, "scripts", "kernel.sh"),
+                          "env", os.environ.get("KERNEL") or "6.12"],
+                         check=True, stdout=subprocess.PIPE, text=True).stdout
+    kver = re.search(r"^KVER=(.*)$", env, re.M).group(1)
+    files = {f"lib/modules/{kver}/extra/vflipq.ko": os.path.join(
+        scratch, "build", kver, "module", "drivers", "gpu", "drm", "vflipq",
+        "vflipq.ko")}
+    for src, dst in (("build/igt/bin", "igt/bin"),
+                     ("build/userspace/bin", "usr/bin")):
+        d = os.path.join(scratch, src)
+        for n in sorted(os.listdir(d)):
+            f = os.path.join(d, n)
+            if os.path.isfile(f) and os.access(f, os.X_OK):
+                files[f"{dst}/{n}"] = f
+    return files
+
+
+def same_build(a, b):
+    """Whether two files are the same build output.  A module's BTF is left
+    out: pahole writes it in no fixed order, and an unmutated file rebuilt
+    (the mutant before restored) gives the module other bytes there."""
+    if a.endswith(".ko"):
+        with tempfile.TemporaryDirectory() as t:
+            for i, f in enumerate((a, b)):
+                subprocess.run(["objcopy", "--remove-section=.BTF", f,
+                                os.path.join(t, str(i))], check=True)
+            return filecmp.cmp(os.path.join(t, "0"), os.path.join(t, "1"),
+                               shallow=False)
+    return filecmp.cmp(a, b, shallow=False)
+
+
+def vm_stage(files, dst, base=None):
+    """Copy the build's files under dst (modules without their debug
+    information: a boot takes twenty); with base (a former stage), keep only
+    those that differ from it."""
+    for g, f in files.items():
+        out = os.path.join(dst, g)
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        if f.endswith(".ko"):
+            subprocess.run(["strip", "--strip-debug", "-o", out, f],
+                           check=True)
+        else:
+            shutil.copy2(f, out)
+        if base is not None and same_build(out, os.path.join(base, g)):
+            os.unlink(out)
+
+
+def read_console(path):
+    """A mutants job's console (scripts/guest/mutants): {entry: [lines,
+    seconds or None when it never ended]} in the order they began, and why
+    the guest stopped before the end of its list ("" when it did not)."""
+    entries, cur, stop = {}, None, ""
+    try:
+        with open(path, errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        lines = []
+    for l in lines:
+        m = re.search(r"VFLIPQ-MUTANT-(BEGIN|END) (\S+)(?: ([0-9.]+))?", l)
+        if m and m.group(1) == "BEGIN":
+            cur = m.group(2)
+            entries[cur] = [[], None]
+        elif m and m.group(2) in entries:
+            entries[m.group(2)][1] = float(m.group(3) or 0)
+            cur = None
+        elif l.startswith("VFLIPQ-MUTANTS-STOP "):
+            stop = l.split(" ", 1)[1]
+        elif cur:
+            entries[cur][0].append(l)
+    return entries, stop
+
+
+def judge(lines, secs):
+    """An entry's verdict from its console lines: ('pass' | 'fail' |
+    'error', why, the subtests that failed).  It fails when one of its
+    subtests fails, vflipq does not load, the kernel warns outside of its
+    subtests, or the guest died during it (a panic, a hang: secs is None)."""
+    if secs is None:
+        running, why = "", ""
+        for l in lines:
+            m = re.search(r"\[\d+/\d+\] (\S+) \((\S+)\)", l)
+            if m:
+                running = f"{m.group(1)}@{m.group(2)}"
+            m = re.search(r"(Kernel panic - not syncing.*|BUG: .*|Oops.*|"
+                          r"general protection fault.*|"
+                          r"\[vflipq\] (no console output|the guest reports)"
+                          r"[^:]*)", l)
+            if m and not why:
+                why = m.group(1).strip()
+        if not why:
+            return "error", "the VM stopped during it (VM_TIMEOUT?)", []
+        return "fail", f"guest died{' in ' + running if running else ''}: " \
+            f"{why}", [running] if running else []
+    for l in lines:
+        if l.startswith("mutant: load failed: "):
+            return "fail", l[len("mutant: "):], []
+    res = [l.split() for l in lines if re.match(r"(PASS|FAIL|SKIP) \S+ \(",
+                                                l)]
+    failed = [r[1] for r in res if r[0] == "FAIL"]
+    passed = [r[1] for r in res if r[0] == "PASS"]
     if failed:
-        why = first_failure(os.path.join(scratch,
-                                         "out/results/latest/console.log"))
-        return "fail", ",".join(failed) + (f": {why}" if why else "")
-    if not passed or len(passed) != len(lines):
-        return "error", "tests skipped or not run"
-    return "pass", ""
+        why = first_failure_in(lines) or kernel_report(lines)
+        return "fail", ",".join(failed) + (f": {why}" if why else ""), failed
+    warn = [l for l in lines if l.startswith("mutant: kernel warning: ")]
+    if warn:
+        return "fail", warn[0][len("mutant: "):], []
+    if not passed or len(passed) != len(res):
+        return "error", "tests skipped or not run", []
+    return "pass", "", []
+
+
+def kernel_report(lines):
+    """The first kernel report run-tests printed for a failed subtest."""
+    for i, l in enumerate(lines):
+        if l.startswith("run-tests: kernel warnings during ") and \
+                i + 1 < len(lines):
+            return re.sub(r"^<\d> \[ *[0-9.]+\] ", "", lines[i + 1])
+    return ""
+
+
+def vm_boot(scratch, batch, log):
+    """One boot for a batch of built mutants [(m, stage, build secs)]:
+    {name: (verdict, detail, secs)} for each mutant that ran, and the boot's
+    VM seconds.  The control runs first; a mutant killed by a test the
+    control failed as well is an ERROR, and when the control itself did not
+    run cleanly every mutant is."""
+    boot = os.path.join(scratch, "build", "vm-mutants")
+    shutil.rmtree(boot, ignore_errors=True)
+    root = os.path.join(boot, "mutants")
+    os.makedirs(os.path.join(root, "control"))
+    globs = []
+    for m, _, _ in batch:
+        globs += [g for g in m["tests"] if g not in globs]
+    with open(os.path.join(root, "control", "tests"), "w") as f:
+        f.write(" ".join(globs) + "\n")
+    for m, stage, _ in batch:
+        shutil.copytree(stage, os.path.join(root, m["name"], "files"),
+                        copy_function=os.link)
+        with open(os.path.join(root, m["name"], "tests"), "w") as f:
+            f.write(" ".join(m["tests"]) + "\n")
+    with open(os.path.join(root, "order"), "w") as f:
+        f.write("control\n" + "".join(m["name"] + "\n" for m, _, _ in batch))
+    cpio = os.path.join(boot, "mutants.cpio")
+    with open(cpio, "wb") as out:
+        names = subprocess.run(["find", "mutants"], cwd=boot, check=True,
+                               stdout=subprocess.PIPE).stdout
+        subprocess.run(["cpio", "-o", "-H", "newc", "-R", "0:0", "--quiet"],
+                       cwd=boot, input=names, stdout=out, check=True)
+    env = dict(os.environ, VM_EXTRA_CPIO=cpio)
+    env.setdefault("VM_TIMEOUT", str(900 + 600 * len(batch)))
+    start = os.path.getsize(log)
+    run(["scripts/vm-run.sh", "--job", "mutants"], scratch, log, env=env)
+    with open(log, errors="replace") as f:
+        f.seek(start)
+        secs = re.findall(r"\[VM ([0-9.]+)s", f.read())
+    vm_secs = float(secs[-1]) if secs else 0.0
+    entries, stop = read_console(
+        os.path.join(scratch, "out/results/latest/console.log"))
+    if stop:
+        print(f"[mutate] the boot stopped early: {stop}", flush=True)
+    if "control" not in entries:
+        return {m["name"]: ("ERROR", "the control did not run", 0.0)
+                for m, _, _ in batch}, vm_secs
+    state, why, ctrl_failed = judge(*entries.pop("control"))
+    if state == "fail" and not ctrl_failed or \
+            not entries and (stop or state == "fail"):
+        return {m["name"]: ("ERROR", f"control: {why or stop}", 0.0)
+                for m, _, _ in batch}, vm_secs
+    out = {}
+    for m, _, build_secs in batch:
+        if m["name"] not in entries:
+            continue
+        lines, secs = entries[m["name"]]
+        state, detail, _ = judge(lines, secs)
+        if state == "fail" and any(fnmatch.fnmatch(t, g) for t in ctrl_failed
+                                   for g in m["tests"]):
+            state, detail = "error", f"the control failed too: " \
+                f"{','.join(ctrl_failed)}"
+        out[m["name"]] = ({"fail": "killed", "pass": "SURVIVED"}.get(
+            state, "ERROR"), detail, build_secs + (secs or 0.0))
+    return out, vm_secs
+
+
+def vm_mutants(scratch, sel, log, report):
+    """Build each VM mutant and boot them BATCH at a time: the guest runs
+    the control, then each mutant against its tests.  The mutants a boot
+    did not get to (one before them took the guest down or left the kernel
+    tainted) go to the next boot."""
+    if not vm_build(scratch, log):
+        sys.exit(f"mutate: the unmutated tree does not build (see {log})")
+    stages = os.path.join(scratch, "build", "vm-stages")
+    base = os.path.join(stages, "=base")
+    vm_stage(vm_files(scratch), base)
+    pending, nboot = [], 0
+    while sel or pending:
+        while sel and len(pending) < BATCH:
+            m = sel.pop(0)
+            t0 = time.time()
+            with mutated(scratch, m, log):
+                if not vm_build(scratch, log):
+                    report(m, "NOBUILD", time.time() - t0, "")
+                    continue
+                stage = os.path.join(stages, m["name"])
+                vm_stage(vm_files(scratch), stage, base)
+            pending.append((m, stage, time.time() - t0))
+        if not pending:
+            break
+        # back to the unmutated build: the boot's own modules and binaries
+        if not vm_build(scratch, log):
+            sys.exit(f"mutate: the unmutated tree does not build (see {log})")
+        nboot += 1
+        print(f"[mutate] boot {nboot}: the control and {len(pending)} "
+              f"mutants", flush=True)
+        res, vm_secs = vm_boot(scratch, pending, log)
+        print(f"[mutate] boot {nboot}: VM {vm_secs:.0f}s", flush=True)
+        if not res:
+            res = {m["name"]: ("ERROR", "the boot ran none of its mutants",
+                               0.0) for m, _, _ in pending}
+        for m, _, _ in pending:
+            if m["name"] in res:
+                report(m, res[m["name"]][0], res[m["name"]][2],
+                       res[m["name"]][1])
+        pending = [p for p in pending if p[0]["name"] not in res]
 
 
 def scratch_copy(dst):
@@ -226,6 +447,23 @@ def scratch_copy(dst):
             continue
         os.makedirs(os.path.join(dst, os.path.dirname(f)), exist_ok=True)
         shutil.copy2(os.path.join(TOP, f), os.path.join(dst, f))
+
+
+@contextlib.contextmanager
+def mutated(scratch, m, log):
+    """m applied to the scratch copy, for the time of the with block."""
+    path = os.path.join(scratch, m["file"])
+    with open(path) as f:
+        orig = f.read()
+    with open(log, "a") as f:
+        f.write(f"\n=== mutant {m['name']}\n")
+    with open(path, "w") as f:
+        f.write(apply(orig, m))
+    try:
+        yield
+    finally:
+        with open(path, "w") as f:
+            f.write(orig)
 
 
 def main():
@@ -269,7 +507,13 @@ def main():
     print(f"[mutate] {len(sel)} mutants, scratch {scratch}, log {log}",
           flush=True)
     scratch_copy(scratch)
-    rows, bad = [], 0
+    rows = []
+
+    def report(m, verdict, dt, detail):
+        rows.append((m["name"], m["where"], verdict, dt, detail))
+        print(f"  {m['name']:34} {m['where']:4} {verdict:8} "
+              f"{dt:6.1f}s  {detail}", flush=True)
+
     try:
         # The unmutated tree must pass what the mutants are judged by.
         host_tests = sorted({t for m in sel if m["where"] == "host"
@@ -282,17 +526,10 @@ def main():
             r = kunit_test(scratch, "*", log)
             if r != "pass":
                 sys.exit(f"mutate: baseline KUnit run: {r} (see {log})")
-        for m in sel:
-            path = os.path.join(scratch, m["file"])
-            with open(path) as f:
-                orig = f.read()
+        for m in [m for m in sel if m["where"] != "vm"]:
             t0 = time.time()
-            with open(log, "a") as f:
-                f.write(f"\n=== mutant {m['name']}\n")
-            with open(path, "w") as f:
-                f.write(apply(orig, m))
             detail = ""
-            try:
+            with mutated(scratch, m, log):
                 if m["where"] == "host":
                     res = [host_test(scratch, t, log) for t in m["tests"]]
                     killers = [f"{t}: {r[6:]}" for t, r in zip(m["tests"], res)
@@ -303,7 +540,7 @@ def main():
                         verdict, detail = "killed", "; ".join(killers)
                     else:
                         verdict = "SURVIVED"
-                elif m["where"] == "kunit":
+                else:
                     # the first glob that fails it is enough
                     verdict = "SURVIVED"
                     for t in m["tests"]:
@@ -314,26 +551,17 @@ def main():
                         if r.startswith("fail"):
                             verdict, detail = "killed", f"{t}: {r[6:]}"
                             break
-                else:
-                    r, detail = vm_tests(scratch, m, log)
-                    verdict = {"fail": "killed", "pass": "SURVIVED",
-                               "nobuild": "NOBUILD"}.get(r, "ERROR")
-            finally:
-                with open(path, "w") as f:
-                    f.write(orig)
-            dt = time.time() - t0
-            if verdict != "killed":
-                bad += 1
-            rows.append((m["name"], m["where"], verdict, dt, detail))
-            print(f"  {m['name']:34} {m['where']:4} {verdict:8} "
-                  f"{dt:6.1f}s  {detail}", flush=True)
+            report(m, verdict, time.time() - t0, detail)
+        vm = [m for m in sel if m["where"] == "vm"]
+        if vm:
+            vm_mutants(scratch, vm, log, report)
     finally:
         if not a.keep:
             shutil.rmtree(scratch, ignore_errors=True)
     killed = sum(r[2] == "killed" for r in rows)
     print(f"mutate: {killed} of {len(rows)} mutants killed "
           f"(score {100 * killed // len(rows)}%)")
-    return 1 if bad else 0
+    return 1 if killed < len(rows) else 0
 
 
 if __name__ == "__main__":
