@@ -17,11 +17,16 @@ IGT_HEADERS=(libcairo2-dev libpixman-1-dev libglib2.0-dev libudev-dev)
 IGT_BUILD_DEPS=("${IGT_HEADERS[@]}" libkmod-dev libproc2-dev libdw-dev
 	libunwind-dev libjson-c-dev)
 
+# present-play (userspace/play) and the clips it plays in the tests.
+FFMPEG=(libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg)
+
 if [ "${1:-}" = --check ]; then
 	# The module (gcc, make, pahole for BTF), igt-tests (IGT's headers
-	# include cairo's, pixman's, glib's and libudev's) and userspace.
+	# include cairo's, pixman's, glib's and libudev's) and userspace
+	# (present-play and its test decode with FFmpeg; ffmpeg makes the
+	# clips, scripts/mkclips.sh).
 	need=(gcc make dwarves libdrm-dev pkg-config meson ninja-build libpng-dev
-	      "${IGT_HEADERS[@]}")
+	      "${IGT_HEADERS[@]}" "${FFMPEG[@]}")
 	missing=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${need[@]}" 2>/dev/null |
 		awk '$2 == "installed" { print $1 }' | sort | comm -13 - <(printf '%s\n' "${need[@]}" | sort))
 	[ -z "$missing" ] && exit 0
@@ -33,7 +38,8 @@ fi
 PKGS=(gcc-12 make bc dwarves kmod cpio xz-utils busybox-static qemu-system-x86
       libdrm-dev libdrm-tests sparse pkg-config linux-source-6.12 flex bison
       libelf-dev libssl-dev python3 zlib1g-dev perl dpkg-dev dkms
-      meson ninja-build libpng-dev python3-matplotlib "${IGT_BUILD_DEPS[@]}")
+      meson ninja-build libpng-dev python3-matplotlib "${IGT_BUILD_DEPS[@]}"
+      "${FFMPEG[@]}")
 if [ "${1:-}" = clients ]; then
 	PKGS=(drm-info libdrm-tests weston kmscube libgbm1 libegl1 libegl-mesa0
 	      libgl1-mesa-dri xkb-data)
