@@ -428,6 +428,16 @@ vflipq_engine_report(struct vflipq_output *out, struct vflipq_vblank_step *step)
  * that just replaced it (vflipq_crtc_atomic_flush()) queues it in any case,
  * before its commit tail waits for or defers behind the compositions of
  * the outgoing state.
+ *
+ * The engine picked @state under &vflipq_composer.lock and let go of it
+ * since (vflipq_engine_report()): a commit that switched away from it may
+ * have queued its last reference on the state behind the compositions
+ * queued so far (async flips, vflipq_async.c), or flushed them and freed
+ * it (a legacy cursor update or an async flip completes its flip_done
+ * without a vblank).  So the state is looked at, its frame booked and its
+ * composition queued only while it is still the composer's, all under
+ * that lock; otherwise its frames get no CRC, and the caller puts the
+ * step's flip-queue images back.
  */
 static void vflipq_engine_compose(struct vflipq_output *out,
 				  struct vflipq_crtc_state *state,
@@ -437,7 +447,12 @@ static void vflipq_engine_compose(struct vflipq_output *out,
 	unsigned long flags;
 	unsigned int i;
 
-	spin_lock_irqsave(&out->composer.frame_lock, flags);
+	spin_lock_irqsave(&out->composer.lock, flags);
+	if (if_current && out->composer.state != state) {
+		spin_unlock_irqrestore(&out->composer.lock, flags);
+		return;
+	}
+	spin_lock(&out->composer.frame_lock);
 	/*
 	 * Keep the oldest frame the pending composition covers, unless a
 	 * queued flip changed the image since: the earlier frames showed an
@@ -451,19 +466,9 @@ static void vflipq_engine_compose(struct vflipq_output *out,
 	state->frame_end = step->frame;
 	state->frame_gen = step->gen;
 	state->crc_pending = true;
-	spin_unlock_irqrestore(&out->composer.frame_lock, flags);
+	spin_unlock(&out->composer.frame_lock);
 
-	/*
-	 * Only while @state is still the composer's, when @if_current: a commit
-	 * that switched away from it may have queued its last reference on
-	 * the state behind the compositions queued so far (async flips,
-	 * vflipq_async.c), or flushed them before freeing it; a composition
-	 * queued after that would read freed memory.  The frames taken above
-	 * then get no CRC.
-	 */
-	spin_lock_irqsave(&out->composer.lock, flags);
-	if (!if_current || out->composer.state == state)
-		queue_work(out->composer.wq, &state->composer_work);
+	queue_work(out->composer.wq, &state->composer_work);
 	spin_unlock_irqrestore(&out->composer.lock, flags);
 }
 

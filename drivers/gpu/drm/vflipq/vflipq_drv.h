@@ -274,7 +274,7 @@ struct vflipq_output_stats {
  * @state: CRTC state the composer uses
  * @frame_lock: protects the frame bookkeeping in &vflipq_crtc_state
  *	(interrupt-safe spinlock, taken by the engine in hard interrupt
- *	context); never held together with another vflipq lock
+ *	context); the engine takes it inside @lock, nothing else nests with it
  * @line_bufs: scratch rows (only used from @wq)
  * @tiles: the hash cache (only used from @wq)
  *
