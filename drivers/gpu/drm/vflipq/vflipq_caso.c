@@ -219,17 +219,6 @@ static struct drm_crtc_state *bw_crtc_state(struct drm_atomic_state *state,
 	return *ret ? NULL : crtc->state;
 }
 
-static struct drm_plane_state *bw_plane_state(struct drm_atomic_state *state,
-					      struct drm_plane *plane, int *ret)
-{
-	struct drm_plane_state *ps = drm_atomic_get_new_plane_state(state, plane);
-
-	if (ps)
-		return ps;
-	*ret = drm_modeset_lock(&plane->mutex, state->acquire_ctx);
-	return *ret ? NULL : plane->state;
-}
-
 /*
  * Display bandwidth in pixels per second over every active CRTC: each
  * visible plane costs its size times the refresh, twice over when rotated
@@ -260,11 +249,11 @@ int vflipq_caso_check_bandwidth(struct drm_device *drm,
 		refresh = drm_mode_vrefresh(&cs->mode);
 		drm_for_each_plane_mask(plane, drm, cs->plane_mask) {
 			struct drm_plane_state *ps =
-				bw_plane_state(state, plane, &ret);
+				vflipq_plane_state_seen(state, plane);
 			u64 px;
 
-			if (ret)
-				return ret;
+			if (IS_ERR(ps))
+				return PTR_ERR(ps);
 			if (!ps->visible)
 				continue;
 			px = (u64)drm_rect_width(&ps->dst) *

@@ -3,6 +3,7 @@
  * CRTCs: vblank emulated by an hrtimer, atomic state, CRC sources.
  */
 
+#include <linux/bitops.h>
 #include <linux/dma-fence.h>
 #include <linux/jiffies.h>
 #include <linux/math64.h>
@@ -788,44 +789,56 @@ static bool vflipq_mode_refresh_ok(const struct drm_display_mode *m)
 }
 
 /*
- * Snapshot the visible planes in blending order.  The array belongs to the
- * state, so the composer reads it without locks.
+ * The layer list: the visible planes of the CRTC in blending order.  A
+ * plane in the commit comes as the commit leaves it, any other as it is on
+ * screen (vflipq_plane_state_seen()): the check adds no plane to the
+ * commit, so that a commit waits for nothing on the planes it leaves alone
+ * and a legacy cursor move stays a commit of the cursor alone, which the
+ * helpers can take in place (drm_atomic_helper_async_check()).  The array
+ * belongs to the state, so the composer reads it without locks; the plane
+ * states it points at outlive every composition of it (the commit tail,
+ * vflipq_commit_wait_composer()).
  */
 static int vflipq_crtc_snapshot_planes(struct drm_atomic_state *state,
 				       struct drm_crtc_state *crtc_state)
 {
 	struct vflipq_crtc_state *vstate = to_vflipq_crtc_state(crtc_state);
+	bool modeset = drm_atomic_crtc_needs_modeset(crtc_state);
 	struct drm_crtc *crtc = crtc_state->crtc;
 	struct vflipq_plane_state **planes;
-	const struct drm_plane_state *ps;
+	struct drm_plane_state *ps;
 	struct drm_plane *plane;
-	unsigned int i, n = 0;
+	unsigned int n = 0;
 
 	kfree(vstate->active_planes);
 	vstate->active_planes = NULL;
 	vstate->num_active_planes = 0;
-
-	drm_for_each_plane_mask(plane, crtc->dev, crtc_state->plane_mask) {
-		ps = drm_atomic_get_new_plane_state(state, plane);
-		if (ps && ps->visible)
-			n++;
-	}
-	if (!n)
+	if (!crtc_state->plane_mask)
 		return 0;
 
-	planes = kcalloc(n, sizeof(*planes), GFP_KERNEL);
+	planes = kcalloc(hweight32(crtc_state->plane_mask), sizeof(*planes),
+			 GFP_KERNEL);
 	if (!planes)
 		return -ENOMEM;
 
-	n = 0;
 	drm_for_each_plane_mask(plane, crtc->dev, crtc_state->plane_mask) {
-		ps = drm_atomic_get_new_plane_state(state, plane);
-		if (ps && ps->visible)
-			planes[n++] = to_vflipq_plane_state((struct drm_plane_state *)ps);
+		ps = vflipq_plane_state_seen(state, plane);
+		if (IS_ERR(ps)) {
+			kfree(planes);
+			return PTR_ERR(ps);
+		}
+		if (!ps->visible)
+			continue;
+		planes[n] = to_vflipq_plane_state(ps);
+		/* The helpers add every plane to a mode set. */
+		if (modeset && drm_atomic_get_new_plane_state(state, plane))
+			vflipq_damage_full(planes[n]);
+		n++;
 	}
-	if (drm_atomic_crtc_needs_modeset(crtc_state))
-		for (i = 0; i < n; i++)
-			vflipq_damage_full(planes[i]);
+	if (!n) {
+		kfree(planes);
+		return 0;
+	}
 	sort(planes, n, sizeof(*planes), cmp_zpos, NULL);
 
 	vstate->active_planes = planes;
@@ -881,9 +894,6 @@ static int vflipq_crtc_atomic_check(struct drm_crtc *crtc,
 	if (drm_atomic_crtc_needs_modeset(crtc_state))
 		vstate->bpc = vflipq_hdr_crtc_bpc(state, crtc);
 
-	ret = drm_atomic_add_affected_planes(state, crtc);
-	if (ret)
-		return ret;
 	return vflipq_crtc_snapshot_planes(state, crtc_state);
 }
 

@@ -264,6 +264,65 @@ static const struct drm_driver vflipq_render_driver = {
 	VFLIPQ_DRIVER_COMMON,
 };
 
+/**
+ * vflipq_commit_shared_planes - the CRTCs on which a commit lets go of a
+ *	plane state older CRTC states may compose
+ * @old_state: the commit, in its commit tail before
+ *	drm_atomic_helper_commit_hw_done() (which points the old CRTC states'
+ *	&drm_crtc_state.commit at this commit)
+ *
+ * A commit leaves the planes it does not change out
+ * (vflipq_crtc_snapshot_planes()), so a plane state made by an earlier
+ * commit than the CRTC state it replaces is in the layer list of every
+ * CRTC state since.  The commits that replaced those wait for their
+ * compositions only after their own flip_done, which this commit's may
+ * come after.
+ *
+ * Return: a mask of CRTC indices.
+ */
+static u32 vflipq_commit_shared_planes(struct drm_atomic_state *old_state)
+{
+	struct drm_plane_state *old_plane_state;
+	struct drm_crtc_state *old_crtc_state;
+	struct drm_plane *plane;
+	struct drm_crtc *crtc;
+	u32 mask = 0;
+	int i;
+
+	for_each_old_plane_in_state(old_state, plane, old_plane_state, i) {
+		/* A plane is only ever on its own output's CRTC. */
+		crtc = &container_of(plane, struct vflipq_plane, base)->out->crtc;
+		old_crtc_state = drm_atomic_get_old_crtc_state(old_state, crtc);
+		if (old_plane_state->crtc && old_crtc_state &&
+		    old_plane_state->commit != old_crtc_state->commit)
+			mask |= drm_crtc_mask(crtc);
+	}
+	return mask;
+}
+
+/*
+ * The composer may still read the old planes' framebuffers, which the
+ * commit's last reference lets go: wait for the compositions of each
+ * outgoing CRTC state, or on a CRTC of @shared
+ * (vflipq_commit_shared_planes()) for every composition queued so far.
+ * The queue is ordered, and a CRTC state that is no longer the composer's
+ * gets no new composition (vflipq_engine_compose()).
+ */
+static void vflipq_commit_wait_composer(struct drm_atomic_state *old_state,
+					u32 shared)
+{
+	struct drm_crtc_state *old_crtc_state;
+	struct drm_crtc *crtc;
+	int i;
+
+	for_each_old_crtc_in_state(old_state, crtc, old_crtc_state, i) {
+		if (shared & drm_crtc_mask(crtc))
+			flush_workqueue(crtc_to_output(crtc)->composer.wq);
+		else
+			flush_work(&to_vflipq_crtc_state(old_crtc_state)->composer_work);
+	}
+}
+
 static void vflipq_atomic_commit_tail(struct drm_atomic_state *old_state)
 {
 	struct drm_device *drm = old_state->dev;
@@ -271,6 +330,7 @@ static void vflipq_atomic_commit_tail(struct drm_atomic_state *old_state)
 	struct drm_plane_state *old_plane_state, *new_plane_state;
 	struct drm_crtc *crtc, *async_crtc;
 	struct drm_plane *plane;
+	u32 shared;
 	int i;
 
 	for_each_old_crtc_in_state(old_state, crtc, old_crtc_state, i)
@@ -305,66 +365,14 @@ static void vflipq_atomic_commit_tail(struct drm_atomic_state *old_state)
 	drm_atomic_helper_commit_planes(drm, old_state, 0);
 	drm_atomic_helper_fake_vblank(old_state);
 	async_crtc = vflipq_async_commit_crtc(old_state);
+	shared = vflipq_commit_shared_planes(old_state);
 	drm_atomic_helper_commit_hw_done(old_state);
 	drm_atomic_helper_wait_for_flip_done(drm, old_state);
 
-	/*
-	 * The composer may still read the old planes' framebuffers, which
-	 * the commit's last reference lets go.
-	 */
-	if (!vflipq_async_defer_put(old_state, async_crtc)) {
-		for_each_old_crtc_in_state(old_state, crtc, old_crtc_state, i)
-			flush_work(&to_vflipq_crtc_state(old_crtc_state)->composer_work);
-	}
+	if (!vflipq_async_defer_put(old_state, async_crtc))
+		vflipq_commit_wait_composer(old_state, shared);
 
 	drm_atomic_helper_cleanup_planes(drm, old_state);
-}
-
-/*
- * A legacy cursor update that moves the cursor is taken in place, without
- * waiting for a vblank (vflipq_plane_async_ok()).  The DRM helpers only
- * consider a commit of one plane for that, and the CRTC's atomic_check
- * pulls every plane of the CRTC in (its layer list): so the cursor's own
- * checks run here first, before the helpers'.  The commit holds the cursor
- * and its CRTC, unchanged but for what a cursor ioctl sets.
- *
- * Return: 0 if the commit is an async update.
- */
-static int vflipq_atomic_check_cursor_async(struct drm_device *drm,
-					    struct drm_atomic_state *state)
-{
-	struct drm_connector_state *conn_state;
-	struct drm_crtc_state *crtc_state;
-	struct drm_plane_state *plane_state;
-	struct drm_plane *plane, *cursor = NULL;
-	struct drm_connector *conn;
-	struct drm_crtc *crtc;
-	int i, ret;
-
-	if (!state->legacy_cursor_update)
-		return -EINVAL;
-	for_each_new_connector_in_state(state, conn, conn_state, i)
-		return -EINVAL;
-	for_each_new_plane_in_state(state, plane, plane_state, i) {
-		if (cursor)
-			return -EINVAL;
-		cursor = plane;
-	}
-	if (!cursor || cursor->type != DRM_PLANE_TYPE_CURSOR)
-		return -EINVAL;
-	plane_state = drm_atomic_get_new_plane_state(state, cursor);
-	for_each_new_crtc_in_state(state, crtc, crtc_state, i)
-		if (crtc != plane_state->crtc ||
-		    drm_atomic_crtc_needs_modeset(crtc_state))
-			return -EINVAL;
-
-	ret = cursor->helper_private->atomic_check(cursor, state);
-	if (ret)
-		return ret;
-	ret = vflipq_plane_async_ok(cursor, state);
-	if (ret)
-		return ret;
-	return vflipq_caso_check_bandwidth(drm, state);
 }
 
 static int vflipq_atomic_check(struct drm_device *drm,
@@ -379,16 +387,12 @@ static int vflipq_atomic_check(struct drm_device *drm,
 		to_vflipq_plane_state(plane_state)->named = true;
 
 	/*
-	 * Not taken in place: the helpers check it as an ordinary commit
-	 * from scratch (the cursor's check above computes nothing they
-	 * keep).  They may still find it async, for a CRTC with only the
-	 * cursor on it, through the same vflipq_plane_async_ok().
+	 * A legacy cursor move is taken in place when the helpers find it an
+	 * async update (drm_atomic_helper_async_check(): one plane, no commit
+	 * in flight on it, the cursor's atomic_async_check).  The CRTC's
+	 * check adds no plane, so a cursor ioctl's commit holds the cursor
+	 * alone (vflipq_crtc_snapshot_planes()).
 	 */
-	if (!vflipq_atomic_check_cursor_async(drm, state)) {
-		state->async_update = true;
-		return 0;
-	}
-
 	ret = drm_atomic_helper_check(drm, state);
 	return ret ? ret : vflipq_caso_check_bandwidth(drm, state);
 }

@@ -87,8 +87,8 @@ struct vflipq_log {
  * @damage: what the commit that made this state changed in the
  *	framebuffer, framebuffer coordinates inside @src (empty: nothing,
  *	@src: everything); see vflipq_damage.c
- * @named: the commit named the plane (it was in the commit before
- *	atomic_check pulled in more): the commit decides what it shows, a
+ * @named: the commit named the plane (it was in the commit before the
+ *	helpers pulled in more): the commit decides what it shows, a
  *	flip-queue image gives way (vflipq_plane_atomic_update())
  * @seq: unique, nonzero number of this state, for the composer's CRC
  *	cache (vflipq_tiles.c)
@@ -151,8 +151,9 @@ struct vflipq_wb_job {
  * @composer_work: composes the frame described by this state
  * @num_active_planes: number of entries in @active_planes
  * @active_planes: visible planes of this CRTC sorted by normalized zpos,
- *	bottom first; built in atomic_check, so it never changes once the
- *	state is committed
+ *	bottom first: the commit's plane states and the current ones of the
+ *	planes it leaves alone; built in atomic_check, so it never changes
+ *	once the state is committed
  * @active_writeback: writeback job to fill on the next composition
  * @crc_pending: the vblank timer asked for a frame (with CRCs)
  * @force_compose: compose once without CRCs, to finish a writeback job
@@ -513,8 +514,8 @@ int vflipq_verify_crc_source(struct drm_crtc *crtc, const char *src_name,
 struct drm_plane *vflipq_plane_init(struct vflipq_output *out,
 				    enum drm_plane_type type,
 				    unsigned int overlay_index);
-int vflipq_plane_async_ok(struct drm_plane *plane,
-			  struct drm_atomic_state *state);
+struct drm_plane_state *vflipq_plane_state_seen(struct drm_atomic_state *state,
+						struct drm_plane *plane);
 
 /* vflipq_composer.c */
 void vflipq_composer_worker(struct work_struct *work);

@@ -24,9 +24,10 @@ static const u64 vflipq_modifiers[] = {
 };
 
 /*
- * A plane pulled into a commit by its CRTC (drm_atomic_add_affected_planes
- * in the CRTC's atomic_check) is not checked again, so the duplicate must
- * carry what atomic_check derived for the composer.
+ * The duplicate starts as the plane is, with what atomic_check derived for
+ * the composer: a plane the helpers add to a commit (a mode set, a change
+ * of the CRTC's plane set) is checked again, one added after the plane
+ * checks would not be.
  */
 static struct drm_plane_state *
 vflipq_plane_duplicate_state(struct drm_plane *plane)
@@ -44,8 +45,7 @@ vflipq_plane_duplicate_state(struct drm_plane *plane)
 	state->xform = old->xform;
 	state->reader = old->reader;
 	/*
-	 * Not checked again means unchanged (a plane its CRTC's check pulls
-	 * in comes after the plane checks): nothing damaged, as tracked as
+	 * Not checked again means unchanged: nothing damaged, as tracked as
 	 * before.  vflipq_damage_record() overrides all three when checked.
 	 */
 	state->damage = (struct drm_rect){ };
@@ -91,6 +91,33 @@ static void vflipq_plane_print_state(struct drm_printer *p,
 				     const struct drm_plane_state *state)
 {
 	vflipq_damage_print(p, to_vflipq_plane_state((struct drm_plane_state *)state));
+}
+
+/**
+ * vflipq_plane_state_seen - the state of a plane as a commit's check sees it
+ * @state: the commit, being checked
+ * @plane: a plane
+ *
+ * The state the commit gives the plane, or for a plane the commit leaves
+ * alone its current state, read under the plane's modeset lock (taken
+ * through the commit's acquire context) without adding the plane to the
+ * commit: a TEST_ONLY check leaves nothing behind, and the commit neither
+ * waits for nor stalls on commits in flight on that plane.  A current
+ * state stays valid as long as the commit holds the lock, and after it as
+ * long as the plane keeps it (vflipq_commit_wait_composer()).
+ *
+ * Return: the state, or an ERR_PTR (-EDEADLK: the caller backs off).
+ */
+struct drm_plane_state *vflipq_plane_state_seen(struct drm_atomic_state *state,
+						struct drm_plane *plane)
+{
+	struct drm_plane_state *ps = drm_atomic_get_new_plane_state(state, plane);
+	int ret;
+
+	if (ps)
+		return ps;
+	ret = drm_modeset_lock(&plane->mutex, state->acquire_ctx);
+	return ret ? ERR_PTR(ret) : plane->state;
 }
 
 static const struct drm_plane_funcs vflipq_plane_funcs = {
@@ -310,8 +337,8 @@ static bool composed_now(struct vflipq_output *out,
  *
  * Return: 0 or a negative error code (the commit is then synchronous).
  */
-int vflipq_plane_async_ok(struct drm_plane *plane,
-			  struct drm_atomic_state *state)
+static int vflipq_plane_async_ok(struct drm_plane *plane,
+				 struct drm_atomic_state *state)
 {
 	struct drm_plane_state *old = drm_atomic_get_old_plane_state(state, plane);
 	struct drm_plane_state *new = drm_atomic_get_new_plane_state(state, plane);
