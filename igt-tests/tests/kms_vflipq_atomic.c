@@ -70,6 +70,12 @@
  * SUBTEST: cursor-move-after-flip
  * Description: drmModeMoveCursor after a nonblocking flip returns before the
  *              flip's vblank and the next frame shows the move
+ *
+ * SUBTEST: cursor-shared-state-stress
+ * Description: Primary flips that leave the cursor alone, interleaved with
+ *              legacy cursor moves and then cursor image changes whose old fb
+ *              goes at once: every frame's CRC is one the flips, moves and
+ *              image changes put on screen
  */
 
 #include <stdlib.h>
@@ -290,6 +296,265 @@ static int vmaps_of(int pages)
 	}
 	fclose(f);
 	return n;
+}
+
+/*
+ * cursor-shared-state-stress: a commit leaves the planes it does not change
+ * out, so one cursor (or primary) plane state is composed by the CRTC
+ * states of several commits, and the commit that lets go of it must wait
+ * for all their compositions (Documentation/vflipq/locking.rst, "Cursor
+ * updates in place").  Every frame is judged: which primary, cursor image
+ * and cursor position it shows, against the flips' events and the vblank
+ * counts around each cursor ioctl.
+ */
+#define SH_PRIMARIES 3
+#define SH_IMAGES 2
+#define SH_POSITIONS 3
+#define SH_FLIPS 48		/* per phase */
+#define SH_PHASES 3
+#define SH_MAX_OPS 512
+#define SH_MAX_CRCS 2048
+
+static const int sh_pos[SH_POSITIONS][2] = {
+	{ 100, 80 }, { 500, 300 }, { 800, 600 },
+};
+
+/* A cursor ioctl: vblank counts read before the call and after it. */
+struct sh_op {
+	uint64_t before, after;
+	int value;		/* position or image index */
+};
+
+struct sh_crc {
+	uint64_t frame;
+	uint32_t value;
+	int moves;		/* moves started before it was read */
+};
+
+struct sh_run {
+	igt_pipe_crc_t *crc;
+	uint64_t start;
+	uint32_t known[SH_PRIMARIES][SH_IMAGES][SH_POSITIONS];
+	struct sh_op moves[SH_MAX_OPS], images[SH_MAX_OPS];
+	int n_moves, n_images;
+	uint64_t flip_seq[SH_PHASES * SH_FLIPS];
+	int flip_prim[SH_PHASES * SH_FLIPS];
+	bool flip_async[SH_PHASES * SH_FLIPS];
+	int n_flips;
+	struct sh_crc crcs[SH_MAX_CRCS];
+	int n_crcs;
+};
+
+/* Every CRC the capture has now; the ring holds 128, so read often. */
+static void sh_drain(struct sh_run *r)
+{
+	uint32_t frame, value;
+
+	while (vfq_crc_read(r->crc, 0, &frame, &value) == 1) {
+		struct sh_crc *c;
+
+		igt_assert_lt(r->n_crcs, SH_MAX_CRCS);
+		igt_assert_neq_u32(frame, UINT32_MAX);
+		c = &r->crcs[r->n_crcs++];
+		c->frame = r->start + (int32_t)(frame - (uint32_t)r->start);
+		c->value = value;
+		c->moves = r->n_moves;
+	}
+}
+
+static struct sh_op *sh_op_begin(struct sh_op *ops, int *n, int value)
+{
+	struct sh_op *op;
+
+	igt_assert_lt(*n, SH_MAX_OPS);
+	op = &ops[(*n)++];
+	op->value = value;
+	op->before = vfq_crtc_sequence(dev.fd, dev.pipe[0].crtc_id);
+	return op;
+}
+
+static void sh_op_end(struct sh_op *op)
+{
+	op->after = vfq_crtc_sequence(dev.fd, dev.pipe[0].crtc_id);
+}
+
+static void sh_move(struct sh_run *r, int v)
+{
+	struct sh_op *op = sh_op_begin(r->moves, &r->n_moves, v);
+
+	igt_assert_eq(drmModeMoveCursor(dev.fd, dev.pipe[0].crtc_id,
+					sh_pos[v][0], sh_pos[v][1]), 0);
+	sh_op_end(op);
+	sh_drain(r);
+}
+
+/* A new buffer with cursor image @c (the pixels of the learned img[c]). */
+static void sh_image_bo(int c, struct vfq_fb *bo)
+{
+	igt_assert_eq(vfq_bo_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888, bo),
+		      0);
+	/* SetCursor's framebuffer has a pitch of 64 * 4. */
+	igt_assert_eq_u32(bo->pitch, 64 * 4);
+	vfq_fb_pattern(bo, 0x5a00 + c);
+}
+
+/*
+ * Cursor image @c from @bo, a buffer of its own (sh_image_bo()), on a new
+ * framebuffer: the legacy SetCursor's own, or SETPLANE of an ADDFB2 of it.
+ * The framebuffer it replaces is removed at once (*@prev_fb, when it is
+ * one of this test's), and the buffer's handle and mapping go right after
+ * the ioctl: the plane states hold the last reference to the framebuffer,
+ * and the last one to go unmaps and frees the buffer.
+ */
+static void sh_image(struct sh_run *r, struct vfq_fb *bo, int c, int v,
+		     bool setcursor, uint32_t *prev_fb)
+{
+	const struct vfq_pipe *p = &dev.pipe[0];
+	struct sh_op *op;
+	uint32_t fb = 0;
+
+	if (!setcursor) {
+		uint32_t handles[4] = { bo->handle };
+		uint32_t pitches[4] = { bo->pitch };
+		uint32_t offsets[4] = { 0 };
+
+		igt_assert_eq(drmModeAddFB2(dev.fd, 64, 64,
+					    DRM_FORMAT_ARGB8888, handles,
+					    pitches, offsets, &fb, 0), 0);
+	}
+	op = sh_op_begin(r->images, &r->n_images, c);
+	if (setcursor)
+		igt_assert_eq(drmModeSetCursor(dev.fd, p->crtc_id,
+					       bo->handle, 64, 64), 0);
+	else
+		igt_assert_eq(drmModeSetPlane(dev.fd, p->cursor, p->crtc_id,
+					      fb, 0, sh_pos[v][0],
+					      sh_pos[v][1], 64, 64, 0, 0,
+					      64 << 16, 64 << 16), 0);
+	sh_op_end(op);
+	if (*prev_fb)
+		igt_assert_eq(drmModeRmFB(dev.fd, *prev_fb), 0);
+	*prev_fb = fb;
+	vfq_fb_destroy(bo);
+	sh_drain(r);
+}
+
+/* A nonblocking flip of the primary to @fb, legacy or atomic, or async. */
+static void sh_flip(int i, struct vfq_fb *fb, bool async)
+{
+	const struct vfq_pipe *p = &dev.pipe[0];
+	drmModeAtomicReq *req;
+
+	if (async) {
+		igt_assert_eq(drmModePageFlip(dev.fd, p->crtc_id, fb->fb_id,
+					      DRM_MODE_PAGE_FLIP_EVENT |
+					      DRM_MODE_PAGE_FLIP_ASYNC,
+					      (void *)(uintptr_t)(0x5000 + i)),
+			      0);
+		return;
+	}
+	if (i & 1) {
+		igt_assert_eq(drmModePageFlip(dev.fd, p->crtc_id, fb->fb_id,
+					      DRM_MODE_PAGE_FLIP_EVENT,
+					      (void *)(uintptr_t)(0x5000 + i)),
+			      0);
+		return;
+	}
+	req = vfq_req_new();
+	vfq_req_set(req, dev.fd, p->primary, OBJ_PLANE, "FB_ID", fb->fb_id);
+	igt_assert_eq(vfq_req_commit(dev.fd, req, DRM_MODE_ATOMIC_NONBLOCK |
+				     DRM_MODE_PAGE_FLIP_EVENT,
+				     (void *)(uintptr_t)(0x5000 + i)), 0);
+}
+
+/* Last index k of @ops[0..n) with ops[k].@field < @frame (0 if none). */
+#define SH_LAST_BEFORE(ops, n, field, frame) ({				\
+	int __k = 0;							\
+	for (int __i = 0; __i < (n); __i++)				\
+		if ((ops)[__i].field < (frame))				\
+			__k = __i;					\
+	__k; })
+
+/*
+ * Frame @c->frame shows: the primary of the last flip whose event is at
+ * or before it (before it for an async flip, whose event carries the last
+ * vblank before the flip: a composition of that frame that the flip
+ * overtook gives no CRC); the cursor image of the CRTC state at its vblank, made by
+ * an image change that returned before that vblank was counted or by one
+ * that began before it; the cursor at a position of a move that returned
+ * before that vblank or of any later one begun before the CRC was read (a
+ * move changes the cursor state in place, which a composition running
+ * late shows).  Returns whether it holds.
+ */
+static bool sh_judge(const struct sh_run *r, const struct sh_crc *c)
+{
+	int p = -1, im = -1, pos = -1, want_p = 0, lo, hi;
+	bool img_ok = false, pos_ok = false;
+
+	for (int a = 0; a < SH_PRIMARIES; a++)
+		for (int b = 0; b < SH_IMAGES; b++)
+			for (int v = 0; v < SH_POSITIONS; v++)
+				if (r->known[a][b][v] == c->value) {
+					p = a;
+					im = b;
+					pos = v;
+				}
+	if (p < 0) {
+		igt_warn("frame %llu: CRC %08x is no frame this test showed\n",
+			 (unsigned long long)c->frame, c->value);
+		return false;
+	}
+	for (int f = 0; f < r->n_flips; f++)
+		if (r->flip_seq[f] + r->flip_async[f] <= c->frame)
+			want_p = r->flip_prim[f];
+
+	lo = SH_LAST_BEFORE(r->images, r->n_images, after, c->frame);
+	hi = SH_LAST_BEFORE(r->images, r->n_images, before, c->frame);
+	for (int k = lo; k <= hi; k++)
+		img_ok |= r->images[k].value == im;
+
+	lo = SH_LAST_BEFORE(r->moves, r->n_moves, after, c->frame);
+	for (int k = lo; k < c->moves; k++)
+		pos_ok |= r->moves[k].value == pos;
+
+	if (p != want_p || !img_ok || !pos_ok) {
+		igt_warn("frame %llu: CRC %08x shows primary %d, cursor image "
+			 "%d at position %d; the flips put primary %d there, "
+			 "cursor image %s, position %s\n",
+			 (unsigned long long)c->frame, c->value, p, im, pos,
+			 want_p, img_ok ? "right" : "wrong",
+			 pos_ok ? "right" : "wrong");
+		return false;
+	}
+	return true;
+}
+
+static void sh_learn(struct sh_run *r, struct vfq_fb *prim, struct vfq_fb *img)
+{
+	igt_plane_t *primary = plane0(dev.pipe[0].primary);
+	igt_plane_t *cursor = plane0(dev.pipe[0].cursor);
+
+	for (int a = 0; a < SH_PRIMARIES; a++)
+		for (int b = 0; b < SH_IMAGES; b++)
+			for (int v = 0; v < SH_POSITIONS; v++) {
+				igt_plane_set_fb(primary, &prim[a].igt);
+				igt_plane_set_fb(cursor, &img[b].igt);
+				igt_plane_set_position(cursor, sh_pos[v][0],
+						       sh_pos[v][1]);
+				igt_display_commit_atomic(&display, 0, NULL);
+				r->known[a][b][v] = next_frame_crc(r->crc);
+			}
+	for (int i = 0; i < SH_PRIMARIES * SH_IMAGES * SH_POSITIONS; i++)
+		for (int j = 0; j < i; j++)
+			igt_assert_f((&r->known[0][0][0])[i] !=
+				     (&r->known[0][0][0])[j],
+				     "frames %d and %d both give CRC %08x\n",
+				     i, j, (&r->known[0][0][0])[i]);
+	/* The loop starts from primary 0, image 0 at position 0. */
+	igt_plane_set_fb(primary, &prim[0].igt);
+	igt_plane_set_fb(cursor, &img[0].igt);
+	igt_plane_set_position(cursor, sh_pos[0][0], sh_pos[0][1]);
+	igt_display_commit_atomic(&display, 0, NULL);
 }
 
 igt_main
@@ -1062,6 +1327,182 @@ igt_main
 		igt_pipe_crc_free(crc);
 		reset();
 		vfq_fb_destroy(&cur);
+	}
+
+	/*
+	 * The lifetime of plane states that commits leave alone
+	 * (Documentation/vflipq/locking.rst): with CRC capture on, at
+	 * 1024x768 so that compositions of the outgoing states are still
+	 * queued or running when the next commit ends, nonblocking flips of
+	 * the primary leave the cursor's state to several CRTC states, and
+	 * legacy cursor moves change it in place; then cursor image changes
+	 * (SetCursor, and SETPLANE of a new framebuffer) let go of a cursor
+	 * state that queued compositions may still read, with its
+	 * framebuffer's last reference (the old one is removed at once), and
+	 * the next flips let go of primary states several CRTC states
+	 * compose.  Where async flips exist (7.2 on), a third phase puts an
+	 * image change right after each async flip: its commit replaces a
+	 * CRTC state that no vblank composed, so only a wait for the whole
+	 * composer queue covers the compositions of the states before it.
+	 * A commit that did not wait for every such composition frees what
+	 * a composition reads: KASAN, a CRC of no frame shown, or a kernel
+	 * warning.
+	 */
+	igt_describe("Primary flips that leave the cursor alone, interleaved "
+		     "with legacy cursor moves and then cursor image changes "
+		     "whose old fb goes at once: every frame's CRC is one the "
+		     "flips, moves and image changes put on screen");
+	igt_subtest("cursor-shared-state-stress") {
+		static const double rgb[SH_PRIMARIES][3] = {
+			{ 0.8, 0.2, 0.1 }, { 0.1, 0.7, 0.3 }, { 0.2, 0.3, 0.9 },
+		};
+		const struct vfq_pipe *p = &dev.pipe[0];
+		struct vfq_fb prim[SH_PRIMARIES], img[SH_IMAGES];
+		struct sh_run *r = calloc(1, sizeof(*r));
+		int cur_p = 0, cur_img = 0, v = 0, bad = 0, judged = 0;
+		uint32_t prev_fb = 0;
+		struct vfq_kmsg kmsg;
+		uint64_t end, cap = 0;
+		int phases;
+
+		igt_require(p->cursor);
+		igt_assert(r);
+		/* Async flips (7.2 on, kms-features.rst): a third phase. */
+		phases = !drmGetCap(dev.fd, DRM_CAP_ASYNC_PAGE_FLIP, &cap) &&
+			 cap ? 3 : 2;
+		/* Compared only with the test's own frames: IGT paints. */
+		for (int i = 0; i < SH_PRIMARIES; i++) {
+			cairo_t *cr;
+
+			vfq_fb_create(dev.fd, 1024, 768, DRM_FORMAT_XRGB8888,
+				      &prim[i]);
+			cr = igt_get_cairo_ctx(prim[i].fd, &prim[i].igt);
+			igt_paint_color(cr, 0, 0, 1024, 768, rgb[i][0],
+					rgb[i][1], rgb[i][2]);
+			igt_put_cairo_ctx(cr);
+		}
+		for (int i = 0; i < SH_IMAGES; i++) {
+			vfq_fb_create(dev.fd, 64, 64, DRM_FORMAT_ARGB8888,
+				      &img[i]);
+			vfq_fb_pattern(&img[i], 0x5a00 + i);
+		}
+		pipe_on(0, &mode_big, &prim[0]);
+		r->crc = vfq_crc_start(dev.fd, p->index);
+		sh_learn(r, prim, img);
+		vfq_kmsg_open(&kmsg);
+
+		/* The legacy cursor position, which SetCursor keeps. */
+		sh_op_begin(r->moves, &r->n_moves, 0);
+		igt_assert_eq(drmModeMoveCursor(dev.fd, p->crtc_id,
+						sh_pos[0][0], sh_pos[0][1]), 0);
+		sh_op_end(&r->moves[0]);
+		r->images[0] = r->moves[0];
+		r->images[0].value = 0;
+		r->n_images = 1;
+		r->start = r->moves[0].after;
+		sh_drain(r);
+		r->n_crcs = 0;
+
+		for (int i = 0; i < phases * SH_FLIPS; i++) {
+			bool async = i >= 2 * SH_FLIPS;
+			struct vfq_event ev;
+			struct vfq_fb bo;
+			uint64_t t0;
+
+			/* The next image's buffer, made before the flip. */
+			if (i >= SH_FLIPS) {
+				cur_img = (cur_img + 1) % SH_IMAGES;
+				sh_image_bo(cur_img, &bo);
+			}
+			cur_p = (cur_p + 1) % SH_PRIMARIES;
+			/*
+			 * phase 3 starts at a vblank: the composition that
+			 * vblank queued (a new primary: the whole frame) still
+			 * runs while the async flip and the image change end.
+			 */
+			if (async)
+				igt_assert_eq(vfq_wait_vblank(dev.fd, p->index,
+							      DRM_VBLANK_RELATIVE,
+							      1, 0, NULL, NULL),
+					      0);
+			t0 = vfq_now_ns();
+			sh_flip(i, &prim[cur_p], async);
+			if (i < SH_FLIPS) {
+				/* phase 1: moves only */
+				for (int m = 0; m < 3; m++) {
+					v = (v + 1) % SH_POSITIONS;
+					sh_move(r, v);
+				}
+			} else if (!async) {
+				/* phase 2: a new image between two moves */
+				v = (v + 1) % SH_POSITIONS;
+				sh_move(r, v);
+				sh_image(r, &bo, cur_img, v, i & 1, &prev_fb);
+				v = (v + 1) % SH_POSITIONS;
+				sh_move(r, v);
+			} else {
+				/*
+				 * phase 3: an async flip's commit completes
+				 * at once, so the image change that follows
+				 * replaces a CRTC state no vblank composed,
+				 * while compositions of the states before it
+				 * are still queued.
+				 */
+				sh_image(r, &bo, cur_img, v, i & 1, &prev_fb);
+				v = (v + 1) % SH_POSITIONS;
+				sh_move(r, v);
+			}
+			if (async) {
+				igt_assert_f(vfq_read_event(dev.fd, 1000, &ev) == 1,
+					     "no event within 1 s\n");
+				igt_assert_eq_u32(ev.type, DRM_EVENT_FLIP_COMPLETE);
+				igt_assert_eq_u64(ev.user_data, 0x5000 + i);
+			} else {
+				ev = wait_flip(p->crtc_id, 0x5000 + i, t0);
+			}
+			r->flip_seq[r->n_flips] = ev.sequence;
+			r->flip_async[r->n_flips] = async;
+			r->flip_prim[r->n_flips++] = cur_p;
+			sh_drain(r);
+		}
+
+		/* Until the frames after the last ioctl are in. */
+		end = vfq_crtc_sequence(dev.fd, p->crtc_id) + 2;
+		for (uint64_t t = vfq_now_ns() + 3000000000ull;
+		     vfq_now_ns() < t;) {
+			sh_drain(r);
+			if (r->n_crcs && r->crcs[r->n_crcs - 1].frame >= end)
+				break;
+			usleep(2000);
+		}
+
+		for (int i = 0; i < r->n_crcs; i++) {
+			if (r->crcs[i].frame <= r->start)
+				continue;
+			judged++;
+			if (!sh_judge(r, &r->crcs[i]))
+				bad++;
+		}
+		igt_info("%d frames judged (%llu vblanks), %d flips, %d moves, "
+			 "%d image changes\n", judged,
+			 (unsigned long long)(end - r->start), r->n_flips,
+			 r->n_moves, r->n_images - 1);
+		igt_assert_f(bad == 0, "%d of %d frames showed what was not "
+			     "on screen\n", bad, judged);
+		/* A CRC for most frames: a frame without one is not judged. */
+		igt_assert_lte(SH_FLIPS, judged);
+		igt_assert_eq(vfq_kmsg_splats(&kmsg), 0);
+		vfq_kmsg_close(&kmsg);
+
+		igt_pipe_crc_free(r->crc);
+		reset();
+		if (prev_fb)
+			igt_assert_eq(drmModeRmFB(dev.fd, prev_fb), 0);
+		for (int i = 0; i < SH_PRIMARIES; i++)
+			vfq_fb_destroy(&prim[i]);
+		for (int i = 0; i < SH_IMAGES; i++)
+			vfq_fb_destroy(&img[i]);
+		free(r);
 	}
 
 	igt_fixture {
