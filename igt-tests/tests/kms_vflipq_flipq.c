@@ -796,14 +796,20 @@ static void test_on_screen(void)
 /*
  * An image the flip queue replaced is the application's again: redrawing it
  * at once must not change what the screen showed before the replacement.
- * Two 1920x1080 buffers take turns (composing such a frame takes the TCG
- * guest more than a period, so a composition is still reading the outgoing
- * image when the next flip is logged); each is rewritten with its other
- * content as soon as the log says it left the screen.  Every CRC
+ * Two 1920x1080 half-float buffers take turns; each is rewritten with its
+ * other content as soon as the log says it left the screen.  Every CRC
  * must be the marker of the content the buffer had while it was shown.
+ * Half floats, because the composition must still be reading the outgoing
+ * image when the next flip is logged: an XRGB8888 frame is hashed straight
+ * from its framebuffer in a few ms, fast enough on a quiet host that no
+ * rewrite ever met a composition (a driver that kept the CRC of a replaced
+ * composition passed), while converting and blending half floats takes the
+ * TCG guest several periods.  The flips are 8 vblanks apart so that the
+ * compositions of each image's later frames, which no flip overtakes,
+ * still give CRCs.
  */
 #define RW_FLIPS 12
-#define RW_GAP 4	/* vblanks between flips */
+#define RW_GAP 8	/* vblanks between flips */
 #define RW_VBLANKS 1024	/* a loaded host stretches the 48 vblanks a lot */
 
 /*
@@ -829,9 +835,19 @@ static void rw_drain(struct vfq_screen *scr, uint64_t seq0, int *marker,
 	}
 }
 
+/* Every channel of every pixel of @f (XRGB16161616F) to half float @h. */
+static void rw_fill(struct vfq_fb *f, uint16_t h)
+{
+	uint16_t *px = (uint16_t *)f->map;
+
+	for (uint64_t i = 0; i < f->size / 2; i++)
+		px[i] = h;
+}
+
 static void test_on_screen_rewrite(void)
 {
-	static const uint8_t grey[4] = { 0x20, 0x60, 0xa0, 0xe0 };
+	/* 0.125, 0.25, 0.5 and 0.875: four distinct greys after conversion */
+	static const uint16_t grey[4] = { 0x3000, 0x3400, 0x3800, 0x3b00 };
 	static int marker[RW_VBLANKS], expect[RW_VBLANKS];
 	int cur[2] = { 0, 1 }, k, v, n = 0, seen = 0;
 	uint64_t seq0, ts0, p, target, deadline;
@@ -844,8 +860,9 @@ static void test_on_screen_rewrite(void)
 	vfq_get_mode(dev.fd, dev.pipe[0].conn_id, 1920, 1080, 60, &big);
 	p = vfq_mode_period(&big);
 	for (k = 0; k < 4; k++) {
-		vfq_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_XRGB8888, &f[k]);
-		memset(f[k].map, grey[k], f[k].size);
+		vfq_fb_create(dev.fd, 1920, 1080, DRM_FORMAT_XRGB16161616F,
+			      &f[k]);
+		rw_fill(&f[k], grey[k]);
 		ids[k] = f[k].fb_id;
 	}
 	reset();
@@ -879,7 +896,7 @@ static void test_on_screen_rewrite(void)
 		igt_assert_eq_u64(log.e[k].present_id, k + 1);
 		/* released: redraw it now, as a swap chain does */
 		cur[1 - s] ^= 2;
-		memset(f[1 - s].map, grey[cur[1 - s]], f[1 - s].size);
+		rw_fill(&f[1 - s], grey[cur[1 - s]]);
 		target = log.e[k].timestamp_ns + RW_GAP * p;
 		/* the DRM core keeps 128 CRCs: read them as they come */
 		rw_drain(&scr, seq0, marker, 0);
